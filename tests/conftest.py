@@ -1,0 +1,34 @@
+"""Shared test helpers: run the CLI in-process with a pinned terminal width."""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from yk_cli.cli import app
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "samples"
+SHARED = Path(os.environ.get("YK_SHARED", ROOT.parent / "shared"))
+
+
+@pytest.fixture
+def run_yk(monkeypatch: pytest.MonkeyPatch):
+    """Run `yk ARGS` in-process; returns the click Result (exit_code, stdout, stderr)."""
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    monkeypatch.setenv("COLUMNS", "100")
+    runner = CliRunner()
+
+    def run(*args: str, input: str | None = None):
+        return runner.invoke(app, list(args), input=input, catch_exceptions=False)
+
+    return run
+
+
+def dedent(text: str) -> str:
+    """Strip the common indentation of a triple-quoted YAML snippet."""
+    return textwrap.dedent(text).lstrip("\n")

@@ -1,0 +1,1 @@
+"""The pure domain core: standard library only, no I/O."""

@@ -1,0 +1,23 @@
+"""Semantic checks of a decoded config: each module declares its rules and yields problems by document path."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from yk_cli.core.checks import properties, validator
+from yk_cli.core.config import SchedulerConfig
+from yk_cli.core.diagnostics import Problem
+from yk_cli.core.rules import Rule
+
+Check = Callable[[SchedulerConfig], Iterable[Problem]]
+
+CHECK_RULES: tuple[Rule, ...] = (*validator.RULES, *properties.RULES)
+CHECKS: tuple[Check, ...] = (*validator.CHECKS, *properties.CHECKS)
+
+
+def run_checks(config: SchedulerConfig) -> list[Problem]:
+    """Every problem every check finds in the config (unlocated, addressed by document path)."""
+    problems: list[Problem] = []
+    for check in CHECKS:
+        problems.extend(check(config))
+    return problems

@@ -1,0 +1,92 @@
+"""Rule metadata: every rule id yk can report, its level and its documentation (the source of `yk rules`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from yk_cli.core.diagnostics import Level, Path, Problem
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A kind of problem: id, default level, one-line summary and the full documentation."""
+
+    id: str
+    level: Level
+    summary: str
+    doc: str
+
+    def problem(self, message: str, path: Path = (), hint: str = "", anchor: str = "value") -> Problem:
+        """A problem of this rule at a document path."""
+        return Problem(
+            rule=self.id,
+            level=self.level,
+            message=message,
+            path=path,
+            hint=hint,
+            anchor="key" if anchor == "key" else "value",
+        )
+
+
+def error(rule_id: str, summary: str, doc: str) -> Rule:
+    """Declare an error rule (YuniKorn refuses the config)."""
+    return Rule(rule_id, Level.ERROR, summary, doc)
+
+
+def warning(rule_id: str, summary: str, doc: str) -> Rule:
+    """Declare a warning rule (YuniKorn accepts the config but does not do what it says)."""
+    return Rule(rule_id, Level.WARNING, summary, doc)
+
+
+LOADER_RULES = (
+    error(
+        "yaml-syntax",
+        "The file is not valid YAML (or not UTF-8 text).",
+        "YuniKorn parses queues.yaml with Go's yaml.v3 and refuses text it cannot parse: tabs used for "
+        "indentation, broken indentation, unclosed quotes, invalid UTF-8. yk also refuses inputs that would "
+        "be dangerous to expand (alias bombs, recursive aliases, nesting deeper than 200 levels).",
+    ),
+    error(
+        "duplicate-key",
+        "A mapping repeats a key.",
+        'yaml.v3 refuses a mapping in which a key appears twice: `mapping key "x" already defined at line N`. '
+        "Merge the two entries.",
+    ),
+    error(
+        "unknown-field",
+        "A key that YuniKorn's config structs do not have (decoding is strict and case-sensitive).",
+        "YuniKorn decodes the config with KnownFields(true): any key that is not a field of the struct at "
+        "that place is a hard error (`field X not found in type configs.QueueConfig`). Keys are lower case: "
+        "`maxapplications`, not `maxApplications`. Properties are free-form and never trigger this rule.",
+    ),
+    error(
+        "wrong-type",
+        "A value of the wrong YAML type for its field.",
+        "A list where a mapping belongs, a string where a number or a bool belongs, a negative "
+        "maxapplications, a quoted `\"true\"` for a bool: yaml.v3 refuses them with `cannot unmarshal !!str "
+        "`x` into bool`. Strings accept any scalar, so unquoted numbers in properties and resources are fine.",
+    ),
+    warning(
+        "no-queue-config",
+        "A ConfigMap or file holds no queue configuration.",
+        "A yunikorn-configs ConfigMap without a queues.yaml key (or <policyGroup>.yaml) makes YuniKorn use its "
+        "built-in default: partition default, root with submitacl '*', a tag placement rule on namespace.",
+    ),
+    warning(
+        "ignored-document",
+        "A second YAML document inside queues.yaml, which YuniKorn never reads.",
+        "YuniKorn decodes only the first document of the queue config text; anything after `---` is ignored.",
+    ),
+)
+
+
+def all_rules() -> dict[str, Rule]:
+    """Every rule yk knows, by id, in documentation order."""
+    from yk_cli.core.checks import CHECK_RULES
+
+    rules: dict[str, Rule] = {}
+    for rule in (*LOADER_RULES, *CHECK_RULES):
+        if rule.id in rules:
+            raise ValueError(f"rule {rule.id} declared twice")
+        rules[rule.id] = rule
+    return rules

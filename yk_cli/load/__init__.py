@@ -1,0 +1,1 @@
+"""Loaders: files and streams -> core values, keeping source positions."""

@@ -1,0 +1,83 @@
+"""load_config: a file (or stdin) -> located problems and decoded queue configs, ready for the core."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from yk_cli.core.checks import run_checks
+from yk_cli.core.config import SchedulerConfig, decode_config
+from yk_cli.core.diagnostics import Level, Problem
+from yk_cli.core.yamldoc import Node, SourceMap
+from yk_cli.load.configmap import find_queue_configs
+from yk_cli.load.source import decode_text, read_input
+
+_SUPPRESS = re.compile(r"#\s*yk:\s*disable=([a-z0-9,\s-]+)")
+
+
+@dataclass(slots=True)
+class LoadedConfig:
+    """One queue config document of a file: decoded (when it could be) with its source map."""
+
+    file: str
+    origin: str
+    root: Node | None
+    config: SchedulerConfig
+    source_map: SourceMap
+    decoded: bool
+    """False when YAML syntax problems kept the document from being read."""
+
+
+@dataclass(slots=True)
+class LoadResult:
+    """Everything found in one input file: its configs and every located problem."""
+
+    file: str
+    configs: list[LoadedConfig] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    text: str = ""
+
+
+def load_config(name: str, policy_group: str = "queues", stdin: bytes | None = None, check: bool = True) -> LoadResult:
+    """Read, parse, decode and (with check) validate every queue config in a file. Raises InputError if unreadable."""
+    data = read_input(name, stdin)
+    display = "<stdin>" if name == "-" else name
+    result = LoadResult(file=display)
+    text, problem = decode_text(data)
+    if text is None:
+        assert problem is not None
+        result.problems.append(problem.located(None, display))
+        return result
+    result.text = text
+    contents = find_queue_configs(text, policy_group)
+    result.problems.extend(p.located(None, display) for p in contents.problems)
+    for doc in contents.documents:
+        source_map = SourceMap.of(doc.root)
+        result.problems.extend(p.located(None, display) for p in doc.problems)
+        if doc.root is None and any(p.level == Level.ERROR for p in doc.problems):
+            result.configs.append(
+                LoadedConfig(display, doc.origin, None, SchedulerConfig(), source_map, decoded=False)
+            )
+            continue
+        config, decode_problems = decode_config(doc.root)
+        problems = decode_problems + (run_checks(config) if check else [])
+        for p in problems:
+            span = p.span if p.span is not None else source_map.span(p.path, p.anchor)
+            result.problems.append(p.located(span, display))
+        result.configs.append(LoadedConfig(display, doc.origin, doc.root, config, source_map, decoded=True))
+    result.problems = _unsuppressed(result.problems, text)
+    result.problems.sort(key=Problem.sort_key)
+    return result
+
+
+def _unsuppressed(problems: list[Problem], text: str) -> list[Problem]:
+    """Drop warnings silenced by a `# yk: disable=rule` comment on their line (errors cannot be silenced)."""
+    lines = text.splitlines()
+    kept = []
+    for p in problems:
+        if p.level == Level.WARNING and p.span is not None and 0 < p.span.line <= len(lines):
+            match = _SUPPRESS.search(lines[p.span.line - 1])
+            if match and p.rule in {r.strip() for r in match.group(1).split(",")}:
+                continue
+        kept.append(p)
+    return kept

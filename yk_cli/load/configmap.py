@@ -1,0 +1,204 @@
+"""Find the queue configs in a file: plain queues.yaml, ConfigMaps (data or gzip binaryData), Lists, data maps."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import gzip
+import re
+import zlib
+from dataclasses import dataclass, field
+
+from yk_cli.core.diagnostics import Level, Path, Problem, Span
+from yk_cli.core.yamldoc import Node
+from yk_cli.load.source import Position, parse_yaml
+
+YUNIKORN_CONFIGMAPS = ("yunikorn-configs", "yunikorn-defaults")
+
+
+@dataclass(slots=True)
+class QueueDocument:
+    """One queues.yaml document found in a file, with where it came from."""
+
+    root: Node | None
+    origin: str
+    """'' for a plain file, else e.g. 'ConfigMap yunikorn-configs, data["queues.yaml"]'."""
+    problems: list[Problem] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class FileContents:
+    """Every queue config document of one file and the problems met finding them."""
+
+    documents: list[QueueDocument] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+
+def find_queue_configs(text: str, policy_group: str = "queues") -> FileContents:
+    """Parse a file's text and collect the queue config documents it holds, in file order."""
+    parsed = parse_yaml(text)
+    out = FileContents(problems=list(parsed.problems))
+    key = f"{policy_group}.yaml"
+    saw_any = False
+    for doc in parsed.documents:
+        saw_any = True
+        _collect(doc, text, key, out, ())
+    if not saw_any and not parsed.problems:
+        # yaml.v3 reads an empty text as an empty config: valid, and YuniKorn then has no partitions.
+        out.documents.append(QueueDocument(root=None, origin=""))
+    return out
+
+
+def _kind(node: Node) -> str:
+    kind = node.get("kind") if node.kind == "map" else None
+    return kind.text if kind is not None and kind.kind == "scalar" else ""
+
+
+def _name(node: Node) -> str:
+    meta = node.get("metadata")
+    name = meta.get("name") if meta is not None and meta.kind == "map" else None
+    return name.text if name is not None and name.kind == "scalar" else ""
+
+
+def _collect(node: Node, text: str, key: str, out: FileContents, path: Path) -> None:
+    kind = _kind(node)
+    if kind == "List":
+        items = node.get("items")
+        for i, item in enumerate(items.items if items is not None and items.kind == "seq" else []):
+            _collect(item, text, key, out, (*path, "items", i))
+        return
+    if kind == "ConfigMap":
+        _configmap(node, text, key, out)
+        return
+    if kind or (node.kind == "map" and node.get("apiVersion") is not None):
+        return  # another Kubernetes object: not ours to check
+    if node.kind == "map" and node.get(key) is not None and node.get("partitions") is None:
+        _data_entry(node, text, key, out, "data map")
+        return
+    out.documents.append(QueueDocument(root=node, origin=""))
+
+
+def _configmap(node: Node, text: str, key: str, out: FileContents) -> None:
+    name = _name(node) or "(unnamed)"
+    data = node.get("data")
+    binary = node.get("binaryData")
+    if data is not None and data.kind == "map" and data.get(key) is not None:
+        _data_entry(data, text, key, out, f"ConfigMap {name}")
+        return
+    if binary is not None and binary.kind == "map":
+        for bkey in (f"{key}.gz", key):
+            value = binary.get(bkey)
+            if value is not None:
+                _binary_entry(value, bkey, text, out, f"ConfigMap {name}")
+                return
+    if name in YUNIKORN_CONFIGMAPS or name == "(unnamed)":
+        out.problems.append(
+            Problem(
+                rule="no-queue-config",
+                level=Level.WARNING,
+                message=f"ConfigMap {name} has no {key} key: YuniKorn uses its built-in default queue config "
+                "(partition default, root with submitacl '*', a tag rule on namespace with create: true)",
+                hint=f"add a `{key}: |` entry under data, or pass --policy-group if your config uses another key.",
+                span=node.span,
+            )
+        )
+
+
+def _data_entry(data: Node, text: str, key: str, out: FileContents, label: str) -> None:
+    value = data.get(key)
+    assert value is not None
+    origin = f'{label}, data["{key}"]' if label != "data map" else f'data map, key "{key}"'
+    if value.kind != "scalar" or value.tag == "null":
+        out.problems.append(
+            Problem(
+                rule="wrong-type",
+                level=Level.ERROR,
+                message=f"{key} must be a string holding the queue config, found {value.describe()}",
+                hint=f"write it as a block: `{key}: |` followed by the indented config.",
+                span=value.span,
+            )
+        )
+        return
+    position = _embedded_position(value, text)
+    _add_embedded(value.text, position, origin, out, value.span)
+
+
+def _binary_entry(value: Node, bkey: str, text: str, out: FileContents, label: str) -> None:
+    origin = f'{label}, binaryData["{bkey}"]'
+    span = value.span
+
+    def fail(message: str) -> None:
+        out.problems.append(
+            Problem(rule="yaml-syntax", level=Level.ERROR, message=message, span=span, hint="regenerate it with "
+                    "`gzip -c queues.yaml | base64 -w0`.")
+        )
+
+    try:
+        raw = base64.b64decode(re.sub(r"\s+", "", value.text), validate=True)
+    except (binascii.Error, ValueError):
+        fail(f"binaryData {bkey} is not valid base64")
+        return
+    if bkey.endswith(".gz"):
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError, zlib.error):
+            fail(f"binaryData {bkey} is not gzip data")
+            return
+    try:
+        inner = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        fail(f"binaryData {bkey} does not hold UTF-8 text")
+        return
+
+    def at_value(line: int, column: int) -> tuple[int, int]:
+        return span.line, span.column
+
+    _add_embedded(inner, at_value, origin, out, span)
+
+
+def _add_embedded(inner: str, position: Position, origin: str, out: FileContents, span: Span) -> None:
+    parsed = parse_yaml(inner, position)
+    problems = list(parsed.problems)
+    if len(parsed.documents) > 1:
+        second = parsed.documents[1]
+        problems.append(
+            Problem(
+                rule="ignored-document",
+                level=Level.WARNING,
+                message="YuniKorn reads only the first YAML document of the queue config; the rest is ignored",
+                span=second.span,
+            )
+        )
+    root = parsed.documents[0] if parsed.documents else None
+    if parsed.problems and root is None:
+        out.documents.append(QueueDocument(root=None, origin=origin, problems=problems))
+        return
+    out.documents.append(QueueDocument(root=root, origin=origin, problems=problems))
+
+
+def _embedded_position(value: Node, text: str) -> Position:
+    """Map positions inside an embedded block scalar to the outer file; other styles map to the value start."""
+    start = value.span
+    if value.style != "|":
+        def at_value(line: int, column: int) -> tuple[int, int]:
+            return start.line, start.column
+
+        return at_value
+    lines = text.splitlines()
+    first_content = start.line  # 0-based index of the line after the indicator
+    indent = 0
+    header = lines[start.line - 1][start.column - 1 :] if start.line - 1 < len(lines) else ""
+    explicit = re.match(r"\|[+-]?([1-9])|\|([1-9])[+-]?", header)
+    if explicit:
+        parent_indent = len(lines[start.line - 1]) - len(lines[start.line - 1].lstrip(" "))
+        indent = parent_indent + int(explicit.group(1) or explicit.group(2))
+    else:
+        for candidate in lines[first_content:]:
+            if candidate.strip():
+                indent = len(candidate) - len(candidate.lstrip(" "))
+                break
+
+    def embedded(line: int, column: int) -> tuple[int, int]:
+        return first_content + line + 1, indent + column + 1
+
+    return embedded

@@ -1,0 +1,247 @@
+"""Bytes -> YAML nodes with spans, via ruamel.yaml's composer, with limits that keep hostile input harmless."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path as FsPath
+
+from yk_cli.core.diagnostics import Level, Problem, Span
+from yk_cli.core.yamldoc import Node, resolve_plain
+
+MAX_BYTES = 64 * 1024 * 1024
+"""Largest input read."""
+MAX_EXPANDED_NODES = 2_000_000
+"""Largest document after alias expansion (bounds YAML bombs)."""
+MAX_DEPTH = 200
+"""Deepest nesting accepted."""
+
+Position = Callable[[int, int], tuple[int, int]]
+"""Maps a 0-based (line, column) of the parsed text to a 1-based (line, column) of the file shown to the user."""
+
+
+def identity_position(line: int, column: int) -> tuple[int, int]:
+    """Positions of a text that is the file itself."""
+    return line + 1, column + 1
+
+
+class InputError(Exception):
+    """An input that cannot be read at all (missing, a directory, too large): a usage-level failure."""
+
+
+@dataclass(slots=True)
+class ParsedText:
+    """The documents of one YAML text and the syntax-level problems met while parsing it."""
+
+    documents: list[Node] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+
+def read_input(name: str, stdin: bytes | None = None) -> bytes:
+    """Read a file (or '-' for standard input) as bytes, or raise InputError with a clear message."""
+    if name == "-":
+        if stdin is not None:
+            return stdin
+        return sys.stdin.buffer.read(MAX_BYTES + 1)
+    path = FsPath(name)
+    if not path.exists():
+        raise InputError(f"{name}: no such file")
+    if path.is_dir():
+        raise InputError(f"{name}: is a directory, not a file")
+    try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise InputError(f"{name}: {size} bytes is more than the {MAX_BYTES} yk reads")
+        return path.read_bytes()
+    except OSError as err:
+        raise InputError(f"{name}: cannot read: {err.strerror or err}") from err
+
+
+def syntax_problem(message: str, line: int, column: int, hint: str = "") -> Problem:
+    """A YAML syntax problem at a 1-based position."""
+    return Problem(
+        rule="yaml-syntax",
+        level=Level.ERROR,
+        message=message,
+        hint=hint,
+        span=Span(line, column, line, column + 1),
+    )
+
+
+def decode_text(data: bytes) -> tuple[str | None, Problem | None]:
+    """UTF-8 text of the bytes (a BOM is dropped), or a problem at the first byte that is not UTF-8 or is NUL."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+        return None, syntax_problem(
+            f"invalid UTF-8 byte 0x{data[err.start]:02x}: YuniKorn reads queue configs as UTF-8 text",
+            line,
+            column,
+            "is this a binary file? Save the config as UTF-8.",
+        )
+    nul = text.find("\x00")
+    if nul >= 0:
+        line = text.count("\n", 0, nul) + 1
+        column = nul - (text.rfind("\n", 0, nul) + 1) + 1
+        return None, syntax_problem("NUL character in the file: this is not YAML text", line, column)
+    return text, None
+
+
+def parse_yaml(text: str, position: Position = identity_position) -> ParsedText:
+    """Compose every document of a YAML text into Nodes; a syntax error becomes a problem, never an exception."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    result = ParsedText()
+    yaml = YAML(typ="safe", pure=True)
+    raw_docs: list[object] = []
+    try:
+        for doc in yaml.compose_all(text):
+            raw_docs.append(doc)
+    except MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        line, column = position(mark.line, mark.column) if mark else position(0, 0)
+        message = " ".join(str(part) for part in (err.context, err.problem) if part)
+        result.problems.append(syntax_problem(f"YAML syntax error: {message}", line, column, _syntax_hint(message)))
+    except RecursionError:
+        result.problems.append(syntax_problem(f"nesting is deeper than {MAX_DEPTH} levels", *position(0, 0)))
+        return result
+    except YAMLError as err:
+        result.problems.append(syntax_problem(f"YAML syntax error: {err}", *position(0, 0)))
+    converter = _Converter(position)
+    for raw in raw_docs:
+        try:
+            node = converter.convert(raw, 0)
+        except _TooDeep as err:
+            result.problems.append(syntax_problem(f"nesting is deeper than {MAX_DEPTH} levels", err.line, err.column))
+            continue
+        except RecursionError:
+            result.problems.append(syntax_problem(f"nesting is deeper than {MAX_DEPTH} levels", *position(0, 0)))
+            continue
+        problem = _expansion_problem(node)
+        if problem is not None:
+            result.problems.append(problem)
+            continue
+        result.documents.append(node)
+    return result
+
+
+def _syntax_hint(message: str) -> str:
+    if "\\t" in message or "tab" in message.lower():
+        return "YAML does not allow tabs for indentation; use spaces."
+    if "could not find expected ':'" in message or "expected <block end>" in message:
+        return "check the indentation of this line and the one before it."
+    return ""
+
+
+class _TooDeep(Exception):
+    def __init__(self, line: int, column: int) -> None:
+        super().__init__("too deep")
+        self.line = line
+        self.column = column
+
+
+class _Converter:
+    """ruamel nodes -> core Nodes; aliases stay shared so a YAML bomb does not grow in memory."""
+
+    def __init__(self, position: Position) -> None:
+        self.position = position
+        self.memo: dict[int, Node] = {}
+
+    def span(self, raw: object) -> Span:
+        start = raw.start_mark  # type: ignore[attr-defined]
+        end = raw.end_mark  # type: ignore[attr-defined]
+        line, column = self.position(start.line, start.column)
+        end_line, end_column = self.position(end.line, end.column)
+        if (end_line, end_column) <= (line, column):
+            end_line, end_column = line, column + 1
+        return Span(line, column, end_line, end_column)
+
+    def convert(self, raw: object, depth: int) -> Node:
+        from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+        known = self.memo.get(id(raw))
+        if known is not None:
+            return known
+        span = self.span(raw)
+        if depth > MAX_DEPTH:
+            raise _TooDeep(span.line, span.column)
+        if isinstance(raw, ScalarNode):
+            node = _scalar(raw, span)
+            self.memo[id(raw)] = node
+            return node
+        if isinstance(raw, SequenceNode):
+            node = Node("seq", span, tag="seq")
+            self.memo[id(raw)] = node
+            node.items = [self.convert(item, depth + 1) for item in raw.value]
+            return node
+        if isinstance(raw, MappingNode):
+            node = Node("map", span, tag="map")
+            self.memo[id(raw)] = node
+            node.pairs = [(self.convert(k, depth + 1), self.convert(v, depth + 1)) for k, v in raw.value]
+            return node
+        raise TypeError(f"unexpected YAML node {type(raw).__name__}")  # pragma: no cover
+
+
+def _scalar(raw: object, span: Span) -> Node:
+    text = str(raw.value)  # type: ignore[attr-defined]
+    style = raw.style or ""  # type: ignore[attr-defined]
+    tag_text = str(getattr(raw.tag, "value", raw.tag) or "")  # type: ignore[attr-defined]
+    explicit = {
+        "tag:yaml.org,2002:binary": "binary",
+    }.get(tag_text)
+    if explicit:
+        return Node("scalar", span, tag=explicit, text=text, value=text, style=style)
+    if style:
+        return Node("scalar", span, tag="str", text=text, value=text, style=style)
+    tag, value = resolve_plain(text)
+    return Node("scalar", span, tag=tag, text=text, value=value, style=style)
+
+
+def _expansion_problem(root: Node) -> Problem | None:
+    """A problem when the document expands (through aliases) beyond the limit or refers to itself."""
+    sizes: dict[int, int] = {}
+    on_path: set[int] = set()
+
+    def size(node: Node) -> int:
+        key = id(node)
+        if key in sizes:
+            return sizes[key]
+        if key in on_path:
+            raise _Recursive(node)
+        on_path.add(key)
+        children = node.items if node.kind == "seq" else [n for pair in node.pairs for n in pair]
+        total = 1
+        for child in children:
+            total += size(child)
+            if total > MAX_EXPANDED_NODES:
+                break
+        on_path.discard(key)
+        sizes[key] = total
+        return total
+
+    try:
+        total = size(root)
+    except _Recursive as err:
+        span = err.node.span
+        return syntax_problem("an alias refers to the node that contains it (recursive YAML)", span.line, span.column)
+    except RecursionError:
+        return syntax_problem(f"nesting is deeper than {MAX_DEPTH} levels", root.span.line, root.span.column)
+    if total > MAX_EXPANDED_NODES:
+        return syntax_problem(
+            f"aliases expand this document beyond {MAX_EXPANDED_NODES:,} nodes (a YAML bomb?)",
+            root.span.line,
+            root.span.column,
+        )
+    return None
+
+
+class _Recursive(Exception):
+    def __init__(self, node: Node) -> None:
+        super().__init__("recursive")
+        self.node = node

@@ -1,0 +1,59 @@
+"""`yk validate --format text`: yamllint-style lines with a source excerpt and a hint under each problem."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from yk_cli.core.diagnostics import Level, Problem
+from yk_cli.report.problems_json import summary
+
+
+def headline(p: Problem) -> str:
+    """`file:line:col: [level] message (rule)`: the parsable first line of a problem."""
+    span = p.span
+    where = f"{p.file}:{span.line}:{span.column}" if span else f"{p.file}:1:1"
+    return f"{where}: [{p.level.value}] {p.message} ({p.rule})"
+
+
+def excerpt(p: Problem, lines: Sequence[str]) -> list[str]:
+    """The offending source line with a caret underline, or nothing when the position is not in the file."""
+    span = p.span
+    if span is None or not 0 < span.line <= len(lines):
+        return []
+    source = lines[span.line - 1].rstrip("\n").expandtabs(1)
+    gutter = f"{span.line:>5} | "
+    start = max(span.column - 1, 0)
+    end = span.end_column - 1 if span.end_line == span.line else len(source)
+    width = max(1, min(end, len(source)) - start) if start < len(source) else 1
+    return [gutter + source, " " * (len(gutter) - 2) + "| " + " " * start + "^" * width]
+
+
+def render(problems: Sequence[Problem], texts: Mapping[str, str], files: int) -> str:
+    """Every problem with its excerpt and hint, then the summary line."""
+    out: list[str] = []
+    split = {name: text.splitlines() for name, text in texts.items()}
+    for p in problems:
+        out.append(headline(p))
+        out.extend(excerpt(p, split.get(p.file, [])))
+        if p.hint:
+            out.append(f"      hint: {p.hint}")
+    out.append(summary_line(problems, files))
+    return "\n".join(out) + "\n"
+
+
+def summary_line(problems: Sequence[Problem], files: int) -> str:
+    """`2 files checked: 1 error, 3 warnings`."""
+    counts = summary(problems, files)
+    errors, warnings = counts["errors"], counts["warnings"]
+    noun = "file" if files == 1 else "files"
+    if not problems:
+        return f"{files} {noun} checked: no problems"
+    return (
+        f"{files} {noun} checked: {errors} error{'s' if errors != 1 else ''}, "
+        f"{warnings} warning{'s' if warnings != 1 else ''}"
+    )
+
+
+def is_failing(p: Problem, strict: bool) -> bool:
+    """Whether a problem fails the run."""
+    return p.level == Level.ERROR or (strict and p.level == Level.WARNING)
