@@ -45,10 +45,14 @@ def fail_usage(message: str) -> typer.Exit:
 
 @app.command()
 def validate(
-    files: Annotated[list[str], typer.Argument(help="Queue config files: queues.yaml, ConfigMaps, Lists; '-' for stdin.")],
+    files: Annotated[
+        list[str], typer.Argument(help="Queue config files: queues.yaml, ConfigMaps, Lists; '-' for stdin.")
+    ],
     fmt: Annotated[
         Optional[str],
-        typer.Option("--format", "-f", help="text, json, github or sarif (github is the default under GitHub Actions)."),
+        typer.Option(
+            "--format", "-f", help="text, json, github or sarif (github is the default under GitHub Actions)."
+        ),
     ] = None,
     strict: Annotated[bool, typer.Option("--strict", help="Warnings fail the run too (exit 1).")] = False,
     partition: Annotated[

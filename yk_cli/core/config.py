@@ -197,9 +197,7 @@ def decode_config(root: Node | None) -> tuple[SchedulerConfig, list[Problem]]:
     """Strictly decode a document into a SchedulerConfig, with every problem yaml.v3 would raise."""
     decoder = Decoder()
     raw = decoder.decode(root, SCHEDULER) or {}
-    partitions = tuple(
-        _partition(p or {}, ("partitions", i)) for i, p in enumerate(raw.get("partitions") or [])
-    )
+    partitions = tuple(_partition(p or {}, ("partitions", i)) for i, p in enumerate(raw.get("partitions") or []))
     return SchedulerConfig(partitions=partitions, checksum=raw.get("checksum") or ""), decoder.problems
 
 

@@ -55,8 +55,22 @@ UINT64 = Scalar("uint64")
 FLOAT64 = Scalar("float64")
 
 _BOOL_WORDS = {
-    "y": True, "Y": True, "yes": True, "Yes": True, "YES": True, "on": True, "On": True, "ON": True,
-    "n": False, "N": False, "no": False, "No": False, "NO": False, "off": False, "Off": False, "OFF": False,
+    "y": True,
+    "Y": True,
+    "yes": True,
+    "Yes": True,
+    "YES": True,
+    "on": True,
+    "On": True,
+    "ON": True,
+    "n": False,
+    "N": False,
+    "no": False,
+    "No": False,
+    "NO": False,
+    "off": False,
+    "Off": False,
+    "OFF": False,
 }
 
 
@@ -139,9 +153,8 @@ class Decoder:
                 return int(value)  # type: ignore[arg-type]
             if tag == "float" and value == value and low <= float(value) <= high:  # type: ignore[arg-type]
                 return int(float(value))  # type: ignore[arg-type]
-        elif spec.go == "float64":
-            if tag in ("int", "float"):
-                return float(value)  # type: ignore[arg-type]
+        elif spec.go == "float64" and tag in ("int", "float"):
+            return float(value)  # type: ignore[arg-type]
         self._type_error(node, spec, path)
         return None
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from enum import Enum
+from enum import StrEnum
 from typing import Literal
 
 PathPart = str | int
@@ -17,7 +17,7 @@ EXIT_USAGE = 2
 """Bad command line or unreadable input."""
 
 
-class Level(str, Enum):
+class Level(StrEnum):
     """How serious a problem is."""
 
     ERROR = "error"

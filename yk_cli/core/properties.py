@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 SORT_POLICY = "application.sort.policy"
 SORT_PRIORITY = "application.sort.priority"
@@ -93,8 +93,14 @@ def parse_priority_offset(text: str) -> Parsed:
 
 
 _DURATION_UNITS = {
-    "ns": 1, "us": 1_000, "µs": 1_000, "μs": 1_000, "ms": 1_000_000,
-    "s": NANOS_PER_SECOND, "m": 60 * NANOS_PER_SECOND, "h": 3600 * NANOS_PER_SECOND,
+    "ns": 1,
+    "us": 1_000,
+    "µs": 1_000,
+    "μs": 1_000,
+    "ms": 1_000_000,
+    "s": NANOS_PER_SECOND,
+    "m": 60 * NANOS_PER_SECOND,
+    "h": 3600 * NANOS_PER_SECOND,
 }
 _DURATION_PART = re.compile(r"([0-9]*)(?:\.([0-9]*))?([a-zµμ]+)")
 
@@ -182,29 +188,79 @@ def parse_backoff(text: str) -> Parsed:
 DEFINITIONS: dict[str, PropertyDef] = {
     d.key: d
     for d in (
-        PropertyDef(SORT_POLICY, parse_sort_policy, "fifo", "fifo", leaf_only=True,
-                    summary="how a leaf queue orders its applications", values=("fifo", "fair", "stateaware")),
-        PropertyDef(SORT_PRIORITY, parse_sort_priority, True, "enabled",
-                    summary="whether priority sorts children (on a parent) or applications (on a leaf) first",
-                    values=("enabled", "disabled")),
-        PropertyDef(PRIORITY_POLICY, _choice(PRIORITY_POLICY, {"": "default", "default": "default", "fence": "fence"},
-                                             "default", case_sensitive=False), "default", "default",
-                    summary="fence: the queue's priority is only its offset", values=("default", "fence")),
-        PropertyDef(PRIORITY_OFFSET, parse_priority_offset, 0, "0",
-                    summary="added to the queue's priority (int32)"),
-        PropertyDef(PREEMPTION_POLICY, _choice(PREEMPTION_POLICY, {"": "default", "default": "default", "fence": "fence",
-                                                                 "disabled": "disabled"}, "default", case_sensitive=False),
-                    "default", "default", summary="fence: preemption stays inside; disabled: pods are not preempted",
-                    values=("default", "fence", "disabled")),
-        PropertyDef(PREEMPTION_DELAY, _positive_duration(PREEMPTION_DELAY, 30 * NANOS_PER_SECOND),
-                    30 * NANOS_PER_SECOND, "30s", leaf_only=True,
-                    summary="how long an ask waits before it may trigger preemption"),
-        PropertyDef(BACKOFF, parse_backoff, 0, "0",
-                    summary="skip an application after this many unschedulable asks in one pass (0: off)"),
-        PropertyDef(BACKOFF_DELAY, _positive_duration(BACKOFF_DELAY, 30 * NANOS_PER_SECOND), 30 * NANOS_PER_SECOND,
-                    "30s", summary="how long a backed-off application is skipped"),
-        PropertyDef(QUOTA_PREEMPTION_DELAY, _positive_duration("delay", 0), 0, "0s",
-                    summary="quota preemption delay (YuniKorn 1.8+); 0 disables quota preemption"),
+        PropertyDef(
+            SORT_POLICY,
+            parse_sort_policy,
+            "fifo",
+            "fifo",
+            leaf_only=True,
+            summary="how a leaf queue orders its applications",
+            values=("fifo", "fair", "stateaware"),
+        ),
+        PropertyDef(
+            SORT_PRIORITY,
+            parse_sort_priority,
+            True,
+            "enabled",
+            summary="whether priority sorts children (on a parent) or applications (on a leaf) first",
+            values=("enabled", "disabled"),
+        ),
+        PropertyDef(
+            PRIORITY_POLICY,
+            _choice(
+                PRIORITY_POLICY,
+                {"": "default", "default": "default", "fence": "fence"},
+                "default",
+                case_sensitive=False,
+            ),
+            "default",
+            "default",
+            summary="fence: the queue's priority is only its offset",
+            values=("default", "fence"),
+        ),
+        PropertyDef(PRIORITY_OFFSET, parse_priority_offset, 0, "0", summary="added to the queue's priority (int32)"),
+        PropertyDef(
+            PREEMPTION_POLICY,
+            _choice(
+                PREEMPTION_POLICY,
+                {"": "default", "default": "default", "fence": "fence", "disabled": "disabled"},
+                "default",
+                case_sensitive=False,
+            ),
+            "default",
+            "default",
+            summary="fence: preemption stays inside; disabled: pods are not preempted",
+            values=("default", "fence", "disabled"),
+        ),
+        PropertyDef(
+            PREEMPTION_DELAY,
+            _positive_duration(PREEMPTION_DELAY, 30 * NANOS_PER_SECOND),
+            30 * NANOS_PER_SECOND,
+            "30s",
+            leaf_only=True,
+            summary="how long an ask waits before it may trigger preemption",
+        ),
+        PropertyDef(
+            BACKOFF,
+            parse_backoff,
+            0,
+            "0",
+            summary="skip an application after this many unschedulable asks in one pass (0: off)",
+        ),
+        PropertyDef(
+            BACKOFF_DELAY,
+            _positive_duration(BACKOFF_DELAY, 30 * NANOS_PER_SECOND),
+            30 * NANOS_PER_SECOND,
+            "30s",
+            summary="how long a backed-off application is skipped",
+        ),
+        PropertyDef(
+            QUOTA_PREEMPTION_DELAY,
+            _positive_duration("delay", 0),
+            0,
+            "0s",
+            summary="quota preemption delay (YuniKorn 1.8+); 0 disables quota preemption",
+        ),
     )
 }
 
@@ -217,7 +273,7 @@ def parse_property(key: str, text: str) -> Parsed:
     return definition.parse(text)
 
 
-class Source(str, Enum):
+class Source(StrEnum):
     """Where a queue's effective property value came from."""
 
     SET = "set"

@@ -11,8 +11,18 @@ INT64_MIN = -(2**63)
 
 _QUANTITY = re.compile(r"^(?P<number>[0-9]+)\s*(?P<suffix>([mkKMGTPE]i?)?)$")
 _MULTIPLIERS = {
-    "k": 10**3, "M": 10**6, "G": 10**9, "T": 10**12, "P": 10**15, "E": 10**18,
-    "Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60,
+    "k": 10**3,
+    "M": 10**6,
+    "G": 10**9,
+    "T": 10**12,
+    "P": 10**15,
+    "E": 10**18,
+    "Ki": 2**10,
+    "Mi": 2**20,
+    "Gi": 2**30,
+    "Ti": 2**40,
+    "Pi": 2**50,
+    "Ei": 2**60,
 }
 _K8S_QUANTITY = re.compile(
     r"^(?P<sign>[+-]?)(?P<number>[0-9]+(\.[0-9]*)?|\.[0-9]+)(?P<suffix>[eE][+-]?[0-9]+|[munkMGTPE]i?|)$"
@@ -78,10 +88,7 @@ def parse_k8s_quantity(text: str) -> tuple[int, int] | None:
     # value in milli-units, rounded up like Kubernetes' MilliValue()
     exponent += 3
     numerator = digits * multiplier
-    if exponent >= 0:
-        milli = numerator * 10**exponent
-    else:
-        milli = -(-numerator // 10**-exponent)
+    milli = numerator * 10**exponent if exponent >= 0 else -(-numerator // 10 ** (-exponent))
     if match.group("sign") == "-":
         milli = -milli
     return milli, 1

@@ -63,7 +63,7 @@ LOADER_RULES = (
         "wrong-type",
         "A value of the wrong YAML type for its field.",
         "A list where a mapping belongs, a string where a number or a bool belongs, a negative "
-        "maxapplications, a quoted `\"true\"` for a bool: yaml.v3 refuses them with `cannot unmarshal !!str "
+        'maxapplications, a quoted `"true"` for a bool: yaml.v3 refuses them with `cannot unmarshal !!str '
         "`x` into bool`. Strings accept any scalar, so unquoted numbers in properties and resources are fine.",
     ),
     warning(

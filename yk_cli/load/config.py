@@ -55,9 +55,7 @@ def load_config(name: str, policy_group: str = "queues", stdin: bytes | None = N
         source_map = SourceMap.of(doc.root)
         result.problems.extend(p.located(None, display) for p in doc.problems)
         if doc.root is None and any(p.level == Level.ERROR for p in doc.problems):
-            result.configs.append(
-                LoadedConfig(display, doc.origin, None, SchedulerConfig(), source_map, decoded=False)
-            )
+            result.configs.append(LoadedConfig(display, doc.origin, None, SchedulerConfig(), source_map, decoded=False))
             continue
         config, decode_problems = decode_config(doc.root)
         problems = decode_problems + (run_checks(config) if check else [])

@@ -129,8 +129,13 @@ def _binary_entry(value: Node, bkey: str, text: str, out: FileContents, label: s
 
     def fail(message: str) -> None:
         out.problems.append(
-            Problem(rule="yaml-syntax", level=Level.ERROR, message=message, span=span, hint="regenerate it with "
-                    "`gzip -c queues.yaml | base64 -w0`.")
+            Problem(
+                rule="yaml-syntax",
+                level=Level.ERROR,
+                message=message,
+                span=span,
+                hint="regenerate it with `gzip -c queues.yaml | base64 -w0`.",
+            )
         )
 
     try:
@@ -180,6 +185,7 @@ def _embedded_position(value: Node, text: str) -> Position:
     """Map positions inside an embedded block scalar to the outer file; other styles map to the value start."""
     start = value.span
     if value.style != "|":
+
         def at_value(line: int, column: int) -> tuple[int, int]:
             return start.line, start.column
 
