@@ -1,0 +1,1 @@
+"""One module per `yk` command; each registers itself on the typer app."""
