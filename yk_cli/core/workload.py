@@ -1,0 +1,120 @@
+"""What is in the cluster and what is asked of it: nodes, priority classes, applications, asks, allocations."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from yk_cli.core.diagnostics import Path
+from yk_cli.core.resources import Resource
+
+NANOS = 1_000_000_000
+SYSTEM_CLUSTER_CRITICAL = 2_000_000_000
+SYSTEM_NODE_CRITICAL = 2_000_001_000
+
+
+@dataclass(frozen=True, slots=True)
+class PriorityClass:
+    """A Kubernetes PriorityClass (scheduling.k8s.io/v1) with YuniKorn's allow-preemption annotation."""
+
+    name: str
+    value: int
+    preemption_policy: str = "PreemptLowerPriority"
+    """PreemptLowerPriority (the Kubernetes default) or Never."""
+    allow_preemption: bool = True
+    """yunikorn.apache.org/allow-preemption: may pods of this class be preempted."""
+    global_default: bool = False
+    path: Path = ()
+
+
+BUILTIN_PRIORITY_CLASSES = (
+    PriorityClass("system-cluster-critical", SYSTEM_CLUSTER_CRITICAL),
+    PriorityClass("system-node-critical", SYSTEM_NODE_CRITICAL),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class NodeSpec:
+    """A node: its capacity and what non-YuniKorn pods already occupy."""
+
+    name: str
+    capacity: Resource
+    schedulable: bool = True
+    occupied: Resource = field(default_factory=dict)
+    """Resources used by pods YuniKorn does not schedule (foreign allocations)."""
+    path: Path = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """A pending request (a pod waiting to be scheduled)."""
+
+    name: str
+    application: str
+    priority: int
+    resources: Resource
+    submit_time: int
+    """Nanoseconds from the start of the run when the ask arrives (may be negative: it already waited)."""
+    seq: int
+    """File order, the final tie-breaker between equal submit times."""
+    duration: int | None = None
+    """Nanoseconds the allocation runs once placed; None runs forever."""
+    allow_preemption: bool = True
+    """allowPreemptSelf: may this pod be preempted once running."""
+    preempt_other: bool = True
+    """allowPreemptOther: may this ask trigger preemption (preemptionPolicy is not Never)."""
+    required_node: str = ""
+    """A DaemonSet-style ask that must run on this node."""
+    originator: bool = False
+    priority_class: str = ""
+    path: Path = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Allocation:
+    """A pod already running on a node when the run starts."""
+
+    name: str
+    application: str
+    node: str
+    priority: int
+    resources: Resource
+    start_time: int = 0
+    """Nanoseconds from the start of the run (usually negative): creation order for 'newest first'."""
+    seq: int = 0
+    duration: int | None = None
+    """Nanoseconds from the start of the run until it completes; None runs forever."""
+    allow_preemption: bool = True
+    originator: bool = False
+    required_node: bool = False
+    priority_class: str = ""
+    path: Path = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Application:
+    """An application: its queue (or None to be placed by the placement rules), asks and running allocations."""
+
+    id: str
+    queue: str | None
+    submit_time: int
+    seq: int
+    user: str = ""
+    groups: tuple[str, ...] = ()
+    tags: dict[str, str] = field(default_factory=dict)
+    asks: tuple[Ask, ...] = ()
+    allocations: tuple[Allocation, ...] = ()
+    path: Path = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Workload:
+    """Everything a dry run needs besides the queue config."""
+
+    partition: str = "default"
+    priority_classes: tuple[PriorityClass, ...] = ()
+    nodes: tuple[NodeSpec, ...] = ()
+    applications: tuple[Application, ...] = ()
+
+    def asks(self) -> list[Ask]:
+        """Every ask in file order."""
+        return [ask for app in self.applications for ask in app.asks]
