@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
@@ -101,8 +102,10 @@ def parse_yaml(text: str, position: Position = identity_position) -> ParsedText:
     yaml = YAML(typ="safe", pure=True)
     raw_docs: list[object] = []
     try:
-        for doc in yaml.compose_all(text):
-            raw_docs.append(doc)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # yaml.v3 accepts a re-used anchor silently; so do we
+            for doc in yaml.compose_all(text):
+                raw_docs.append(doc)
     except MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         line, column = position(mark.line, mark.column) if mark else position(0, 0)
