@@ -208,3 +208,49 @@ def _embedded_position(value: Node, text: str) -> Position:
         return first_content + line + 1, indent + column + 1
 
     return embedded
+
+
+def configmap_entries(node: Node) -> tuple[dict[str, str], list[Problem]]:
+    """A ConfigMap's entries as YuniKorn's shim flattens them: `data`, then `binaryData` (`.gz` keys gunzipped)."""
+    entries: dict[str, str] = {}
+    problems: list[Problem] = []
+    data = node.get("data") if node.kind == "map" else None
+    if data is not None and data.kind == "map":
+        for key, value in data.pairs:
+            if key.kind == "scalar" and value.kind == "scalar" and value.tag != "null":
+                entries[key.text] = value.text
+    binary = node.get("binaryData") if node.kind == "map" else None
+    if binary is not None and binary.kind == "map":
+        for key, value in binary.pairs:
+            if key.kind != "scalar" or value.kind != "scalar":
+                continue
+            text, message = _decode_binary(value.text, key.text.endswith(".gz"))
+            if text is None:
+                problems.append(
+                    Problem(
+                        rule="yaml-syntax",
+                        level=Level.ERROR,
+                        message=f"binaryData {key.text} {message}",
+                        span=value.span,
+                        hint="regenerate it with `gzip -c queues.yaml | base64 -w0`.",
+                    )
+                )
+                continue
+            entries[key.text.removesuffix(".gz")] = text
+    return entries, problems
+
+
+def _decode_binary(text: str, gzipped: bool) -> tuple[str | None, str]:
+    try:
+        raw = base64.b64decode(re.sub(r"\s+", "", text), validate=True)
+    except (binascii.Error, ValueError):
+        return None, "is not valid base64"
+    if gzipped:
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError, zlib.error):
+            return None, "is not gzip data"
+    try:
+        return raw.decode("utf-8"), ""
+    except UnicodeDecodeError:
+        return None, "does not hold UTF-8 text"
