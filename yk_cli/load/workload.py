@@ -1,0 +1,435 @@
+"""Workload files -> core.workload.Workload plus located Problems (rendered exactly like `yk validate`'s).
+
+Public API:
+
+    load_workload(name, tree=None, *, stdin=None, dynamic_queues=False) -> tuple[Workload, list[Problem]]
+    read_workload(name, tree=None, *, stdin=None, dynamic_queues=False) -> LoadedWorkload   (also keeps the text)
+    parse_workload(text, file="<string>", tree=None, *, dynamic_queues=False) -> LoadedWorkload
+
+`name` is a path or '-' for standard input; an unreadable input raises load.source.InputError. With a tree (the
+partition's core.queues.QueueTree), applications that name a missing or parent queue are problems too
+(`dynamic_queues=True` when placement rules may create queues: then only parent queues are). Problems are located
+(file, span) and sorted; an application without `queue` keeps `queue=None` for the placement rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from yk_cli.core import workload_checks as rules
+from yk_cli.core.diagnostics import Level, Path, Problem, Span
+from yk_cli.core.properties import parse_go_duration
+from yk_cli.core.queues import QueueTree
+from yk_cli.core.resources import QuantityError, Resource, parse_quantity
+from yk_cli.core.workload import (
+    BUILTIN_PRIORITY_CLASSES,
+    Allocation,
+    Application,
+    Ask,
+    NodeSpec,
+    PriorityClass,
+    Workload,
+)
+from yk_cli.core.yamldoc import Node, SourceMap
+from yk_cli.load.schema import SchemaRules, compile_gate, load_schema, schema_problems
+from yk_cli.load.source import decode_text, parse_yaml, read_input
+
+SCHEMA_FILE = "workload.schema.json"
+SCHEMA_RULES = SchemaRules(unknown_key=rules.UNKNOWN_KEY, missing_key=rules.MISSING_KEY, wrong_type=rules.WRONG_TYPE)
+NEVER = "Never"
+PREEMPT_LOWER = "PreemptLowerPriority"
+INT32 = (-(2**31), 2**31 - 1)
+
+
+@dataclass(slots=True)
+class LoadedWorkload:
+    """One workload file: the workload, every located problem, and the text (for source excerpts)."""
+
+    file: str
+    workload: Workload
+    problems: list[Problem] = field(default_factory=list)
+    text: str = ""
+
+
+def load_workload(
+    name: str, tree: QueueTree | None = None, *, stdin: bytes | None = None, dynamic_queues: bool = False
+) -> tuple[Workload, list[Problem]]:
+    """Read a workload file ('-' for stdin): the workload and its located problems. Raises InputError if unreadable."""
+    loaded = read_workload(name, tree, stdin=stdin, dynamic_queues=dynamic_queues)
+    return loaded.workload, loaded.problems
+
+
+def read_workload(
+    name: str, tree: QueueTree | None = None, *, stdin: bytes | None = None, dynamic_queues: bool = False
+) -> LoadedWorkload:
+    """Read a workload file ('-' for stdin) into a LoadedWorkload. Raises InputError if unreadable."""
+    data = read_input(name, stdin)
+    display = "<stdin>" if name == "-" else name
+    text, problem = decode_text(data)
+    if text is None:
+        assert problem is not None
+        return LoadedWorkload(display, Workload(), [problem.located(None, display)])
+    return parse_workload(text, display, tree, dynamic_queues=dynamic_queues)
+
+
+def parse_workload(
+    text: str, file: str = "<string>", tree: QueueTree | None = None, *, dynamic_queues: bool = False
+) -> LoadedWorkload:
+    """Parse, check and convert a workload text; problems are located in `file`."""
+    document = _parse_document(text)
+    problems = list(document.problems)
+    data = document.data
+    if not _gate()(data):
+        problems.extend(schema_problems(data, load_schema(SCHEMA_FILE), SCHEMA_RULES))
+    builder = _Builder()
+    workload = builder.workload(data if isinstance(data, dict) else {})
+    problems.extend(builder.problems)
+    problems.extend(rules.check_names_and_nodes(workload))
+    if tree is not None:
+        problems.extend(rules.check_workload(tree, workload, dynamic_queues))
+    located = [p.located(p.span if p.span is not None else document.span(p.path, p.anchor), file) for p in problems]
+    located.sort(key=Problem.sort_key)
+    return LoadedWorkload(file, workload, located, text)
+
+
+_GATE: list[Any] = []
+
+
+def _gate() -> Any:
+    if not _GATE:
+        _GATE.append(compile_gate(load_schema(SCHEMA_FILE)))
+    return _GATE[0]
+
+
+@dataclass(slots=True)
+class _Document:
+    """The first YAML document as plain data, the syntax problems, and a way to find a document path's span."""
+
+    data: Any
+    problems: list[Problem]
+    root: Node | None = None
+    _map: SourceMap | None = None
+
+    def span(self, path: Path, anchor: str) -> Span | None:
+        """The span of the key or value at a document path (nearest existing ancestor)."""
+        if self._map is None:
+            self._map = SourceMap.of(self.root)
+        return self._map.span(path, anchor)
+
+
+def _parse_document(text: str) -> _Document:
+    parsed = parse_yaml(text)
+    problems = list(parsed.problems)
+    if not parsed.documents:
+        return _Document(None, problems)
+    root = parsed.documents[0]
+    for extra in parsed.documents[1:]:
+        problems.append(
+            Problem(
+                rule="ignored-document",
+                level=Level.WARNING,
+                message="only the first YAML document of a workload file is read; this one is ignored",
+                span=extra.span,
+            )
+        )
+    return _Document(_plain(root, problems, ()), problems, root)
+
+
+def _plain(node: Node, problems: list[Problem], path: Path) -> Any:
+    """A node as plain data (dict, list, str, int, float, bool, None); repeated keys are problems."""
+    if node.kind == "scalar":
+        if node.tag in ("int", "float", "bool", "null"):
+            return node.value
+        return node.text
+    if node.kind == "seq":
+        return [_plain(item, problems, (*path, i)) for i, item in enumerate(node.items)]
+    out: dict[str, Any] = {}
+    first: dict[str, Node] = {}
+    for key, value in node.pairs:
+        if key.kind != "scalar":
+            problems.append(
+                rules.WRONG_TYPE.problem("a mapping key must be a plain name, not a collection", path).located(
+                    key.span, ""
+                )
+            )
+            continue
+        name = key.text
+        if name in first:
+            problems.append(
+                Problem(
+                    rule="duplicate-key",
+                    level=Level.ERROR,
+                    message=f'mapping key "{name}" already defined at line {first[name].span.line}',
+                    path=(*path, name),
+                    hint="merge the two entries: a repeated key would silently replace the first.",
+                    anchor="key",
+                    span=key.span,
+                )
+            )
+            continue
+        first[name] = key
+        out[name] = _plain(value, problems, (*path, name))
+    return out
+
+
+def _int(value: Any) -> int | None:
+    """A whole number within int32 (bools and floats with a fraction are not)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float):
+        if not value.is_integer():
+            return None
+        value = int(value)
+    if isinstance(value, int) and INT32[0] <= value <= INT32[1]:
+        return value
+    return None
+
+
+def _str(raw: dict[str, Any], key: str, default: str = "") -> str:
+    value = raw.get(key)
+    return value if isinstance(value, str) else default
+
+
+def _bool(raw: dict[str, Any], key: str, default: bool) -> bool:
+    value = raw.get(key)
+    return value if isinstance(value, bool) else default
+
+
+def _list(raw: dict[str, Any], key: str) -> list[Any]:
+    value = raw.get(key)
+    return value if isinstance(value, list) else []
+
+
+class _Builder:
+    """Plain workload data -> core values; values the schema refuses fall back to defaults (already reported)."""
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+        self.classes: dict[str, PriorityClass] = {}
+        self.global_default: PriorityClass | None = None
+        self.quantities: dict[tuple[str, Any], int] = {}
+        self.ask_seq = 0
+        self.alloc_seq = 0
+
+    def workload(self, raw: dict[str, Any]) -> Workload:
+        """The whole workload."""
+        classes = tuple(
+            self.priority_class(item, ("priorityClasses", i)) for i, item in self._items(raw, "priorityClasses")
+        )
+        for pc in BUILTIN_PRIORITY_CLASSES:
+            self.classes.setdefault(pc.name, pc)
+        for pc in classes:
+            self.classes.setdefault(pc.name, pc)
+        defaults = [pc for pc in classes if pc.global_default]
+        if defaults:
+            self.global_default = min(defaults, key=lambda pc: pc.value)
+        nodes = tuple(self.node(item, ("nodes", i)) for i, item in self._items(raw, "nodes"))
+        apps = tuple(self.application(item, i, ("applications", i)) for i, item in self._items(raw, "applications"))
+        return Workload(
+            partition=_str(raw, "partition", "default") or "default",
+            priority_classes=classes,
+            nodes=nodes,
+            applications=apps,
+        )
+
+    @staticmethod
+    def _items(raw: dict[str, Any], key: str) -> list[tuple[int, dict[str, Any]]]:
+        return [(i, item) for i, item in enumerate(_list(raw, key)) if isinstance(item, dict)]
+
+    def priority_class(self, raw: dict[str, Any], path: Path) -> PriorityClass:
+        """One PriorityClass."""
+        policy = raw.get("preemptionPolicy")
+        return PriorityClass(
+            name=_str(raw, "name"),
+            value=_int(raw.get("value")) or 0,
+            preemption_policy=policy if policy in (PREEMPT_LOWER, NEVER) else PREEMPT_LOWER,
+            allow_preemption=_bool(raw, "allowPreemption", True),
+            global_default=_bool(raw, "globalDefault", False),
+            path=path,
+        )
+
+    def node(self, raw: dict[str, Any], path: Path) -> NodeSpec:
+        """One node."""
+        return NodeSpec(
+            name=_str(raw, "name"),
+            capacity=self.resources(raw.get("resources"), (*path, "resources")),
+            schedulable=_bool(raw, "schedulable", True),
+            occupied=self.resources(raw.get("occupied"), (*path, "occupied")),
+            path=path,
+        )
+
+    def application(self, raw: dict[str, Any], seq: int, path: Path) -> Application:
+        """One application with its asks and allocations."""
+        app_id = _str(raw, "id")
+        submit = self.duration(raw, "submitTime", path, 0)
+        queue = raw.get("queue")
+        groups = raw.get("groups")
+        tags = raw.get("tags")
+        asks: list[Ask] = []
+        for i, item in self._items(raw, "asks"):
+            asks.extend(self.asks(item, app_id, submit, (*path, "asks", i)))
+        allocations = tuple(
+            self.allocation(item, app_id, (*path, "allocations", i)) for i, item in self._items(raw, "allocations")
+        )
+        return Application(
+            id=app_id,
+            queue=queue.strip() if isinstance(queue, str) and queue.strip() else None,
+            submit_time=submit,
+            seq=seq,
+            user=_str(raw, "user"),
+            groups=tuple(g for g in groups if isinstance(g, str)) if isinstance(groups, list) else (),
+            tags={k: v for k, v in tags.items() if isinstance(v, str)} if isinstance(tags, dict) else {},
+            asks=tuple(asks),
+            allocations=allocations,
+            path=path,
+        )
+
+    def asks(self, raw: dict[str, Any], app_id: str, app_submit: int, path: Path) -> list[Ask]:
+        """One ask entry, expanded by its count."""
+        name = _str(raw, "name")
+        priority, pc = self.priority(raw, path)
+        policy = raw.get("preemptionPolicy")
+        if policy not in (PREEMPT_LOWER, NEVER):
+            policy = pc.preemption_policy if pc is not None else PREEMPT_LOWER
+        resources = self.resources(raw.get("resources"), (*path, "resources"))
+        submit = self.duration(raw, "submitTime", path, app_submit)
+        duration = self.duration(raw, "duration", path, None, positive=True)
+        allow = _bool(raw, "allowPreemption", pc.allow_preemption if pc is not None else True)
+        count = raw.get("count")
+        names = (
+            [name]
+            if not isinstance(count, int) or isinstance(count, bool) or count < 1
+            else [f"{name}-{i}" for i in range(count)]
+        )
+        out = []
+        for ask_name in names:
+            out.append(
+                Ask(
+                    name=ask_name,
+                    application=app_id,
+                    priority=priority,
+                    resources=resources,
+                    submit_time=submit,
+                    seq=self.ask_seq,
+                    duration=duration,
+                    allow_preemption=allow,
+                    preempt_other=policy != NEVER,
+                    required_node=_str(raw, "requiredNode"),
+                    originator=_bool(raw, "originator", False),
+                    priority_class=pc.name if pc is not None else "",
+                    path=path,
+                )
+            )
+            self.ask_seq += 1
+        return out
+
+    def allocation(self, raw: dict[str, Any], app_id: str, path: Path) -> Allocation:
+        """One running allocation."""
+        priority, pc = self.priority(raw, path)
+        alloc = Allocation(
+            name=_str(raw, "name"),
+            application=app_id,
+            node=_str(raw, "node"),
+            priority=priority,
+            resources=self.resources(raw.get("resources"), (*path, "resources")),
+            start_time=self.duration(raw, "startTime", path, 0),
+            seq=self.alloc_seq,
+            duration=self.duration(raw, "duration", path, None, positive=True),
+            allow_preemption=_bool(raw, "allowPreemption", pc.allow_preemption if pc is not None else True),
+            originator=_bool(raw, "originator", False),
+            priority_class=pc.name if pc is not None else "",
+            path=path,
+        )
+        self.alloc_seq += 1
+        return alloc
+
+    def priority(self, raw: dict[str, Any], path: Path) -> tuple[int, PriorityClass | None]:
+        """Explicit priority, else the PriorityClass's value, else the globalDefault class's, else 0; and the class."""
+        explicit = _int(raw.get("priority"))
+        name = raw.get("priorityClass")
+        pc: PriorityClass | None = None
+        if isinstance(name, str) and name:
+            pc = self.classes.get(name)
+            if pc is None:
+                known = sorted(self.classes)
+                self.problems.append(
+                    rules.UNKNOWN_PRIORITY_CLASS.problem(
+                        f"priority class {name} is not defined",
+                        (*path, "priorityClass"),
+                        hint=f"known classes: {', '.join(known)}.",
+                    )
+                )
+            elif explicit is not None and explicit != pc.value:
+                self.problems.append(
+                    rules.PRIORITY_MISMATCH.problem(
+                        f"priority {explicit} differs from priority class {name}'s value {pc.value}; "
+                        f"yk uses {explicit}",
+                        (*path, "priority"),
+                        hint="Kubernetes refuses such a pod; keep only one of `priority` and `priorityClass`.",
+                    )
+                )
+        else:
+            pc = self.global_default
+        if explicit is not None:
+            return explicit, pc
+        if pc is not None:
+            return pc.value, pc
+        if self.global_default is not None:
+            return self.global_default.value, None
+        return 0, None
+
+    def resources(self, raw: Any, path: Path) -> Resource:
+        """A quantity map in YuniKorn units; unparsable quantities are problems and left out."""
+        if not isinstance(raw, dict):
+            return {}
+        out: Resource = {}
+        cache = self.quantities
+        for name, value in raw.items():
+            if isinstance(value, bool) or not isinstance(value, int | float | str):
+                continue  # the schema reports the type
+            key = (name, value)
+            amount = cache.get(key)
+            if amount is None:
+                text = str(value)
+                try:
+                    amount = parse_quantity(name, text)
+                except QuantityError as err:
+                    self.problems.append(
+                        rules.BAD_QUANTITY.problem(
+                            f"{name}: {text!r} is not a YuniKorn quantity ({err})",
+                            (*path, name),
+                            hint="a whole number with an optional suffix: vcore 2 or 500m, memory 1Gi or 512M; "
+                            "no decimals, no sign.",
+                        )
+                    )
+                    continue
+                cache[key] = amount
+            out[name] = amount
+        return out
+
+    def duration(self, raw: dict[str, Any], key: str, path: Path, default: Any, positive: bool = False) -> Any:
+        """A Go duration in nanoseconds (the default when absent or invalid; invalid ones are problems)."""
+        value = raw.get(key)
+        if value is None or isinstance(value, bool) or not isinstance(value, int | str):
+            return default
+        text = str(value)
+        nanos = parse_go_duration(text)
+        if nanos is None:
+            hint = "add a unit: s, m, h, ms (only 0 may go without)." if text.lstrip("+-").isdigit() else ""
+            self.problems.append(
+                rules.BAD_DURATION.problem(
+                    f"{key}: {text!r} is not a Go duration",
+                    (*path, key),
+                    hint=hint or "write e.g. 0s, -60s, 1m30s or 1500ms.",
+                )
+            )
+            return default
+        if positive and nanos <= 0:
+            self.problems.append(
+                rules.BAD_DURATION.problem(
+                    f"{key}: {text} is not positive", (*path, key), hint="leave it out for a pod that runs forever."
+                )
+            )
+            return default
+        return nanos
