@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated
 
 import typer
@@ -35,16 +36,34 @@ def root(
     """Lint, explain and dry-run Apache YuniKorn queue configurations."""
 
 
+class UsageError(Exception):
+    """A bad command line or an unreadable input: reported as `yk: error: ...` with exit status 2."""
+
+
+def usage_message(message: str) -> str:
+    """The one line printed on standard error for a usage error."""
+    return f"yk: error: {message}"
+
+
 def fail_usage(message: str) -> typer.Exit:
     """Print a usage-level error and return the exit to raise."""
-    typer.echo(f"yk: error: {message}", err=True)
+    typer.echo(usage_message(message), err=True)
     return typer.Exit(EXIT_USAGE)
 
 
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point: plain `yk validate` runs without typer's parameter machinery (start-up time)."""
+    args = sys.argv[1:]
+    if args[:1] == ["validate"]:
+        from yk_cli.commands.validate import fast_path
+
+        code = fast_path(args[1:])
+        if code is not None:
+            sys.exit(code)
     app()
 
 
 # Each command lives in its own module and registers itself on `app` when imported.
+from yk_cli.commands import rules as _rules  # noqa: E402, F401
+from yk_cli.commands import schema as _schema  # noqa: E402, F401
 from yk_cli.commands import validate as _validate  # noqa: E402, F401

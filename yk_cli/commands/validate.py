@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated, Optional
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from yk_cli.cli import app, fail_usage
-from yk_cli.core.diagnostics import exit_code
+from yk_cli.cli import UsageError, app, fail_usage, usage_message
+from yk_cli.core.diagnostics import EXIT_USAGE, Problem, exit_code
+from yk_cli.report.problems import FORMATS
+
+if TYPE_CHECKING:
+    from yk_cli.load.config import LoadResult
 
 
 @app.command()
@@ -32,39 +37,82 @@ def validate(
     ] = "queues",
 ) -> None:
     """Lint YuniKorn queue configs: every problem at once, with file:line:col and YuniKorn's own verdict."""
+    try:
+        code = run_validate(files, fmt, strict, partition, policy_group)
+    except UsageError as err:
+        raise fail_usage(str(err)) from None
+    raise typer.Exit(code)
+
+
+def choose_format(fmt: str | None) -> str:
+    """The format asked for, else github under GitHub Actions, else text; UsageError for an unknown name."""
+    chosen = fmt if fmt is not None else ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
+    if chosen not in FORMATS:
+        raise UsageError(f"unknown format {chosen!r}; choose one of {', '.join(FORMATS)}")
+    return chosen
+
+
+def run_validate(
+    files: Sequence[str], fmt: str | None, strict: bool, partition: str | None, policy_group: str = "queues"
+) -> int:
+    """Load every file, print the report on standard output and return the exit status (UsageError for bad usage)."""
+    chosen = choose_format(fmt)
+    if not files:
+        raise UsageError("no files given (use '-' for standard input)")
+    if list(files).count("-") > 1:
+        raise UsageError("'-' (standard input) may be given only once")
     from yk_cli.load.config import load_config
     from yk_cli.load.source import InputError
-    from yk_cli.report.problems import FORMATS, render_problems
 
-    chosen = fmt or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
-    if chosen not in FORMATS:
-        raise fail_usage(f"unknown format {chosen!r}; choose one of {', '.join(FORMATS)}")
-    if files.count("-") > 1:
-        raise fail_usage("'-' (standard input) may be given only once")
-    problems = []
+    problems: list[Problem] = []
     texts: dict[str, str] = {}
     for name in files:
         try:
             result = load_config(name, policy_group)
         except InputError as err:
-            raise fail_usage(str(err)) from None
+            raise UsageError(str(err)) from None
         texts[result.file] = result.text
         found = result.problems
         if partition is not None:
             found = [p for p in found if _in_partition(p, result, partition)]
         problems.extend(found)
-    from yk_cli.core.diagnostics import Problem
-
     problems.sort(key=Problem.sort_key)
-    sys.stdout.write(render_problems(chosen, problems, texts, len(files), color=sys.stdout.isatty()))
-    raise typer.Exit(exit_code(problems, strict))
+    _write(_render(chosen, problems, texts, len(files)))
+    return exit_code(problems, strict)
 
 
-def _in_partition(problem: object, result: object, name: str) -> bool:
-    from yk_cli.core.diagnostics import Problem
-    from yk_cli.load.config import LoadResult
+def _render(fmt: str, problems: list[Problem], texts: dict[str, str], files: int) -> str:
+    import shutil
 
-    assert isinstance(problem, Problem) and isinstance(result, LoadResult)
+    from yk_cli import __version__
+    from yk_cli.report.problems import render_problems
+
+    color = fmt == "text" and _color_wanted()
+    width = shutil.get_terminal_size((100, 24)).columns if color else 100
+    return render_problems(fmt, problems, texts, files, color=color, width=width, base=os.getcwd(), version=__version__)
+
+
+def _color_wanted() -> bool:
+    """Colour only on a terminal, and never under NO_COLOR or TERM=dumb."""
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _write(text: str) -> None:
+    """Print the report; a closed pipe (`yk validate ... | head`) is not an error."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+
+
+def _in_partition(problem: Problem, result: LoadResult, name: str) -> bool:
     if len(problem.path) < 2 or problem.path[0] != "partitions":
         return True
     index = problem.path[1]
@@ -73,3 +121,41 @@ def _in_partition(problem: object, result: object, name: str) -> bool:
         if isinstance(index, int) and index < len(parts):
             return parts[index].display_name == name
     return True
+
+
+_VALUE_OPTIONS = {"--format": "fmt", "-f": "fmt", "--partition": "partition", "--policy-group": "policy_group"}
+
+
+def fast_path(args: Sequence[str]) -> int | None:
+    """Run `yk validate ARGS` without typer's parameter machinery; None when the arguments need typer (help, errors)."""
+    values: dict[str, str] = {}
+    strict = False
+    files: list[str] = []
+    rest = iter(args)
+    for arg in rest:
+        if arg == "--":
+            files.extend(rest)
+            break
+        if arg == "--strict":
+            strict = True
+        elif arg in _VALUE_OPTIONS:
+            value = next(rest, None)
+            if value is None:
+                return None
+            values[_VALUE_OPTIONS[arg]] = value
+        elif arg.startswith("--") and "=" in arg and arg.split("=", 1)[0] in _VALUE_OPTIONS:
+            name, value = arg.split("=", 1)
+            values[_VALUE_OPTIONS[name]] = value
+        elif arg.startswith("-") and arg != "-":
+            return None
+        else:
+            files.append(arg)
+    if not files:
+        return None
+    try:
+        return run_validate(
+            files, values.get("fmt"), strict, values.get("partition"), values.get("policy_group", "queues")
+        )
+    except UsageError as err:
+        sys.stderr.write(usage_message(str(err)) + "\n")
+        return EXIT_USAGE

@@ -15,16 +15,25 @@ def headline(p: Problem) -> str:
     return f"{where}: [{p.level.value}] {p.message} ({p.rule})"
 
 
-def excerpt(p: Problem, lines: Sequence[str]) -> list[str]:
-    """The offending source line with a caret underline, or nothing when the position is not in the file."""
+def excerpt_parts(p: Problem, lines: Sequence[str]) -> tuple[int, str, int, int] | None:
+    """(line number, source line, 0-based start column, width) of the offending range, or None when not in the file."""
     span = p.span
     if span is None or not 0 < span.line <= len(lines):
-        return []
+        return None
     source = lines[span.line - 1].rstrip("\n").expandtabs(1)
-    gutter = f"{span.line:>5} | "
     start = max(span.column - 1, 0)
     end = span.end_column - 1 if span.end_line == span.line else len(source)
     width = max(1, min(end, len(source)) - start) if start < len(source) else 1
+    return span.line, source, start, width
+
+
+def excerpt(p: Problem, lines: Sequence[str]) -> list[str]:
+    """The offending source line with a caret underline, or nothing when the position is not in the file."""
+    parts = excerpt_parts(p, lines)
+    if parts is None:
+        return []
+    line, source, start, width = parts
+    gutter = f"{line:>5} | "
     return [gutter + source, " " * (len(gutter) - 2) + "| " + " " * start + "^" * width]
 
 

@@ -1,0 +1,29 @@
+"""`yk rules`: every rule yk reports, with its level, summary and documentation."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from yk_cli.cli import app, fail_usage
+
+
+@app.command()
+def rules(
+    ids: Annotated[list[str] | None, typer.Argument(help="Only these rule ids (default: every rule).")] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
+) -> None:
+    """List the rules `yk validate` reports: id, level, summary and full documentation."""
+    from yk_cli.core.rules import all_rules
+    from yk_cli.report.rules import render_json, render_text
+
+    if fmt not in ("text", "json"):
+        raise fail_usage(f"unknown format {fmt!r}; choose one of text, json")
+    catalogue = all_rules()
+    unknown = [i for i in ids or [] if i not in catalogue]
+    if unknown:
+        raise fail_usage(f"unknown rule {', '.join(unknown)}; `yk rules` lists them all")
+    chosen = [catalogue[i] for i in dict.fromkeys(ids)] if ids else list(catalogue.values())
+    sys.stdout.write(render_json(chosen) if fmt == "json" else render_text(chosen))

@@ -1,0 +1,37 @@
+"""`yk schema`: print the JSON Schema of queues.yaml (for editors and other validators)."""
+
+from __future__ import annotations
+
+import sys
+from importlib import resources
+from typing import Annotated
+
+import typer
+
+from yk_cli.cli import app, fail_usage
+
+SUFFIX = ".schema.json"
+"""Schemas ship in yk_cli/data as <name>.schema.json; the canonical copies live in schemas/."""
+
+
+def schema_names() -> list[str]:
+    """The names of the shipped schemas, queues first."""
+    data = resources.files("yk_cli").joinpath("data")
+    names = sorted(item.name.removesuffix(SUFFIX) for item in data.iterdir() if item.name.endswith(SUFFIX))
+    return sorted(names, key=lambda name: name != "queues")
+
+
+def schema_text(name: str = "queues") -> str:
+    """The text of a shipped schema."""
+    return resources.files("yk_cli").joinpath("data", f"{name}{SUFFIX}").read_text(encoding="utf-8")
+
+
+@app.command()
+def schema(
+    name: Annotated[str, typer.Argument(help="Which schema: queues (the default) or workload.")] = "queues",
+) -> None:
+    """Print a JSON Schema (queues.yaml by default); point yaml-language-server at it for checks in the editor."""
+    names = schema_names()
+    if name not in names:
+        raise fail_usage(f"unknown schema {name!r}; choose one of {', '.join(names)}")
+    sys.stdout.write(schema_text(name))

@@ -1,0 +1,38 @@
+"""`yk rules`: the rule catalogue as text or JSON."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from collections.abc import Sequence
+
+from yk_cli.core.rules import Rule
+
+WIDTH = 100
+"""Text is wrapped at a fixed width so the output does not depend on the terminal."""
+
+
+def rule_dict(rule: Rule) -> dict[str, str]:
+    """The JSON shape of one rule."""
+    return {"id": rule.id, "level": rule.level.value, "summary": rule.summary, "doc": rule.doc}
+
+
+def render_json(rules: Sequence[Rule]) -> str:
+    """Every rule in documentation order, as one JSON object."""
+    return json.dumps({"rules": [rule_dict(r) for r in rules]}, indent=2, ensure_ascii=False) + "\n"
+
+
+def render_text(rules: Sequence[Rule]) -> str:
+    """Every rule: `id (level)`, its summary, then its documentation wrapped and indented."""
+    blocks: list[str] = []
+    for rule in rules:
+        lines = [f"{rule.id} ({rule.level.value})"]
+        lines.extend(
+            textwrap.wrap(rule.summary, WIDTH, break_on_hyphens=False, initial_indent="  ", subsequent_indent="  ")
+        )
+        lines.append("")
+        lines.extend(
+            textwrap.wrap(rule.doc, WIDTH, break_on_hyphens=False, initial_indent="    ", subsequent_indent="    ")
+        )
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks) + "\n"
