@@ -69,6 +69,10 @@ class Resources:
     guaranteed: dict[str, str] = field(default_factory=dict)
     max: dict[str, str] = field(default_factory=dict)
     path: Path = ()
+    guaranteed_set: bool = False
+    """The `guaranteed` key holds a mapping (even an empty one): Go decodes it to a non-nil map."""
+    max_set: bool = False
+    """The `max` key holds a mapping (even an empty one): Go decodes it to a non-nil map."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,6 +236,8 @@ def _resources(raw: dict[str, Any] | None, path: Path) -> Resources:
         guaranteed={k: str(v) for k, v in (raw.get("guaranteed") or {}).items()},
         max={k: str(v) for k, v in (raw.get("max") or {}).items()},
         path=path,
+        guaranteed_set=raw.get("guaranteed") is not None,
+        max_set=raw.get("max") is not None,
     )
 
 
