@@ -95,10 +95,10 @@ def k8s_quantity(name: str, text: str) -> int | None:
     exponent = -len(frac)
     suffix = match["suffix"]
     multiplier = _BINARY.get(suffix, 1)
-    if suffix[:1] in ("e", "E"):
-        exponent += int(suffix[1:])
-    elif suffix not in _BINARY:
+    if suffix in _DECIMAL:
         exponent += _DECIMAL[suffix]
+    elif suffix not in _BINARY:
+        exponent += int(suffix[1:])  # e/E exponent
     if name == "cpu":
         exponent += 3
     if exponent > 40 or exponent < -60:
@@ -611,7 +611,7 @@ def cluster_from_bytes(data: bytes, display: str) -> tuple[Workload, str | None,
     parsed = parse_yaml(text)
     reader.problems.extend(p.located(None, display) for p in parsed.problems)
     objects = _collect(reader, parsed.documents)
-    if not objects and not parsed.problems:
+    if not objects and not parsed.problems and not reader.problems:
         reader.report(
             cr.NOT_KUBERNETES,
             "the file holds no Kubernetes objects",
