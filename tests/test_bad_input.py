@@ -78,19 +78,22 @@ def test_very_deep_nesting(run_yk, tmp_path: Path, depth: int) -> None:
 def test_huge_number_for_uint(run_yk, tmp_path: Path) -> None:
     path = tmp_path / "huge.yaml"
     path.write_text(
-        "partitions:\n  - name: default\n    queues:\n      - name: root\n"
+        "partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: '*'\n"
         "        maxapplications: 123456789012345678901234567890\n"
     )
     code, data = validate_json(run_yk, path)
     assert code == 1
     problem = data["problems"][0]
-    assert (problem["rule"], problem["line"], problem["column"]) == ("wrong-type", 5, 26)
+    assert (problem["rule"], problem["line"], problem["column"]) == ("wrong-type", 6, 26)
     assert problem["message"] == "cannot unmarshal !!float `1234567...` into uint64"
 
 
 def test_non_string_key(run_yk, tmp_path: Path) -> None:
     path = tmp_path / "key.yaml"
-    path.write_text("partitions:\n  - name: default\n    queues:\n      - name: root\n        ? [a, b]\n        : x\n")
+    path.write_text(
+        "partitions:\n  - name: default\n    queues:\n      - name: root\n"
+        "        submitacl: '*'\n        ? [a, b]\n        : x\n"
+    )
     code, data = validate_json(run_yk, path)
     assert code == 1
     assert data["problems"][0]["rule"] == "wrong-type"

@@ -20,6 +20,7 @@ CONFIGMAP = dedent(
           - name: default
             queues:
               - name: root
+                submitacl: "*"
                 maxApplications: 3
     """
 )
@@ -33,9 +34,9 @@ def test_configmap_positions_are_outer_file_positions(run_yk, tmp_path: Path) ->
     problem = json.loads(result.stdout)["problems"][0]
     assert problem == {
         "file": str(path),
-        "line": 12,
+        "line": 13,
         "column": 13,
-        "endLine": 12,
+        "endLine": 13,
         "endColumn": 28,
         "level": "error",
         "rule": "unknown-field",
@@ -58,6 +59,10 @@ def test_directory_is_a_usage_error(run_yk, tmp_path: Path) -> None:
 
 
 def test_stdin(run_yk) -> None:
-    result = run_yk("validate", "-", input="partitions:\n  - name: default\n    queues:\n      - name: root\n")
+    result = run_yk(
+        "validate",
+        "-",
+        input="partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: '*'\n",
+    )
     assert result.exit_code == 0, result.stdout
     assert result.stdout.endswith("1 file checked: no problems\n")

@@ -201,8 +201,13 @@ def decode_config(root: Node | None) -> tuple[SchedulerConfig, list[Problem]]:
     """Strictly decode a document into a SchedulerConfig, with every problem yaml.v3 would raise."""
     decoder = Decoder()
     raw = decoder.decode(root, SCHEDULER) or {}
-    partitions = tuple(_partition(p or {}, ("partitions", i)) for i, p in enumerate(raw.get("partitions") or []))
+    partitions = tuple(_partition(p, ("partitions", i)) for i, p in _decoded(raw.get("partitions")))
     return SchedulerConfig(partitions=partitions, checksum=raw.get("checksum") or ""), decoder.problems
+
+
+def _decoded(items: list[Any] | None) -> list[tuple[int, Any]]:
+    """Sequence items with their YAML index; like yaml.v3, items that are null or failed to decode are dropped."""
+    return [(i, item) for i, item in enumerate(items or []) if item is not None]
 
 
 def _partition(raw: dict[str, Any], path: Path) -> PartitionConfig:
@@ -214,11 +219,11 @@ def _partition(raw: dict[str, Any], path: Path) -> PartitionConfig:
         path=path,
         queues=None
         if queues_raw is None
-        else tuple(_queue(q or {}, (*path, "queues", i)) for i, q in enumerate(queues_raw)),
+        else tuple(_queue(q, (*path, "queues", i)) for i, q in _decoded(queues_raw)),
         placementrules=tuple(
-            _rule(r or {}, (*path, "placementrules", i)) for i, r in enumerate(raw.get("placementrules") or [])
+            _rule(r, (*path, "placementrules", i)) for i, r in _decoded(raw.get("placementrules"))
         ),
-        limits=tuple(_limit(lim or {}, (*path, "limits", i)) for i, lim in enumerate(raw.get("limits") or [])),
+        limits=tuple(_limit(lim, (*path, "limits", i)) for i, lim in _decoded(raw.get("limits"))),
         preemption_enabled=preemption.get("enabled"),
         quota_preemption_enabled=preemption.get("quotapreemptionenabled"),
         nodesortpolicy=NodeSortingPolicy(
@@ -259,8 +264,8 @@ def _queue(raw: dict[str, Any], path: Path) -> QueueConfig:
             path=(*path, "childtemplate"),
             present=template is not None,
         ),
-        queues=tuple(_queue(q or {}, (*path, "queues", i)) for i, q in enumerate(raw.get("queues") or [])),
-        limits=tuple(_limit(lim or {}, (*path, "limits", i)) for i, lim in enumerate(raw.get("limits") or [])),
+        queues=tuple(_queue(q, (*path, "queues", i)) for i, q in _decoded(raw.get("queues"))),
+        limits=tuple(_limit(lim, (*path, "limits", i)) for i, lim in _decoded(raw.get("limits"))),
     )
 
 
