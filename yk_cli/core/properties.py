@@ -79,12 +79,12 @@ def parse_sort_priority(text: str) -> Parsed:
     return Parsed(True, ok=False, note=f"unknown {SORT_PRIORITY} value: {text}")
 
 
-_GO_INT = re.compile(r"^[+-]?[0-9]+$")
+_GO_INT = re.compile(r"[+-]?[0-9]+")
 
 
 def parse_priority_offset(text: str) -> Parsed:
     """priority.offset: Go strconv.ParseInt(v, 10, 32); anything else gives 0."""
-    if not _GO_INT.match(text):
+    if not _GO_INT.fullmatch(text):
         return Parsed(0, ok=False, note=f'strconv.ParseInt: parsing "{text}": invalid syntax')
     value = int(text)
     if not INT32_MIN <= value <= INT32_MAX:

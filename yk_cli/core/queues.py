@@ -142,6 +142,12 @@ def _limit(values: Mapping[str, str]) -> Resource | None:
     return parsed
 
 
+def template_is_empty(template: ChildTemplate) -> bool:
+    """YuniKorn's isChildTemplateEmpty: no maxapplications and no entry with both key and value (then no template)."""
+    maps = (template.properties, template.resources.guaranteed, template.resources.max)
+    return template.maxapplications == 0 and not any(k and v for m in maps for k, v in m.items())
+
+
 def build_queue_tree(partition: PartitionConfig) -> QueueTree:
     """Resolve a partition's configured queues: names, leaf/parent, inherited properties, limits, templates."""
     root_config = partition.root
@@ -172,7 +178,7 @@ def _build(config: QueueConfig, parent: Queue | None, path: str) -> Queue:
         maxapplications=config.maxapplications,
     )
     if not is_leaf:
-        if config.childtemplate.present:
+        if config.childtemplate.present and not template_is_empty(config.childtemplate):
             queue.template, queue.template_origin = config.childtemplate, path
         elif parent is not None:
             queue.template, queue.template_origin = parent.template, parent.template_origin
