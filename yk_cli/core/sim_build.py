@@ -1,0 +1,287 @@
+"""Set up a dry run: resource vectors, nodes, queues, applications, running allocations and arrival events."""
+
+from __future__ import annotations
+
+import copy
+import heapq
+from dataclasses import dataclass, field
+
+from yk_cli.core import policies
+from yk_cli.core.config import PartitionConfig
+from yk_cli.core.priority import PriorityCache
+from yk_cli.core.queues import Queue, QueueTree
+from yk_cli.core.sim_nodes import Fit, NodeIndex, NodeState
+from yk_cli.core.sim_state import (
+    INF,
+    AllocState,
+    AppState,
+    AskState,
+    QState,
+    Size,
+    bump,
+    fit_of,
+    vector,
+)
+from yk_cli.core.trace import QUEUE_MISSING, UNPLACED
+from yk_cli.core.workload import Application, Workload
+
+ARRIVE, COMPLETE, OLD, STARTED = 0, 1, 2, 3
+"""Kinds of heap events: an ask arrives, an allocation completes, an ask becomes old enough to reserve,
+an application's Starting state times out (YuniKorn <= 1.5)."""
+RESERVATION_DELAY = 2_000_000_000
+"""Nanoseconds an ask must have waited (strictly more) before it may reserve a node."""
+CYCLE_INTERVAL = 100_000_000
+"""YuniKorn's scheduling loop runs at least every 100 ms: yk wakes up that long after an ask may reserve."""
+STARTING_TIMEOUT = 300_000_000_000
+"""YuniKorn <= 1.5: an application leaves Starting for Running after 5 minutes with one allocation."""
+
+
+@dataclass(eq=False)
+class RunState:
+    """Everything a dry run mutates, built once by build_state."""
+
+    partition: PartitionConfig
+    tree: QueueTree
+    types: list[str]
+    width: int
+    nodes: list[NodeState]
+    node_by_name: dict[str, NodeState]
+    index: NodeIndex
+    root: QState
+    queues: dict[str, QState]
+    apps: list[AppState]
+    asks: list[AskState]
+    cache: PriorityCache
+    legacy: bool
+    """YuniKorn 1.5 or older: stateaware filters applications and apps pass through Starting."""
+    now: int = 0
+    heap: list[tuple[int, int, int, object]] = field(default_factory=list)
+    seq: int = 0
+    fits: dict[Size, Fit] = field(default_factory=dict)
+    node_dead: set[Size] = field(default_factory=set)
+    """Sizes no unreserved node can hold right now (cleared for a size when a node frees up enough)."""
+    reserve_dead: set[Size] = field(default_factory=set)
+    """Sizes no unreserved node is large enough for, so an old ask of that size cannot reserve."""
+    nres: int = 0
+    allocations: int = 0
+    completions: int = 0
+    reservations: int = 0
+    preemptor: object | None = None
+    """The preemption engine (next issue); while None, failing asks never preempt and subtrees may be skipped."""
+
+    def push(self, time: int, kind: int, obj: object) -> None:
+        """Schedule a heap event; equal times keep insertion order."""
+        self.seq += 1
+        heapq.heappush(self.heap, (time, self.seq, kind, obj))
+
+    def fit(self, size: Size) -> Fit:
+        """The cached non-zero pairs of a size."""
+        found = self.fits.get(size)
+        if found is None:
+            found = self.fits[size] = fit_of(size)
+        return found
+
+
+def _place(partition: PartitionConfig, tree: QueueTree, apps: tuple[Application, ...]) -> dict[str, tuple[str, str]]:
+    """Place the applications that name no queue; app id -> (queue path, '') or ('', why not)."""
+    unplaced = [app for app in apps if app.queue is None]
+    if not unplaced:
+        return {}
+    try:
+        from yk_cli.core.placement import place_all
+    except ImportError:  # pragma: no cover - placement ships with yk; kept for partial checkouts
+        return {app.id: ("", "the application names no queue and yk cannot run placement rules") for app in unplaced}
+    placed = place_all(partition, tree, unplaced)
+    return {
+        app_id: (p.queue_path, "") if p.queue_path else ("", f"rejected by the placement rules: {p.reason}")
+        for app_id, p in placed.items()
+    }
+
+
+def _normalise(path: str) -> str:
+    lowered = path.strip().lower()
+    return lowered if lowered == "root" or lowered.startswith("root.") else f"root.{lowered}"
+
+
+def _types(workload: Workload, tree: QueueTree) -> list[str]:
+    names: set[str] = set()
+    for node in workload.nodes:
+        names.update(node.capacity, node.occupied)
+    for app in workload.applications:
+        for ask in app.asks:
+            names.update(ask.resources)
+        for alloc in app.allocations:
+            names.update(alloc.resources)
+    for queue in tree.queues.values():
+        names.update(queue.max or {}, queue.guaranteed or {})
+    return sorted(names)
+
+
+def build_state(
+    partition: PartitionConfig, tree: QueueTree, workload: Workload, legacy: bool
+) -> tuple[RunState, dict[str, str]]:
+    """Build the run state at time 0 (before any arrival); also returns placement notes by application id."""
+    if any(app.queue is None for app in workload.applications):
+        tree = copy.deepcopy(tree)  # placement creates dynamic queues: never touch the caller's tree
+    placements = _place(partition, tree, workload.applications)
+    types = _types(workload, tree)
+    index_of = {name: i for i, name in enumerate(types)}
+    width = len(types)
+    policy, weights = policies.node_policy(partition), policies.node_weights(partition)
+    nodes: list[NodeState] = []
+    cluster: dict[str, int] = {}
+    for i, spec in enumerate(workload.nodes):
+        node = NodeState(
+            spec.name,
+            i,
+            vector(spec.capacity, index_of, width),
+            spec.capacity,
+            spec.schedulable,
+            policy,
+            weights,
+            types,
+        )
+        for name, value in spec.occupied.items():
+            node.available[index_of[name]] -= value
+        node.rescore()
+        nodes.append(node)
+        if spec.schedulable:
+            for name, value in spec.capacity.items():
+                cluster[name] = cluster.get(name, 0) + value
+    cache = PriorityCache(tree)
+    queues: dict[str, QState] = {}
+    root = _queues(tree.root, None, 0, queues, cache, cluster, types, legacy, cluster)
+    state = RunState(
+        partition=partition,
+        tree=tree,
+        types=types,
+        width=width,
+        nodes=nodes,
+        node_by_name={node.name: node for node in nodes},
+        index=NodeIndex(width),
+        root=root,
+        queues=queues,
+        apps=[],
+        asks=[],
+        cache=cache,
+        legacy=legacy,
+    )
+    for node in nodes:
+        if node.schedulable:
+            state.index.add(node)
+    for app in workload.applications:
+        _application(state, app, placements, index_of)
+    for queue in queues.values():
+        if queue.parent is not None:
+            queue.entry = queue.key()
+            queue.parent.children.append(queue.entry)
+    for queue in queues.values():
+        queue.children.sort()
+    return state, {app_id: note for app_id, (_, note) in placements.items() if note}
+
+
+def _queues(
+    queue: Queue,
+    parent: QState | None,
+    order: int,
+    out: dict[str, QState],
+    cache: PriorityCache,
+    cluster: dict[str, int],
+    types: list[str],
+    legacy: bool,
+    parent_fair_max: dict[str, int],
+) -> QState:
+    stateaware = legacy and queue.is_leaf and queue.setting("application.sort.policy").text == "stateaware"
+    state = QState(queue, parent, order, len(types), cache.queues[queue.path], stateaware)
+    own_max = cluster if parent is None else (queue.max or {})
+    if parent is None or queue.max is not None:
+        state.max = [float(own_max[t]) if t in own_max else INF for t in types]
+    fair_max = {**parent_fair_max, **own_max}
+    state.fair_dens = policies.share_denominators(types, state.guaranteed, fair_max)
+    out[queue.path] = state
+    for i, child in enumerate(queue.children):
+        _queues(child, state, i, out, cache, cluster, types, legacy, fair_max)
+    return state
+
+
+def _application(
+    state: RunState, app: Application, placements: dict[str, tuple[str, str]], index_of: dict[str, int]
+) -> None:
+    problem: tuple[str, str] | None = None
+    leaf: QState | None = None
+    if app.queue is None:
+        path, note = placements.get(app.id, ("", "not placed"))
+        if path:
+            leaf = state.queues.get(path)
+        else:
+            problem = (UNPLACED, note)
+    else:
+        found = state.queues.get(_normalise(app.queue))
+        if found is None:
+            problem = (QUEUE_MISSING, f"queue {_normalise(app.queue)} does not exist")
+        elif not found.is_leaf:
+            problem = (QUEUE_MISSING, f"queue {found.path} is a parent queue: applications run in leaf queues")
+        else:
+            leaf = found
+    width = state.width
+    runtime = AppState(app, leaf, width, problem)
+    if leaf is not None:
+        state.cache.add_app(app.id, leaf.queue)
+        runtime.prio = state.cache.apps[app.id]
+        runtime.usage_dens = policies.usage_denominators(state.types, leaf.guaranteed)
+    state.apps.append(runtime)
+    if leaf is not None:
+        leaf.members.append(runtime)
+    for alloc in app.allocations:
+        node = state.node_by_name.get(alloc.node)
+        if node is None:
+            continue  # the workload loader reports allocations on unknown nodes
+        size = vector(alloc.resources, index_of, width)
+        for i, v in enumerate(size):
+            node.available[i] -= v
+        node.rescore()
+        running = AllocState(
+            alloc.name, runtime, node, size, alloc.priority, alloc.start_time, None, alloc.allow_preemption, None
+        )
+        node.allocations[alloc.name] = running
+        runtime.submit = min(runtime.submit, alloc.start_time)
+        if leaf is None:
+            continue
+        if alloc.duration is not None:
+            running.end = max(alloc.duration, 0)
+            state.push(running.end, COMPLETE, running)
+        runtime.nalloc += 1
+        for i, v in enumerate(size):
+            runtime.allocated[i] += v
+        for queue in leaf.ancestors():
+            allocated = queue.allocated
+            for i, v in enumerate(size):
+                allocated[i] += v
+        if not runtime.started:
+            runtime.started = runtime.active = True
+            runtime.state = "Running"
+            for queue in leaf.ancestors():
+                queue.running += 1
+    for ask in app.asks:
+        size = vector(ask.resources, index_of, width)
+        arrival = max(ask.submit_time, app.submit_time, 0)
+        runtime_ask = AskState(ask, runtime, size, state.fit(size), arrival)
+        state.asks.append(runtime_ask)
+        if leaf is not None:
+            state.push(arrival, ARRIVE, runtime_ask)
+
+
+def add_sizes(leaf: QState, app: AppState, size: Size, old: bool, delta: int) -> None:
+    """Count (delta=1) or uncount (-1) an unreserved pending ask in its application and every queue above."""
+    bump(app.sizes, size, delta)
+    if old:
+        bump(app.old, size, delta)
+    new = not app.started
+    queue: QState | None = leaf
+    while queue is not None:
+        bump(queue.sizes, size, delta)
+        if new:
+            bump(queue.new_sizes, size, delta)
+        if old:
+            bump(queue.old, size, delta)
+        queue = queue.parent

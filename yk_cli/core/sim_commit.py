@@ -1,0 +1,287 @@
+"""State changes of a dry run: an ask arrives, is allocated or reserves a node, an allocation completes.
+
+Each change updates only what it touches: the node's place in the node index, the counters and sort entries
+of the application and of the queues on its path, and the incremental priority cache.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, insort
+
+from yk_cli.core.priority import PriorityChange
+from yk_cli.core.sim_build import (
+    COMPLETE,
+    CYCLE_INTERVAL,
+    OLD,
+    RESERVATION_DELAY,
+    STARTED,
+    STARTING_TIMEOUT,
+    RunState,
+    add_sizes,
+)
+from yk_cli.core.sim_cycle import set_own_live
+from yk_cli.core.sim_nodes import NodeState
+from yk_cli.core.sim_state import ALLOCATED, DONE, PENDING, AllocState, AppState, AskState, QState, bump, fits
+
+
+def arrive(state: RunState, ask: AskState) -> None:
+    """An ask reaches the scheduler: pending from now on, counted everywhere, priorities raised."""
+    app = ask.app
+    leaf = app.leaf
+    assert leaf is not None
+    ask.status = PENDING
+    ask.old = state.now - ask.created > RESERVATION_DELAY
+    insort(app.asks, ask.entry)
+    add_sizes(leaf, app, ask.size, ask.old, 1)
+    app.npending += 1
+    if app.state == "New":
+        app.state = "Accepted"
+    if app.started and not app.active:
+        _set_active(app, True)
+    if ask.created < app.submit:
+        app.submit = ask.created
+    size = ask.size
+    queue: QState | None = leaf
+    while queue is not None:
+        pending = queue.pending
+        for i, v in enumerate(size):
+            pending[i] += v
+        queue = queue.parent
+    state.cache.add_ask(app.id, ask.priority)
+    rekey(app)
+    if not ask.old:
+        state.push(ask.created + RESERVATION_DELAY + CYCLE_INTERVAL, OLD, ask)
+
+
+def become_old(state: RunState, ask: AskState) -> None:
+    """The ask has waited past the reservation delay: from now on it may reserve a node."""
+    if ask.status != PENDING or ask.old:
+        return
+    ask.old = True
+    if ask.reserved is None:
+        app = ask.app
+        bump(app.old, ask.size, 1)
+        queue = app.leaf
+        while queue is not None:
+            bump(queue.old, ask.size, 1)
+            queue = queue.parent
+
+
+def allocate(state: RunState, ask: AskState, node: NodeState) -> tuple[list[PriorityChange], str]:
+    """Place the ask on the node; returns the queue priority changes (leaf first) and a note on reservations."""
+    app = ask.app
+    leaf = app.leaf
+    assert leaf is not None
+    size = ask.size
+    note = ""
+    reserved = ask.reserved
+    if reserved is not None:
+        _drop_reservation(state, ask)
+        note = "from its reservation" if reserved is node else f"reservation on {reserved.name} released"
+    else:
+        del app.asks[bisect_left(app.asks, ask.entry)]
+        add_sizes(leaf, app, size, ask.old, -1)
+    _change_node(state, node, size, -1)
+    if reserved is not None:
+        _return_node(state, reserved)
+    ask.status = ALLOCATED
+    ask.node = node
+    duration = ask.ask.duration
+    end = state.now + duration if duration is not None else None
+    alloc = AllocState(ask.name, app, node, size, ask.priority, state.now, end, ask.ask.allow_preemption, ask)
+    ask.alloc = alloc
+    node.allocations[ask.name] = alloc
+    app.npending -= 1
+    app.nalloc += 1
+    allocated = app.allocated
+    for i, v in enumerate(size):
+        allocated[i] += v
+    _started(state, app)
+    queue: QState | None = leaf
+    while queue is not None:
+        allocated, pending = queue.allocated, queue.pending
+        for i, v in enumerate(size):
+            allocated[i] += v
+            pending[i] -= v
+        queue = queue.parent
+    changes: list[PriorityChange] = []
+    state.cache.remove_ask(app.id, ask.priority, changes)
+    rekey(app)
+    if end is not None:
+        state.push(end, COMPLETE, alloc)
+    state.allocations += 1
+    return changes, note
+
+
+def reserve(state: RunState, ask: AskState, node: NodeState) -> None:
+    """The ask reserves the node: nobody else may use it until the ask is placed."""
+    app = ask.app
+    leaf = app.leaf
+    assert leaf is not None
+    state.index.remove(node)
+    node.reserved_by = ask
+    del app.asks[bisect_left(app.asks, ask.entry)]
+    add_sizes(leaf, app, ask.size, ask.old, -1)
+    ask.reserved = node
+    ask.own_live = False
+    app.reserved.append(ask)
+    leaf.res_apps.setdefault(app, []).append(ask)
+    queue: QState | None = leaf
+    while queue is not None:
+        queue.nres += 1
+        bump(queue.res_sizes, ask.size, 1)
+        queue = queue.parent
+    state.nres += 1
+    state.reservations += 1
+    rekey(app)
+
+
+def complete(state: RunState, alloc: AllocState) -> None:
+    """An allocation finishes: its node, application and queues get the resources back."""
+    node = alloc.node
+    size = alloc.size
+    del node.allocations[alloc.name]
+    _change_node(state, node, size, 1)
+    if node in state.index:
+        _revive_sizes(state, node)
+    elif node.reserved_by is not None:
+        set_own_live(node.reserved_by, True)  # type: ignore[arg-type]
+    if alloc.ask is not None:
+        alloc.ask.status = DONE
+    app = alloc.app
+    leaf = app.leaf
+    state.completions += 1
+    if leaf is None:
+        return
+    app.nalloc -= 1
+    allocated = app.allocated
+    for i, v in enumerate(size):
+        allocated[i] -= v
+    if app.nalloc == 0 and app.npending == 0 and app.active:
+        _set_active(app, False)
+    queue: QState | None = leaf
+    while queue is not None:
+        allocated = queue.allocated
+        for i, v in enumerate(size):
+            allocated[i] -= v
+        queue = queue.parent
+    rekey(app)
+
+
+def starting_timeout(app: AppState) -> None:
+    """YuniKorn <= 1.5: an application still Starting after 5 minutes becomes Running."""
+    if app.state == "Starting":
+        app.state = "Running"
+
+
+def rekey(app: AppState) -> None:
+    """Re-sort the application in its leaf and every queue on the path under its parent."""
+    leaf = app.leaf
+    assert leaf is not None
+    entry = app.entry
+    if app.asks:
+        new = app.key()
+        if entry is None:
+            insort(leaf.apps, new)
+            app.entry = new
+        elif new[:-1] != entry[:-1]:
+            del leaf.apps[bisect_left(leaf.apps, entry)]
+            insort(leaf.apps, new)
+            app.entry = new
+    elif entry is not None:
+        del leaf.apps[bisect_left(leaf.apps, entry)]
+        app.entry = None
+    queue = leaf
+    while queue.parent is not None:
+        new = queue.key()
+        old = queue.entry
+        if new[:-1] != old[:-1]:
+            children = queue.parent.children
+            del children[bisect_left(children, old)]
+            insort(children, new)
+            queue.entry = new
+        queue = queue.parent
+
+
+def _change_node(state: RunState, node: NodeState, size: tuple[int, ...], sign: int) -> None:
+    """Add (sign 1) or take (sign -1) resources on a node, keeping its place in the node index."""
+    listed = node in state.index
+    if listed:
+        state.index.remove(node)
+    available = node.available
+    for i, v in enumerate(size):
+        available[i] += sign * v
+    node.rescore()
+    if listed:
+        state.index.add(node)
+
+
+def _return_node(state: RunState, node: NodeState) -> None:
+    """A node whose reservation ended goes back into the node index (if schedulable)."""
+    if node.reserved_by is None and node.schedulable and node not in state.index:
+        state.index.add(node)
+        _revive_sizes(state, node)
+        for size in [s for s in state.reserve_dead if node.fits_capacity(state.fits[s])]:
+            state.reserve_dead.discard(size)
+
+
+def _revive_sizes(state: RunState, node: NodeState) -> None:
+    """A node in the index now has more room: sizes it can hold are no longer known to fit nowhere."""
+    dead = state.node_dead
+    if dead:
+        for size in [s for s in dead if fits(node.available, state.fits[s])]:
+            dead.discard(size)
+
+
+def _drop_reservation(state: RunState, ask: AskState) -> None:
+    """Remove an ask's reservation from every structure (the node returns to the index separately)."""
+    node = ask.reserved
+    assert node is not None
+    app = ask.app
+    leaf = app.leaf
+    assert leaf is not None
+    set_own_live(ask, False)
+    node.reserved_by = None
+    ask.reserved = None
+    app.reserved.remove(ask)
+    held = leaf.res_apps[app]
+    held.remove(ask)
+    if not held:
+        del leaf.res_apps[app]
+    queue: QState | None = leaf
+    while queue is not None:
+        queue.nres -= 1
+        bump(queue.res_sizes, ask.size, -1)
+        queue = queue.parent
+    state.nres -= 1
+
+
+def _started(state: RunState, app: AppState) -> None:
+    """After an allocation: the first one starts the application (it now counts for maxapplications)."""
+    if app.started:
+        if app.state == "Starting":
+            app.state = "Running"
+        return
+    app.started = True
+    leaf = app.leaf
+    assert leaf is not None
+    for size, count in app.sizes.items():
+        queue: QState | None = leaf
+        while queue is not None:
+            bump(queue.new_sizes, size, -count)
+            queue = queue.parent
+    _set_active(app, True)
+    if state.legacy:
+        app.state = "Starting"
+        state.push(state.now + STARTING_TIMEOUT, STARTED, app)
+    else:
+        app.state = "Running"
+
+
+def _set_active(app: AppState, active: bool) -> None:
+    app.active = active
+    delta = 1 if active else -1
+    queue = app.leaf
+    while queue is not None:
+        queue.running += delta
+        queue = queue.parent

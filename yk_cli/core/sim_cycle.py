@@ -1,0 +1,192 @@
+"""One scheduling cycle: find the single outcome YuniKorn's core would produce next, without changing anything.
+
+The walk is the core's: the reservation pass first (reserved asks on their node, then on any other node), then
+root -> sorted child queues -> sorted applications -> sorted asks -> the first node in node order that fits.
+Failing asks move on to the next ask, application and queue; the first allocation or reservation ends the cycle.
+
+Finding that outcome fast without changing it relies on facts that only ever become true in one direction:
+
+* a size that fits no unreserved node stays that way until a node frees resources or is unreserved
+  (state.node_dead, cleared exactly then), and a size no unreserved node is large enough for stays that way
+  until a node is unreserved (state.reserve_dead);
+* every queue and application counts its unreserved pending asks by size, so a subtree in which no size fits
+  the headroom and the node facts above is skipped without looking at its asks.
+
+Skipping only leaves out asks that would fail, so the outcome is exactly the one of the full walk.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from yk_cli.core import policies
+from yk_cli.core.sim_build import RunState
+from yk_cli.core.sim_nodes import NodeState
+from yk_cli.core.sim_state import AppState, AskState, QState, Size, fits
+from yk_cli.core.trace import ALLOCATE, RESERVE
+
+SIZE_LIMIT = 48
+"""Above this many distinct pending sizes a queue is always walked (checking every size would cost more)."""
+
+
+@dataclass(slots=True)
+class Decision:
+    """The outcome of a cycle: allocate an ask on a node, or reserve a node for it."""
+
+    kind: str
+    ask: AskState
+    node: NodeState
+    reserved: NodeState | None = None
+    """The node the ask held a reservation on (allocations from the reservation pass)."""
+
+
+def find_decision(state: RunState) -> Decision | None:
+    """The next outcome, or None when nothing can happen until the next event."""
+    if state.nres:
+        found = _reserved(state, state.root, None)
+        if found is not None:
+            return found
+    root = state.root
+    if not root.sizes:
+        return None
+    return _visit(state, root, None, True)
+
+
+def _possible(state: RunState, sizes: dict[Size, int], new: dict[Size, int] | None, old: dict[Size, int], hr) -> bool:
+    """Whether some ask counted in sizes might succeed: fits the headroom and either fits a node or may reserve."""
+    if state.preemptor is not None or len(sizes) > SIZE_LIMIT:
+        return True
+    node_dead, reserve_dead, cached = state.node_dead, state.reserve_dead, state.fits
+    for size, count in sizes.items():
+        if new is not None and count <= new.get(size, 0):
+            continue  # only asks of applications that may not start
+        if not fits(hr, cached[size]):
+            continue
+        if size not in node_dead:
+            return True
+        if size not in reserve_dead and old.get(size):
+            return True
+    return False
+
+
+def _visit(state: RunState, queue: QState, parent_hr: list[float] | None, new_ok: bool) -> Decision | None:
+    hr = queue.headroom(parent_hr)
+    if new_ok and not queue.can_start_app():
+        new_ok = False
+    if not _possible(state, queue.sizes, None if new_ok else queue.new_sizes, queue.old, hr):
+        return None
+    if queue.is_leaf:
+        return _leaf(state, queue, hr, new_ok)
+    for entry in queue.children:
+        child = entry[-1]
+        if child.sizes:
+            found = _visit(state, child, hr, new_ok)
+            if found is not None:
+                return found
+    return None
+
+
+def _leaf(state: RunState, leaf: QState, hr: list[float], new_ok: bool) -> Decision | None:
+    admitted = stateaware_admitted(leaf) if leaf.stateaware else None
+    for entry in leaf.apps:
+        app: AppState = entry[-1]
+        if not app.started and not new_ok:
+            continue  # maxapplications: an application that has not started may not start now
+        if admitted is not None and app not in admitted:
+            continue
+        if not _possible(state, app.sizes, None, app.old, hr):
+            continue
+        for ask_entry in app.asks:
+            found = try_ask(state, ask_entry[-1], hr)
+            if found is not None:
+                return found
+    return None
+
+
+def stateaware_admitted(leaf: QState) -> set[AppState]:
+    """YuniKorn <= 1.5 stateaware: the applications of the leaf that pass the state filter now."""
+    return policies.stateaware_admitted(
+        leaf.members, lambda a: a.state, lambda a: a.npending > 0, lambda a: (a.submit, a.seq)
+    )
+
+
+def try_ask(state: RunState, ask: AskState, hr: list[float]) -> Decision | None:
+    """Application.tryAllocate for one unreserved ask: headroom, then the first node that fits, then reserve."""
+    fit = ask.fit
+    for i, v in fit:
+        if hr[i] < v:
+            return None  # Not enough queue quota (the preemption engine's headroom branch goes here)
+    size = ask.size
+    if size not in state.node_dead:
+        node = state.index.first_fit(fit)
+        if node is not None:
+            return Decision(ALLOCATE, ask, node)
+        state.node_dead.add(size)
+    if ask.old and size not in state.reserve_dead:
+        node = reservation_target(state, ask)
+        if node is not None:
+            return Decision(RESERVE, ask, node)
+        state.reserve_dead.add(size)
+    return None  # no node and no reservation (the preemption engine's node branch goes here)
+
+
+def reservation_target(state: RunState, ask: AskState) -> NodeState | None:
+    """The unreserved node, large enough by capacity, with the lowest FitInScore; ties go to node order."""
+    best: NodeState | None = None
+    best_score = 0.0
+    fit, size = ask.fit, ask.size
+    for node in state.index:
+        if not node.fits_capacity(fit):
+            continue
+        score = policies.fit_in_score_of(size, node.available)
+        if best is None or score < best_score:
+            best, best_score = node, score
+    return best
+
+
+def _reserved(state: RunState, queue: QState, parent_hr: list[float] | None) -> Decision | None:
+    """TryReservedAllocate: sorted queues; per application its reserved nodes first, then any other node."""
+    hr = queue.headroom(parent_hr)
+    if not queue.is_leaf:
+        for entry in queue.children:
+            child = entry[-1]
+            if child.nres and (child.res_live or _other_possible(state, child, hr)):
+                found = _reserved(state, child, hr)
+                if found is not None:
+                    return found
+        return None
+    for asks in queue.res_apps.values():
+        for ask in asks:
+            if not ask.own_live or not fits(hr, ask.fit):
+                continue
+            node = ask.reserved
+            assert node is not None
+            if node.fits(ask.fit):
+                return Decision(ALLOCATE, ask, node, node)
+            set_own_live(ask, False)
+        for ask in asks:
+            size = ask.size
+            if size in state.node_dead or not fits(hr, ask.fit):
+                continue
+            node = state.index.first_fit(ask.fit)
+            if node is not None:
+                return Decision(ALLOCATE, ask, node, ask.reserved)
+            state.node_dead.add(size)
+    return None
+
+
+def _other_possible(state: RunState, queue: QState, hr: list[float]) -> bool:
+    """Whether a reserved ask below the queue might fit an unreserved node (its size is not known to fit none)."""
+    return any(size not in state.node_dead and fits(hr, state.fits[size]) for size in queue.res_sizes)
+
+
+def set_own_live(ask: AskState, live: bool) -> None:
+    """Mark whether a reserved ask is worth trying on its own node, keeping the queue counters in step."""
+    if ask.own_live == live:
+        return
+    ask.own_live = live
+    delta = 1 if live else -1
+    queue = ask.app.leaf
+    while queue is not None:
+        queue.res_live += delta
+        queue = queue.parent

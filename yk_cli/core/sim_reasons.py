@@ -1,0 +1,102 @@
+"""Why an ask is still pending: the first check of the scheduling walk that stops it, in words."""
+
+from __future__ import annotations
+
+from yk_cli.core import trace as codes
+from yk_cli.core.properties import format_duration
+from yk_cli.core.resources import format_resource
+from yk_cli.core.sim_build import RunState
+from yk_cli.core.sim_cycle import stateaware_admitted
+from yk_cli.core.sim_state import INF, PENDING, WAITING, AskState, QState, Size
+from yk_cli.core.trace import PendingAsk
+
+
+def pending_asks(state: RunState, notes: dict[str, str]) -> tuple[PendingAsk, ...]:
+    """Every ask not placed (or not yet arrived) at the end of the run, in workload order, with its reason."""
+    out = []
+    for ask in state.asks:
+        if ask.status not in (WAITING, PENDING):
+            continue
+        code, reason = diagnose(state, ask)
+        app = ask.app
+        out.append(
+            PendingAsk(
+                application=app.id,
+                ask=ask.name,
+                queue_path=app.leaf.path if app.leaf is not None else "",
+                priority=ask.priority,
+                resources=dict(ask.ask.resources),
+                code=code,
+                reason=reason,
+                submit_time=ask.created,
+            )
+        )
+    return tuple(out)
+
+
+def resources_of(state: RunState, size: Size | list[float]) -> dict[str, int]:
+    """A vector as a resource map (zero and unlimited amounts left out)."""
+    return {state.types[i]: int(v) for i, v in enumerate(size) if v and v != INF}
+
+
+def diagnose(state: RunState, ask: AskState) -> tuple[str, str]:
+    """(reason code, message) for an ask that is not running, checked in the scheduler's order."""
+    app = ask.app
+    if app.problem is not None:
+        return app.problem
+    if ask.status == WAITING:
+        return codes.NOT_SUBMITTED, f"not submitted yet: arrives at {format_duration(ask.arrival)}"
+    leaf = app.leaf
+    assert leaf is not None
+    wanted = format_resource(dict(ask.ask.resources))
+    if not app.started:
+        for queue in leaf.ancestors():
+            if not queue.can_start_app():
+                return codes.MAX_APPLICATIONS, (
+                    f"maxapplications reached at {queue.path}: {queue.running} of {queue.maxapps} applications run"
+                )
+    if leaf.stateaware and app not in stateaware_admitted(leaf):
+        return codes.STATE_FILTER, _state_filter(leaf)
+    limit = headroom_failure(state, leaf, ask)
+    if limit is not None:
+        return codes.QUEUE_MAX, limit
+    if ask.reserved is not None:
+        return codes.RESERVED, f"reserved node {ask.reserved.name}: waits for {wanted} to be free there"
+    usable = [node for node in state.nodes if node.schedulable]
+    if not any(node.fits_capacity(ask.fit) for node in usable):
+        return codes.NODE_TOO_SMALL, f"no node is large enough for {wanted}"
+    if state.index.first_fit(ask.fit) is not None:
+        return codes.STOPPED, "fits now: the run stopped (--until or --max-steps) before its turn"
+    for node in usable:
+        holder = node.reserved_by
+        if holder is not None and holder is not ask and node.fits(ask.fit):
+            assert isinstance(holder, AskState)
+            return codes.NODE_RESERVED, f"node {node.name} has room but is reserved by {holder.app.id}/{holder.name}"
+    return codes.NO_NODE_FITS, f"no node has {wanted} free"
+
+
+def headroom_failure(state: RunState, leaf: QState, ask: AskState) -> str | None:
+    """The message for the queue, nearest the leaf, whose max minus usage is too small for the ask (None: fits)."""
+    for queue in leaf.ancestors():
+        if queue.max is None:
+            continue
+        short = [i for i, v in ask.fit if queue.max[i] != INF and queue.max[i] - queue.allocated[i] < v]
+        if not short:
+            continue
+        used = format_resource({state.types[i]: queue.allocated[i] for i in short})
+        limit = format_resource({state.types[i]: int(queue.max[i]) for i in short})
+        wanted = format_resource({state.types[i]: ask.size[i] for i in short})
+        if queue.parent is None:
+            return f"the cluster is full: {used} of {limit} in use, the ask needs {wanted}"
+        return f"queue max reached at {queue.path}: {used} of max {limit} in use, the ask needs {wanted}"
+    return None
+
+
+def _state_filter(leaf: QState) -> str:
+    starting = [a for a in leaf.members if a.state == "Starting"]
+    if starting:
+        return f"stateaware: application {starting[0].id} is still Starting, so no new application may start"
+    admitted = stateaware_admitted(leaf)
+    first = next((a for a in admitted if a.state == "Accepted"), None)
+    who = f"application {first.id} was submitted earlier" if first is not None else "another application goes first"
+    return f"stateaware: one new application at a time and {who}"

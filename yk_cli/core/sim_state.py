@@ -1,0 +1,310 @@
+"""Mutable run-time state of a dry run: queues, applications, asks and allocations as vectors and counters."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+from yk_cli.core import policies
+from yk_cli.core.priority import MIN_PRIORITY, QueueState
+from yk_cli.core.priority import AppState as PrioAppState
+from yk_cli.core.queues import Queue
+from yk_cli.core.sim_nodes import Fit, NodeState
+from yk_cli.core.workload import Allocation, Application, Ask
+
+INF = math.inf
+"""Headroom of a type no max defines: unlimited."""
+
+WAITING, PENDING, ALLOCATED, DONE = 0, 1, 2, 3
+"""AskState.status: not arrived yet, pending, running, finished."""
+
+Size = tuple[int, ...]
+"""A resource vector over the run's types; asks of equal size behave the same for headroom and node fit."""
+
+
+def fit_of(size: Size) -> Fit:
+    """The non-zero (type index, amount) pairs of a size."""
+    return tuple((i, v) for i, v in enumerate(size) if v > 0)
+
+
+def fits(room: Sequence[float], fit: Fit) -> bool:
+    """Whether an ask fits a headroom or free vector (only the ask's non-zero types are checked)."""
+    for i, v in fit:  # noqa: SIM110 - a plain loop is faster than all() on this hot path
+        if room[i] < v:
+            return False
+    return True
+
+
+def bump(counter: dict[Size, int], size: Size, delta: int) -> None:
+    """Add delta to a size counter, dropping entries that reach zero."""
+    value = counter.get(size, 0) + delta
+    if value:
+        counter[size] = value
+    else:
+        counter.pop(size, None)
+
+
+class QState:
+    """One queue during the run: usage, pending work by size, running applications and its place among siblings."""
+
+    __slots__ = (
+        "allocated",
+        "apps",
+        "children",
+        "depth",
+        "entry",
+        "fair_dens",
+        "guaranteed",
+        "hr_waiters",
+        "is_leaf",
+        "max",
+        "maxapps",
+        "members",
+        "name",
+        "new_sizes",
+        "nres",
+        "old",
+        "order",
+        "parent",
+        "path",
+        "pending",
+        "policy",
+        "prio",
+        "queue",
+        "res_apps",
+        "res_live",
+        "res_sizes",
+        "running",
+        "sizes",
+        "sort_priority",
+        "stateaware",
+    )
+
+    def __init__(
+        self, queue: Queue, parent: QState | None, order: int, width: int, prio: QueueState, stateaware: bool
+    ) -> None:
+        self.queue = queue
+        self.path = queue.path
+        self.name = queue.name
+        self.parent = parent
+        self.depth = 0 if parent is None else parent.depth + 1
+        self.is_leaf = queue.is_leaf
+        self.order = order
+        """Configuration order: the final tie-breaker among siblings."""
+        self.prio = prio
+        self.sort_priority = queue.sort_priority
+        self.policy = queue.sort_policy
+        self.stateaware = stateaware
+        self.maxapps = queue.maxapplications
+        self.guaranteed: dict[str, int] | None = dict(queue.guaranteed) if queue.guaranteed is not None else None
+        self.max: list[float] | None = None
+        self.fair_dens: tuple[tuple[int, int], ...] = ()
+        self.allocated = [0] * width
+        self.pending = [0] * width
+        self.children: list[tuple] = []
+        """Entries (key..., QState) of the child queues in sort order."""
+        self.apps: list[tuple] = []
+        """Leaf: entries (app key..., AppState) of applications with unreserved pending asks, in sort order."""
+        self.members: list[AppState] = []
+        """Leaf: every application placed here, in file order."""
+        self.entry: tuple = ()
+        """This queue's entry (key..., QState) in the parent's children list."""
+        self.sizes: dict[Size, int] = {}
+        """Unreserved pending asks below this queue, by size."""
+        self.new_sizes: dict[Size, int] = {}
+        """The part of sizes whose application has not started (subject to maxapplications)."""
+        self.old: dict[Size, int] = {}
+        """The part of sizes old enough to reserve a node."""
+        self.running = 0
+        """Started applications below this queue that still run or wait for more (maxapplications counts them)."""
+        self.nres = 0
+        """Reservations below this queue."""
+        self.res_live = 0
+        """Reservations below this queue worth trying on their own node again."""
+        self.res_sizes: dict[Size, int] = {}
+        self.res_apps: dict[AppState, list[AskState]] = {}
+        """Leaf: applications holding reservations, in reservation order, with their reserved asks."""
+        self.hr_waiters: list[AskState] = []
+        """Reserved asks whose last try failed this queue's headroom: retried when it frees resources."""
+
+    def can_start_app(self) -> bool:
+        """Whether one more application may start here (maxapplications; 0 is unlimited)."""
+        return self.maxapps == 0 or self.running + 1 <= self.maxapps
+
+    def headroom(self, parent: list[float] | None) -> list[float]:
+        """This queue's headroom: component-wise min of the parent's and (max - allocated) where max is set."""
+        if self.max is None:
+            assert parent is not None
+            return parent
+        own = [m - a for m, a in zip(self.max, self.allocated, strict=True)]
+        if parent is None:
+            return own
+        return [o if o < p else p for o, p in zip(own, parent, strict=True)]
+
+    def share(self) -> float:
+        """Fair share: largest used/guaranteed (or used/fair max) over the types in use."""
+        return policies.fair_share_of(self.allocated, self.fair_dens)
+
+    def key(self) -> tuple:
+        """This queue's sort entry under its parent (the parent's application.sort.priority decides the order)."""
+        assert self.parent is not None
+        key = policies.queue_key(
+            self.parent.sort_priority, self.prio.current, self.share(), policies.pending_key(self.pending), self.order
+        )
+        return (*key, self)
+
+    def ancestors(self) -> list[QState]:
+        """This queue, its parent, ..., root."""
+        out = []
+        queue: QState | None = self
+        while queue is not None:
+            out.append(queue)
+            queue = queue.parent
+        return out
+
+
+class AppState:
+    """One application during the run."""
+
+    __slots__ = (
+        "active",
+        "allocated",
+        "app",
+        "asks",
+        "entry",
+        "id",
+        "leaf",
+        "nalloc",
+        "npending",
+        "old",
+        "prio",
+        "problem",
+        "reserved",
+        "seq",
+        "sizes",
+        "started",
+        "state",
+        "submit",
+        "usage_dens",
+    )
+
+    def __init__(self, app: Application, leaf: QState | None, width: int, problem: tuple[str, str] | None) -> None:
+        self.app = app
+        self.id = app.id
+        self.seq = app.seq
+        self.leaf = leaf
+        self.problem = problem
+        """(reason code, message) when the application has no usable queue."""
+        self.submit = app.submit_time
+        """Submission time: the application's, lowered to its oldest arrived ask or allocation."""
+        self.asks: list[tuple] = []
+        """Entries (ask key..., AskState) of unreserved pending asks in sort order."""
+        self.reserved: list[AskState] = []
+        self.sizes: dict[Size, int] = {}
+        self.old: dict[Size, int] = {}
+        self.npending = 0
+        """Arrived, unallocated asks (reserved ones included)."""
+        self.allocated = [0] * width
+        self.nalloc = 0
+        self.started = False
+        self.active = False
+        """Counted in its queues' running applications."""
+        self.state = "New"
+        self.entry: tuple | None = None
+        self.usage_dens: tuple[int, ...] = ()
+        self.prio: PrioAppState | None = None
+        """The priority cache's record of this application (None when it has no queue)."""
+
+    def key(self) -> tuple:
+        """The application's sort entry in its leaf."""
+        leaf = self.leaf
+        assert leaf is not None
+        usage = policies.usage_shares_of(self.allocated, self.usage_dens) if leaf.policy == policies.FAIR else ()
+        key = policies.app_key(leaf.policy, leaf.sort_priority, self.priority(), self.submit, usage, self.seq)
+        return (*key, self)
+
+    def priority(self) -> int:
+        """The highest pending ask priority (MinInt32 when none): YuniKorn's askMaxPriority."""
+        return self.prio.current if self.prio is not None else MIN_PRIORITY
+
+
+class AskState:
+    """One ask during the run."""
+
+    __slots__ = (
+        "alloc",
+        "app",
+        "arrival",
+        "ask",
+        "created",
+        "entry",
+        "fit",
+        "name",
+        "node",
+        "old",
+        "own_live",
+        "priority",
+        "reserved",
+        "size",
+        "status",
+    )
+
+    def __init__(self, ask: Ask, app: AppState, size: Size, fit: Fit, arrival: int) -> None:
+        self.ask = ask
+        self.name = ask.name
+        self.app = app
+        self.priority = ask.priority
+        self.size = size
+        self.fit = fit
+        self.created = ask.submit_time
+        self.arrival = arrival
+        self.status = WAITING
+        self.old = False
+        """Older than the reservation delay: may reserve a node when nothing fits."""
+        self.reserved: NodeState | None = None
+        self.own_live = False
+        """Reserved: worth trying on the reserved node in the next reservation pass."""
+        self.node: NodeState | None = None
+        self.alloc: AllocState | None = None
+        self.entry = (*policies.ask_key(ask.priority, ask.submit_time, ask.seq), self)
+
+
+class AllocState:
+    """A running allocation: one placed by the run or one present from the start."""
+
+    __slots__ = ("allow_preemption", "app", "ask", "end", "name", "node", "priority", "size", "start")
+
+    def __init__(
+        self,
+        name: str,
+        app: AppState,
+        node: NodeState,
+        size: Size,
+        priority: int,
+        start: int,
+        end: int | None,
+        allow_preemption: bool,
+        ask: AskState | None,
+    ) -> None:
+        self.name = name
+        self.app = app
+        self.node = node
+        self.size = size
+        self.priority = priority
+        self.start = start
+        self.end = end
+        self.allow_preemption = allow_preemption
+        self.ask = ask
+
+
+def vector(resources: Mapping[str, int], index: Mapping[str, int], width: int) -> Size:
+    """A resource map as a vector over the run's types."""
+    out = [0] * width
+    for name, value in resources.items():
+        out[index[name]] = value
+    return tuple(out)
+
+
+def existing(alloc: Allocation) -> tuple[int, int | None]:
+    """Start and end (None: runs on) of an allocation present from the start."""
+    return alloc.start_time, alloc.duration

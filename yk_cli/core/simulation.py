@@ -1,0 +1,202 @@
+"""The deterministic dry run: a virtual clock over a (time, seq) event heap, one scheduling outcome per cycle.
+
+At each point in time every event due then is applied (completions free resources, asks arrive, asks become
+old enough to reserve), then scheduling cycles run until one finds nothing to do; each cycle yields at most
+one allocation or reservation, exactly as YuniKorn's core (see sim_cycle). Nothing reads the wall clock.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+
+from yk_cli.core.config import PartitionConfig
+from yk_cli.core.priority import PriorityChange
+from yk_cli.core.queues import QueueTree
+from yk_cli.core.sim_build import ARRIVE, COMPLETE, OLD, STARTED, RunState, build_state
+from yk_cli.core.sim_commit import allocate, arrive, become_old, complete, reserve, starting_timeout
+from yk_cli.core.sim_cycle import Decision, find_decision
+from yk_cli.core.sim_reasons import pending_asks
+from yk_cli.core.sim_state import PENDING, AllocState, AppState, AskState
+from yk_cli.core.trace import ALLOCATE, RESERVE, Summary, Trace, TraceEvent
+from yk_cli.core.trace import COMPLETE as COMPLETE_EVENT
+from yk_cli.core.workload import Workload
+
+LATEST_VERSION = "1.8"
+"""The YuniKorn version yk models by default."""
+
+
+@dataclass(frozen=True, slots=True)
+class SimulationOptions:
+    """How far to run and which YuniKorn to model."""
+
+    until: int | None = None
+    """Nanoseconds: stop the clock here; what happens exactly then still happens (0 = the start only)."""
+    max_steps: int | None = None
+    """Stop after this many trace events."""
+    yunikorn_version: str = LATEST_VERSION
+    """1.5 or older applies the stateaware filter and the Starting application state."""
+    halt_before_step: int | None = None
+    """Stop just before this step would happen, leaving the state as the scheduler saw it (for yk explain)."""
+
+
+def version_tuple(text: str) -> tuple[int, int]:
+    """'1.5', 'v1.5.2' -> (1, 5); raises ValueError on anything else."""
+    parts = text.strip().lstrip("vV").split(".")
+    if len(parts) < 2 or not all(p.isdigit() for p in parts[:2]):
+        raise ValueError(f"not a YuniKorn version: {text!r} (expected e.g. 1.8 or 1.5.2)")
+    return int(parts[0]), int(parts[1])
+
+
+def simulate(
+    partition: PartitionConfig, tree: QueueTree, workload: Workload, options: SimulationOptions | None = None
+) -> Trace:
+    """Dry-run the workload on the partition's queues and return the ordered trace (pure: inputs are not changed)."""
+    return Simulation(partition, tree, workload, options or SimulationOptions()).run()
+
+
+class Simulation:
+    """One run; after run(), state holds the final (or halted) scheduler state."""
+
+    def __init__(
+        self, partition: PartitionConfig, tree: QueueTree, workload: Workload, options: SimulationOptions
+    ) -> None:
+        self.options = options
+        legacy = version_tuple(options.yunikorn_version) <= (1, 5)
+        self.state: RunState
+        self.state, self.placement_notes = build_state(partition, tree, workload, legacy)
+        self.partition = partition.display_name
+        self.events: list[TraceEvent] = []
+        self.stopped_by = "idle"
+        self.halted: Decision | AllocState | None = None
+        """The outcome (or completion) that halt_before_step stopped in front of."""
+        self._stop = False
+
+    def run(self) -> Trace:
+        """Process events and cycles until nothing is left, the clock passes --until, or a step limit is hit."""
+        state = self.state
+        heap = state.heap
+        until = self.options.until
+        while heap and not self._stop:
+            time, _, kind, obj = heap[0]
+            if _stale(kind, obj):
+                heapq.heappop(heap)  # a timer that no longer matters must not move the clock
+                continue
+            if until is not None and time > until:
+                self.stopped_by = "until"
+                break
+            state.now = time
+            while heap and heap[0][0] == time and not self._stop:
+                _, _, kind, obj = heapq.heappop(heap)
+                self._event(kind, obj)
+            while not self._stop and self._cycle():
+                pass
+        if until is not None and self.stopped_by == "idle" and not self._stop and state.now < until:
+            state.now = until
+        return self.trace()
+
+    def trace(self) -> Trace:
+        """The trace of what ran so far, with every pending ask and its reason."""
+        state = self.state
+        pending = pending_asks(state, self.placement_notes)
+        summary = Summary(
+            allocations=state.allocations,
+            completions=state.completions,
+            reservations=state.reservations,
+            pending=len(pending),
+            steps=len(self.events),
+            end_time=state.now,
+            nodes=len(state.nodes),
+            applications=len(state.apps),
+            asks=len(state.asks),
+            stopped_by=self.stopped_by,
+        )
+        return Trace(tuple(self.events), pending, summary, self.partition)
+
+    def _may_step(self, what: Decision | AllocState) -> bool:
+        """Whether one more trace event may happen; records why not."""
+        step = len(self.events) + 1
+        halt = self.options.halt_before_step
+        if halt is not None and step >= halt:
+            self.halted, self.stopped_by, self._stop = what, "halt", True
+            return False
+        limit = self.options.max_steps
+        if limit is not None and step > limit:
+            self.stopped_by, self._stop = "max-steps", True
+            return False
+        return True
+
+    def _event(self, kind: int, obj: object) -> None:
+        state = self.state
+        if kind == ARRIVE:
+            arrive(state, obj)  # type: ignore[arg-type]
+        elif kind == COMPLETE:
+            assert isinstance(obj, AllocState)
+            if self._may_step(obj):
+                complete(state, obj)
+                self._emit(COMPLETE_EVENT, obj.app, obj.name, obj.priority, obj.node.name, obj.size, (), "")
+        elif kind == OLD:
+            become_old(state, obj)  # type: ignore[arg-type]
+        elif kind == STARTED:
+            starting_timeout(obj)  # type: ignore[arg-type]
+
+    def _cycle(self) -> bool:
+        decision = find_decision(self.state)
+        if decision is None or not self._may_step(decision):
+            return False
+        ask = decision.ask
+        if decision.kind == RESERVE:
+            reserve(self.state, ask, decision.node)
+            self._emit(RESERVE, ask.app, ask.name, ask.priority, decision.node.name, ask.size, (), "")
+            return True
+        changes, note = allocate(self.state, ask, decision.node)
+        self._emit(ALLOCATE, ask.app, ask.name, ask.priority, decision.node.name, ask.size, changes, note)
+        return True
+
+    def _emit(
+        self,
+        kind: str,
+        app: AppState,
+        name: str,
+        priority: int | None,
+        node: str,
+        size: tuple[int, ...],
+        changes: list[PriorityChange] | tuple[()],
+        reason: str,
+    ) -> None:
+        types = self.state.types
+        self.events.append(
+            TraceEvent(
+                step=len(self.events) + 1,
+                time=self.state.now,
+                type=kind,
+                queue_path=app.leaf.path if app.leaf is not None else "",
+                application=app.id,
+                ask=name,
+                priority=priority,
+                node=node,
+                resources={types[i]: v for i, v in enumerate(size) if v},
+                priority_changes=tuple(c for c in changes if c.queue_path != "root"),
+                reason=reason,
+            )
+        )
+
+
+def _stale(kind: int, obj: object) -> bool:
+    """A reservation-delay timer for an ask no longer waiting, or a Starting timeout for an app not Starting."""
+    if kind == OLD:
+        assert isinstance(obj, AskState)
+        return obj.status != PENDING or obj.old
+    if kind == STARTED:
+        assert isinstance(obj, AppState)
+        return obj.state != "Starting"
+    return False
+
+
+def find_ask(state: RunState, name: str) -> AskState | None:
+    """An ask by name, or by application/name."""
+    app_id, _, ask_name = name.rpartition("/")
+    for ask in state.asks:
+        if ask.name == ask_name and (not app_id or ask.app.id == app_id):
+            return ask
+    return None

@@ -1,0 +1,138 @@
+"""The simulator's vocabulary: trace events, why an ask is still pending, and the trace of a whole run."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from yk_cli.core.priority import PriorityChange
+from yk_cli.core.resources import Resource
+
+ALLOCATE = "allocate"
+"""An ask was placed on a node (YuniKorn's Allocated or AllocatedReserved)."""
+COMPLETE = "complete"
+"""An allocation finished (its duration ran out) and gave its resources back."""
+RESERVE = "reserve"
+"""An ask older than 2 s that fits no node reserved the best-fitting node (YuniKorn's Reserved)."""
+UNRESERVE = "unreserve"
+"""A reservation was removed without an allocation on that node."""
+PREEMPT = "preempt"
+"""Allocations were preempted to make room for an ask (the next issue's engine emits these)."""
+EVENT_TYPES = (ALLOCATE, COMPLETE, RESERVE, UNRESERVE, PREEMPT)
+
+# Why an ask is still pending: stable codes, with the message built by `PendingAsk`.
+NOT_SUBMITTED = "not-submitted"
+"""The ask (or its application) arrives after the end of the run."""
+UNPLACED = "unplaced"
+"""The application has no queue: placement rules rejected it or none could run."""
+QUEUE_MISSING = "queue-missing"
+"""The application names a queue that does not exist or is not a leaf."""
+MAX_APPLICATIONS = "max-applications"
+"""The application has not started and a queue on its path runs maxapplications applications."""
+STATE_FILTER = "state-filter"
+"""stateaware (YuniKorn 1.5 and older) lets only one new application start at a time."""
+QUEUE_MAX = "queue-max"
+"""The ask does not fit the headroom (max minus allocated) of a queue on its path."""
+NODE_TOO_SMALL = "node-too-small"
+"""No schedulable node is large enough, even empty."""
+NODE_RESERVED = "node-reserved"
+"""A node with room for the ask is reserved by another ask."""
+NO_NODE_FITS = "no-node-fits"
+"""No unreserved node has enough free resources."""
+RESERVED = "reserved"
+"""The ask holds a reservation and waits for that node to free up."""
+STOPPED = "stopped"
+"""The ask could be placed, but the run stopped first (--until or --max-steps)."""
+REASON_CODES = (
+    NOT_SUBMITTED,
+    UNPLACED,
+    QUEUE_MISSING,
+    MAX_APPLICATIONS,
+    STATE_FILTER,
+    QUEUE_MAX,
+    NODE_TOO_SMALL,
+    NODE_RESERVED,
+    NO_NODE_FITS,
+    RESERVED,
+    STOPPED,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Victim:
+    """An allocation preempted to make room for an ask."""
+
+    allocation: str
+    application: str
+    queue_path: str
+    node: str
+
+
+@dataclass(frozen=True, slots=True)
+class TraceEvent:
+    """One thing that happened in the run, in order: an allocation, a completion, a reservation, ..."""
+
+    step: int
+    """1-based position in the trace."""
+    time: int
+    """Nanoseconds from the start of the run."""
+    type: str
+    """One of EVENT_TYPES."""
+    queue_path: str
+    application: str
+    ask: str
+    """The ask (allocate, reserve, unreserve, preempt) or allocation (complete) name."""
+    priority: int | None
+    """The ask's own priority (None where it does not apply)."""
+    node: str
+    resources: Resource = field(default_factory=dict)
+    priority_changes: tuple[PriorityChange, ...] = ()
+    """Queue priorities that changed because of this event, leaf first; root is never listed."""
+    victims: tuple[Victim, ...] = ()
+    reason: str = ""
+    """A short explanation: reserved node, reservation moved, ..."""
+
+
+@dataclass(frozen=True, slots=True)
+class PendingAsk:
+    """An ask still waiting when the run ends, with the reason it waits."""
+
+    application: str
+    ask: str
+    queue_path: str
+    """The leaf queue ('' when the application has none)."""
+    priority: int
+    resources: Resource
+    code: str
+    """One of REASON_CODES."""
+    reason: str
+    """The reason in words, naming the queue, node or ask responsible."""
+    submit_time: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """Counts over the whole run."""
+
+    allocations: int = 0
+    completions: int = 0
+    reservations: int = 0
+    preemptions: int = 0
+    pending: int = 0
+    steps: int = 0
+    end_time: int = 0
+    """Nanoseconds: the virtual time of the last event processed."""
+    nodes: int = 0
+    applications: int = 0
+    asks: int = 0
+    stopped_by: str = "idle"
+    """idle (nothing left to do), until, or max-steps."""
+
+
+@dataclass(frozen=True, slots=True)
+class Trace:
+    """The result of a dry run: the ordered events, what is still pending and a summary."""
+
+    events: tuple[TraceEvent, ...]
+    pending: tuple[PendingAsk, ...]
+    summary: Summary
+    partition: str = "default"
