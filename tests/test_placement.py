@@ -389,6 +389,8 @@ def test_acl_parsing() -> None:
     assert acl.allows("bob", ()) and acl.allows("x", ("ops",)) and not acl.allows("x", ("dev",))
     assert not parse_acl("alice  devs").allows("alice", ())  # two spaces: YuniKorn refuses the queue
     assert not parse_acl("1bad").allows("1bad", ())  # invalid user names are ignored
+    assert not parse_acl("system:serviceaccount:ci:bot").allows("system:serviceaccount:ci:bot", ())
+    assert not parse_acl(" data.eng").allows("x", ("data.eng",))  # no dots in ACL group names
 
 
 def test_inserted_root_has_no_acl() -> None:
@@ -565,3 +567,64 @@ def test_placement_is_deterministic() -> None:
         return [place(part, tree, a) for a in apps]
 
     assert run() == run()
+
+
+# ------------------------------------------------------------------------------------------ the production sample
+
+
+def production() -> tuple[PartitionConfig, QueueTree]:
+    from tests.conftest import SAMPLES
+    from yk_cli.load.config import load_config
+
+    result = load_config(str(SAMPLES / "queues" / "production.yaml"))
+    assert result.problems == []
+    part = result.configs[0].config.partitions[0]
+    return part, build_queue_tree(part)
+
+
+@pytest.mark.parametrize(
+    ("application", "queue", "rule"),
+    [
+        (app("root.batch.etl", user="etl-runner"), "root.batch.etl", "provided"),
+        (app("root.batch.gpu", user="x", groups=("ml-researchers",)), "root.batch.gpu", "provided"),
+        (
+            app(user="x", tags={"namespace": "ml", "namespace.parentqueue": "root.tenants"}),
+            "root.tenants.ml",
+            "tag (namespace), parent tag (namespace.parentqueue)",
+        ),
+        (app(user="system:serviceaccount:ci-runner:default"), "root.batch.ci", "fixed (root.batch.ci)"),
+        (app(user="alice", tags={"namespace": "web"}), "root.users.alice", "user, parent fixed (root.users)"),
+        (
+            app(user="system:serviceaccount:web:default", tags={"namespace": "web"}),
+            "root.tenants.web",
+            "tag (namespace), parent fixed (root.tenants)",
+        ),
+        (app("root.platform", user="mallory"), "root.users.mallory", "user, parent fixed (root.users)"),
+    ],
+)
+def test_production_sample_places_as_its_header_says(application: Application, queue: str, rule: str) -> None:
+    part, tree = production()
+    result = place(part, tree, application)
+    assert (result.queue_path, result.rule) == (queue, rule)
+
+
+def test_production_sample_dynamic_queues_use_the_templates() -> None:
+    part, tree = production()
+    place(part, tree, app(user="system:serviceaccount:web:default", tags={"namespace": "web"}))
+    place(part, tree, app(user="alice"))
+    web, alice = tree.get("root.tenants.web"), tree.get("root.users.alice")
+    assert web is not None and alice is not None
+    assert (web.maxapplications, web.sort_policy, web.preemption_delay) == (20, "fair", 60 * 10**9)
+    assert web.priority_fence is False  # the parent's fence is not inherited by dynamic queues
+    assert (alice.maxapplications, alice.max) == (3, {"vcore": 4000, "memory": 16 * 2**30})
+
+
+def test_production_configmap_holds_the_same_config() -> None:
+    from tests.conftest import SAMPLES
+    from yk_cli.load.configmap import configmap_entries
+
+    plain = (SAMPLES / "queues" / "production.yaml").read_text()
+    wrapped = parse_yaml((SAMPLES / "queues" / "production-configmap.yaml").read_text()).documents[0]
+    entries, problems = configmap_entries(wrapped)
+    assert problems == []
+    assert entries["queues.yaml"] == plain[plain.index("partitions:") :]

@@ -59,6 +59,9 @@ QUEUE_NAME = re.compile(r"^[a-zA-Z0-9_:#/@-]{1,64}$")
 USER_NAME = re.compile(r"^[_a-zA-Z][a-zA-Z0-9:#/_.@-]*[$]?$")
 GROUP_NAME = re.compile(r"^[_a-zA-Z][a-zA-Z0-9:_.-]*$")
 REGEX_SPECIAL = re.compile(r"[\^$*+?()\[{}|]")
+ACL_USER_NAME = re.compile(r"^[_a-zA-Z][a-zA-Z0-9_.@-]*[$]?$")
+"""security.NewACL is stricter than the config validator: no ':', '#' or '/' in ACL user names."""
+ACL_GROUP_NAME = re.compile(r"^[_a-zA-Z][a-zA-Z0-9_-]*$")
 QUEUE_NAME_RULE = "max 64 characters consisting of alphanumeric characters and '-', '_', '#', '@', '/', ':'"
 
 _GO_TRUE = {"1", "t", "T", "TRUE", "true", "True"}
@@ -334,14 +337,14 @@ def parse_acl(text: str) -> _Acl:
     if user_list == ["*"]:
         everyone = True
     else:
-        users = frozenset(u for u in user_list if u and USER_NAME.match(u))
+        users = frozenset(u for u in user_list if u and ACL_USER_NAME.match(u))
     groups: frozenset[str] = frozenset()
     if len(fields) == 2 and not everyone:
         group_list = fields[1].split(",")
         if group_list == ["*"]:
             everyone, users = True, frozenset()
         else:
-            groups = frozenset(g for g in group_list if g and GROUP_NAME.match(g))
+            groups = frozenset(g for g in group_list if g and ACL_GROUP_NAME.match(g))
     return _Acl(everyone, users, groups)
 
 
