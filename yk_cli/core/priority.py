@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from yk_cli.core import properties as props
+from yk_cli.core.diagnostics import Path
+from yk_cli.core.properties import Setting, Source
 from yk_cli.core.queues import Queue, QueueTree
+from yk_cli.core.workload import Application, Ask
 
 MIN_PRIORITY = -(2**31)
 """YuniKorn's 'no priority' (math.MinInt32): an application or queue with nothing pending."""
@@ -144,16 +149,58 @@ class PriorityCache:
 
 
 @dataclass(frozen=True, slots=True)
+class Cause:
+    """A queue property behind a step: the setting in effect and where its text is in the queue config."""
+
+    queue_path: str
+    """The queue whose setting it is."""
+    setting: Setting
+    config_path: Path = ()
+    """Document path of the text in effect in the queue config; () for a default."""
+
+
+@dataclass(frozen=True, slots=True)
 class Step:
     """One step of an effective-priority breakdown: where, what happened, the value after it."""
 
     queue_path: str
     kind: str
-    """ask | application | offset | fence | clamp | root."""
+    """ask | application | offset | fence | clamp | n/a."""
     value: int
     detail: str
     sorting: bool = True
     """Whether the parent of this queue sorts its children by priority (application.sort.priority)."""
+    causes: tuple[Cause, ...] = ()
+    """The properties that produced this step (offset, policy), each with its provenance."""
+    note: str = ""
+    """Where priority does not order this queue (or application): its parent sorts by fairness first."""
+
+
+def setting_config_path(queue: Queue, setting: Setting) -> Path:
+    """Document path in the queue config of the text behind a queue's setting; () for a default."""
+    if setting.source == Source.DEFAULT or not setting.origin:
+        return ()
+    owner = next((q for q in queue.ancestors() if q.path == setting.origin), None)
+    if owner is None or owner.config is None:
+        return ()
+    if setting.source == Source.TEMPLATE:
+        return (*owner.config.childtemplate.path, "properties", setting.key)
+    return (*owner.config.path, "properties", setting.key)
+
+
+def cause(queue: Queue, key: str) -> Cause:
+    """The Cause for one property of a queue."""
+    setting = queue.setting(key)
+    return Cause(queue.path, setting, setting_config_path(queue, setting))
+
+
+def _sort_note(parent: Queue, what: str) -> str:
+    if parent.sort_priority:
+        return ""
+    return (
+        f"{parent.path} has application.sort.priority disabled: it orders its {what} by "
+        f"{'fair share' if what == 'child queues' else parent.sort_policy + ' order'} first, priority only breaks ties"
+    )
 
 
 def effective_ask_priority(leaf: Queue, ask_priority: int) -> tuple[int, list[Step]]:
@@ -163,8 +210,23 @@ def effective_ask_priority(leaf: Queue, ask_priority: int) -> tuple[int, list[St
     queue: Queue | None = leaf
     while queue is not None and queue.parent is not None:
         offset = queue.priority_offset
-        sorting = queue.parent.sort_priority
-        if queue.priority_fence:
+        parent = queue.parent
+        sorting = parent.sort_priority
+        note = _sort_note(parent, "child queues")
+        causes = (cause(parent, props.SORT_PRIORITY),) if note else ()
+        if value == MIN_PRIORITY:
+            steps.append(
+                Step(
+                    queue.path,
+                    "n/a",
+                    value,
+                    "a priority of -2147483648 counts as nothing pending",
+                    sorting,
+                    causes,
+                    note,
+                )
+            )
+        elif queue.priority_fence:
             value = offset
             steps.append(
                 Step(
@@ -173,14 +235,112 @@ def effective_ask_priority(leaf: Queue, ask_priority: int) -> tuple[int, list[St
                     value,
                     f"priority.policy fence: {queue.path} shows only its offset {offset}",
                     sorting,
+                    (cause(queue, props.PRIORITY_POLICY), cause(queue, props.PRIORITY_OFFSET), *causes),
+                    note,
                 )
             )
         else:
             total = value + offset
             value = clamp(total)
+            offset_cause = (cause(queue, props.PRIORITY_OFFSET), *causes)
             if total != value:
-                steps.append(Step(queue.path, "clamp", value, f"{total} is outside int32: clamped to {value}", sorting))
+                steps.append(
+                    Step(
+                        queue.path,
+                        "clamp",
+                        value,
+                        f"priority.offset {offset:+d} gives {total}, outside int32: clamped to {value}",
+                        sorting,
+                        offset_cause,
+                        note,
+                    )
+                )
             else:
-                steps.append(Step(queue.path, "offset", value, f"priority.offset {offset:+d}", sorting))
-        queue = queue.parent
+                steps.append(
+                    Step(queue.path, "offset", value, f"priority.offset {offset:+d}", sorting, offset_cause, note)
+                )
+        queue = parent
     return value, steps
+
+
+def ask_step(leaf: Queue, ask: Ask) -> Step:
+    """The first step of a breakdown: the ask's own priority and where it came from."""
+    return Step(leaf.path, "ask", ask.priority, ask_origin(ask.priority, ask.priority_source, ask.priority_class))
+
+
+def application_step(leaf: Queue, app_id: str, app_priority: int, ask_priority: int) -> Step:
+    """The second step: the application's current priority, and whether the leaf orders applications by it."""
+    note = _sort_note(leaf, "applications")
+    return Step(
+        leaf.path,
+        "application",
+        ask_priority,
+        f"application {app_id}: currentPriority {show(app_priority)} (its highest pending ask)",
+        leaf.sort_priority,
+        (cause(leaf, props.SORT_PRIORITY),) if note else (),
+        note,
+    )
+
+
+def explain_ask(leaf: Queue, ask: Ask, app_priority: int) -> tuple[int, list[Step]]:
+    """sprio for one pending ask: its priority and origin, its application, then every queue up to root's children."""
+    value, queue_steps = effective_ask_priority(leaf, ask.priority)
+    return value, [
+        ask_step(leaf, ask),
+        application_step(leaf, ask.application, app_priority, ask.priority),
+        *queue_steps,
+    ]
+
+
+def ask_origin(priority: int, source: str, priority_class: str) -> str:
+    """Where an ask's priority came from, in words (source is Ask.priority_source)."""
+    if source == "priorityClass":
+        return f"PriorityClass {priority_class}: value {priority}"
+    if source == "globalDefault":
+        return f"globalDefault PriorityClass {priority_class}: value {priority}"
+    if source == "priority":
+        return f"spec.priority {priority}" + (f" (PriorityClass {priority_class})" if priority_class else "")
+    return f"no priority given: {priority} (Kubernetes' default)"
+
+
+@dataclass(frozen=True, slots=True)
+class AskBreakdown:
+    """One pending ask: its effective priority as seen from root and the steps that led there."""
+
+    application: str
+    ask: Ask
+    queue_path: str
+    effective: int
+    app_priority: int
+    steps: tuple[Step, ...]
+
+
+def pending_priorities(tree: QueueTree, placed: Iterable[tuple[Application, Queue]]) -> PriorityCache:
+    """A PriorityCache holding every placed application and its pending asks."""
+    cache = PriorityCache(tree)
+    for app, leaf in placed:
+        cache.add_app(app.id, leaf)
+        for ask in app.asks:
+            cache.add_ask(app.id, ask.priority)
+    return cache
+
+
+def explain_pending(placed: Iterable[tuple[Application, Queue]], cache: PriorityCache) -> list[AskBreakdown]:
+    """explain_ask for every pending ask in file order; steps shared by equal (leaf, priority) are computed once."""
+    chains: dict[tuple[str, int], tuple[int, tuple[Step, ...]]] = {}
+    out: list[AskBreakdown] = []
+    for app, leaf in placed:
+        app_priority = cache.app_priority(app.id)
+        app_steps: dict[int, Step] = {}
+        for ask in app.asks:
+            key = (leaf.path, ask.priority)
+            chain = chains.get(key)
+            if chain is None:
+                value, steps = effective_ask_priority(leaf, ask.priority)
+                chain = chains[key] = (value, tuple(steps))
+            app_step = app_steps.get(ask.priority)
+            if app_step is None:
+                app_step = app_steps[ask.priority] = application_step(leaf, app.id, app_priority, ask.priority)
+            steps = (ask_step(leaf, ask), app_step, *chain[1])
+            out.append(AskBreakdown(app.id, ask, leaf.path, chain[0], app_priority, steps))
+    return out

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from yk_cli.core.diagnostics import Path
-from yk_cli.core.resources import Resource
+from yk_cli.core.resources import Resource, add_into
 
 NANOS = 1_000_000_000
 SYSTEM_CLUSTER_CRITICAL = 2_000_000_000
@@ -67,6 +68,8 @@ class Ask:
     originator: bool = False
     priority_class: str = ""
     path: Path = ()
+    priority_source: str = ""
+    """Where the priority came from: priority (explicit), priorityClass, globalDefault, or '' (none: 0)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,3 +121,36 @@ class Workload:
     def asks(self) -> list[Ask]:
         """Every ask in file order."""
         return [ask for app in self.applications for ask in app.asks]
+
+
+@dataclass(slots=True)
+class QueueUsage:
+    """What a queue and its descendants hold: applications, pending asks and running allocations."""
+
+    applications: int = 0
+    pending: int = 0
+    """Number of pending asks."""
+    pending_resource: Resource = field(default_factory=dict)
+    allocations: int = 0
+    allocated_resource: Resource = field(default_factory=dict)
+
+
+def queue_usage(placed: Iterable[tuple[Application, str]]) -> dict[str, QueueUsage]:
+    """Usage per queue path (a leaf and every ancestor) from applications placed in leaf queues."""
+    usage: dict[str, QueueUsage] = {}
+    for app, leaf_path in placed:
+        pending: Resource = {}
+        for ask in app.asks:
+            add_into(pending, ask.resources)
+        allocated: Resource = {}
+        for alloc in app.allocations:
+            add_into(allocated, alloc.resources)
+        parts = leaf_path.split(".")
+        for depth in range(len(parts), 0, -1):
+            entry = usage.setdefault(".".join(parts[:depth]), QueueUsage())
+            entry.applications += 1
+            entry.pending += len(app.asks)
+            entry.allocations += len(app.allocations)
+            add_into(entry.pending_resource, pending)
+            add_into(entry.allocated_resource, allocated)
+    return usage

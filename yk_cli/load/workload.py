@@ -50,6 +50,20 @@ class LoadedWorkload:
     workload: Workload
     problems: list[Problem] = field(default_factory=list)
     text: str = ""
+    document: WorkloadDocument | None = None
+
+    def locate(self, problems: list[Problem]) -> list[Problem]:
+        """Problems addressed by workload document path, located in this file."""
+        document = self.document
+        out = []
+        for p in problems:
+            span = p.span if p.span is not None or document is None else document.span(p.path, p.anchor)
+            out.append(p.located(span, self.file))
+        return out
+
+    def check(self, tree: QueueTree, dynamic_queues: bool = False) -> list[Problem]:
+        """The queue checks against a partition's tree (core.workload_checks.check_workload), located."""
+        return self.locate(rules.check_workload(tree, self.workload, dynamic_queues))
 
 
 def load_workload(
@@ -88,9 +102,9 @@ def parse_workload(
     problems.extend(rules.check_names_and_nodes(workload))
     if tree is not None:
         problems.extend(rules.check_workload(tree, workload, dynamic_queues))
-    located = [p.located(p.span if p.span is not None else document.span(p.path, p.anchor), file) for p in problems]
-    located.sort(key=Problem.sort_key)
-    return LoadedWorkload(file, workload, located, text)
+    loaded = LoadedWorkload(file, workload, text=text, document=document)
+    loaded.problems = sorted(loaded.locate(problems), key=Problem.sort_key)
+    return loaded
 
 
 _GATE: list[Any] = []
@@ -103,7 +117,7 @@ def _gate() -> Any:
 
 
 @dataclass(slots=True)
-class _Document:
+class WorkloadDocument:
     """The first YAML document as plain data, the syntax problems, and a way to find a document path's span."""
 
     data: Any
@@ -118,11 +132,11 @@ class _Document:
         return self._map.span(path, anchor)
 
 
-def _parse_document(text: str) -> _Document:
+def _parse_document(text: str) -> WorkloadDocument:
     parsed = parse_yaml(text)
     problems = list(parsed.problems)
     if not parsed.documents:
-        return _Document(None, problems)
+        return WorkloadDocument(None, problems)
     root = parsed.documents[0]
     for extra in parsed.documents[1:]:
         problems.append(
@@ -133,7 +147,7 @@ def _parse_document(text: str) -> _Document:
                 span=extra.span,
             )
         )
-    return _Document(_plain(root, problems, ()), problems, root)
+    return WorkloadDocument(_plain(root, problems, ()), problems, root)
 
 
 def _plain(node: Node, problems: list[Problem], path: Path) -> Any:
@@ -288,7 +302,7 @@ class _Builder:
     def asks(self, raw: dict[str, Any], app_id: str, app_submit: int, path: Path) -> list[Ask]:
         """One ask entry, expanded by its count."""
         name = _str(raw, "name")
-        priority, pc = self.priority(raw, path)
+        priority, pc, source = self.priority(raw, path)
         policy = raw.get("preemptionPolicy")
         if policy not in (PREEMPT_LOWER, NEVER):
             policy = pc.preemption_policy if pc is not None else PREEMPT_LOWER
@@ -319,6 +333,7 @@ class _Builder:
                     originator=_bool(raw, "originator", False),
                     priority_class=pc.name if pc is not None else "",
                     path=path,
+                    priority_source=source,
                 )
             )
             self.ask_seq += 1
@@ -326,7 +341,7 @@ class _Builder:
 
     def allocation(self, raw: dict[str, Any], app_id: str, path: Path) -> Allocation:
         """One running allocation."""
-        priority, pc = self.priority(raw, path)
+        priority, pc, _ = self.priority(raw, path)
         alloc = Allocation(
             name=_str(raw, "name"),
             application=app_id,
@@ -344,8 +359,8 @@ class _Builder:
         self.alloc_seq += 1
         return alloc
 
-    def priority(self, raw: dict[str, Any], path: Path) -> tuple[int, PriorityClass | None]:
-        """Explicit priority, else the PriorityClass's value, else the globalDefault class's, else 0; and the class."""
+    def priority(self, raw: dict[str, Any], path: Path) -> tuple[int, PriorityClass | None, str]:
+        """Explicit priority, else the PriorityClass's value, else the globalDefault class's, else 0; the class; why."""
         explicit = _int(raw.get("priority"))
         name = raw.get("priorityClass")
         pc: PriorityClass | None = None
@@ -372,12 +387,12 @@ class _Builder:
         else:
             pc = self.global_default
         if explicit is not None:
-            return explicit, pc
+            return explicit, pc, "priority"
         if pc is not None:
-            return pc.value, pc
+            return pc.value, pc, "globalDefault" if pc is self.global_default and not name else "priorityClass"
         if self.global_default is not None:
-            return self.global_default.value, None
-        return 0, None
+            return self.global_default.value, None, "globalDefault"
+        return 0, None, ""
 
     def resources(self, raw: Any, path: Path) -> Resource:
         """A quantity map in YuniKorn units; unparsable quantities are problems and left out."""

@@ -1,0 +1,186 @@
+"""`yk tree`: a partition's resolved queue hierarchy, every setting with where it came from (and, with a workload,
+what each queue holds and its current priority). Also the input handling `yk priorities` shares."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Annotated, Optional
+
+import typer
+
+from yk_cli.cli import app, fail_usage
+from yk_cli.core.diagnostics import EXIT_PROBLEMS, Level, Path, Problem
+
+if TYPE_CHECKING:
+    from yk_cli.core.config import PartitionConfig
+    from yk_cli.core.queues import Queue, QueueTree
+    from yk_cli.core.workload import Application, Workload
+    from yk_cli.load.config import LoadedConfig
+
+TREE_FORMATS = ("text", "json", "mermaid")
+
+
+@dataclass(slots=True)
+class Inputs:
+    """A checked queue config and workload: the partition's tree and where each application was placed."""
+
+    config: LoadedConfig
+    partition: PartitionConfig
+    tree: QueueTree
+    workload: Workload | None = None
+    placed: list[tuple[Application, Queue]] = field(default_factory=list)
+    rejected: list[tuple[Application, str]] = field(default_factory=list)
+
+    def locate(self, path: Path) -> str:
+        """`file:line` of a document path in the queue config ('' when it is not there)."""
+        if not path:
+            return ""
+        span = self.config.source_map.span(path, "value")
+        return f"{self.config.file}:{span.line}" if span is not None else ""
+
+
+def prepare_inputs(config_name: str, workload_name: str | None, partition_name: str | None) -> Inputs:
+    """Load and check both inputs; problems go to stderr as `yk validate` shows them (exit 1 errors, 2 unreadable)."""
+    from yk_cli.core.placement import place
+    from yk_cli.core.queues import build_queue_tree
+    from yk_cli.core.workload_checks import partition_problem
+    from yk_cli.load.config import load_config
+    from yk_cli.load.source import InputError
+    from yk_cli.load.workload import read_workload
+
+    if config_name == "-" and workload_name == "-":
+        raise fail_usage("'-' (standard input) may be given only once")
+    try:
+        result = load_config(config_name)
+    except InputError as err:
+        raise fail_usage(str(err)) from None
+    texts = {result.file: result.text}
+    problems: list[Problem] = list(result.problems)
+    if _has_errors(problems):
+        _report(problems, texts, 1)
+        raise typer.Exit(EXIT_PROBLEMS)
+    configs = [c for c in result.configs if c.decoded and c.config.partitions]
+    if not configs:
+        _report(problems, texts, 1)
+        typer.echo(f"yk: error: {result.file} defines no partition", err=True)
+        raise typer.Exit(EXIT_PROBLEMS)
+    config = configs[0]
+    partitions = {p.display_name: p for p in config.config.partitions}
+    loaded = None
+    if workload_name is not None:
+        try:
+            loaded = read_workload(workload_name)
+        except InputError as err:
+            _report(problems, texts, 1)
+            raise fail_usage(str(err)) from None
+        texts[loaded.file] = loaded.text
+        problems.extend(loaded.problems)
+    files = len(texts)
+    if partition_name is not None:
+        name = partition_name
+        if name not in partitions:
+            _report(problems, texts, files)
+            raise fail_usage(f"{result.file} has no partition {name!r} (it has: {', '.join(partitions)})")
+    elif loaded is not None:
+        name = loaded.workload.partition
+        missing = partition_problem(loaded.workload, partitions)
+        if missing is not None:
+            problems.extend(loaded.locate([missing]))
+    else:
+        name = "default" if "default" in partitions or len(partitions) != 1 else next(iter(partitions))
+        if name not in partitions:
+            known = ", ".join(partitions)
+            raise fail_usage(f"{result.file} has no partition 'default' (it has: {known}); use --partition")
+    partition = partitions.get(name)
+    if partition is not None and loaded is not None:
+        tree = build_queue_tree(partition)
+        problems.extend(loaded.check(tree, dynamic_queues=_may_create(partition)))
+    problems.sort(key=Problem.sort_key)
+    if problems:
+        _report(problems, texts, files)
+    if _has_errors(problems) or partition is None:
+        raise typer.Exit(EXIT_PROBLEMS)
+    inputs = Inputs(config, partition, build_queue_tree(partition))
+    if loaded is not None:
+        inputs.workload = loaded.workload
+        for application in loaded.workload.applications:
+            placement = place(partition, inputs.tree, application)
+            leaf = inputs.tree.get(placement.queue_path) if placement.queue_path else None
+            if leaf is None:
+                reason = placement.reason or "no queue"
+                inputs.rejected.append((application, reason))
+                typer.echo(f"yk: warning: application {application.id} is not placed: {reason}", err=True)
+            else:
+                inputs.placed.append((application, leaf))
+    return inputs
+
+
+def _may_create(partition: PartitionConfig) -> bool:
+    """Whether a placement rule (or one of its parent rules) may create queues."""
+    rules = list(partition.placementrules)
+    while rules:
+        rule = rules.pop()
+        if rule.create:
+            return True
+        if rule.parent is not None:
+            rules.append(rule.parent)
+    return False
+
+
+def _has_errors(problems: list[Problem]) -> bool:
+    return any(p.level == Level.ERROR for p in problems)
+
+
+def _report(problems: list[Problem], texts: dict[str, str], files: int) -> None:
+    """Problems exactly as `yk validate` prints them, on standard error."""
+    if not problems:
+        return
+    from yk_cli.report.problems import render_problems
+
+    sys.stderr.write(render_problems("text", sorted(problems, key=Problem.sort_key), texts, files))
+
+
+def check_format(fmt: str, allowed: tuple[str, ...]) -> str:
+    """The format name, or a usage error."""
+    if fmt not in allowed:
+        raise fail_usage(f"unknown format {fmt!r}; choose one of {', '.join(allowed)}")
+    return fmt
+
+
+@app.command()
+def tree(
+    config: Annotated[str, typer.Argument(help="Queue config: queues.yaml, a ConfigMap or a List; '-' for stdin.")],
+    workload: Annotated[
+        Optional[str], typer.Option("--workload", "-w", help="A workload file: adds pending/allocated and priorities.")
+    ] = None,
+    partition: Annotated[
+        Optional[str], typer.Option("--partition", help="The partition to show (default: the workload's, or default).")
+    ] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="text, json (YuniKorn REST names) or mermaid.")] = "text",
+) -> None:
+    """The resolved queue tree: every queue's settings with where each came from (set here, inherited, template,
+    default, YuniKorn's fallback), fences, offsets, sorting, limits; with a workload, usage and current priority."""
+    from yk_cli.core.priority import pending_priorities
+    from yk_cli.core.workload import queue_usage
+    from yk_cli.report.tree_common import TreeView
+
+    check_format(fmt, TREE_FORMATS)
+    inputs = prepare_inputs(config, workload, partition)
+    usage = cache = None
+    if inputs.workload is not None:
+        usage = queue_usage((app, leaf.path) for app, leaf in inputs.placed)
+        cache = pending_priorities(inputs.tree, inputs.placed)
+    view = TreeView(inputs.tree, inputs.partition.display_name, inputs.locate, usage, cache, inputs.rejected)
+    if fmt == "json":
+        from yk_cli.report import tree_json
+
+        sys.stdout.write(tree_json.render(view))
+    elif fmt == "mermaid":
+        from yk_cli.report import tree_mermaid
+
+        sys.stdout.write(tree_mermaid.render(view))
+    else:
+        from yk_cli.report import tree_text
+
+        sys.stdout.write(tree_text.render(view, color=sys.stdout.isatty()))

@@ -1,0 +1,77 @@
+"""`yk priorities`: a table of queue priorities, then every pending ask's breakdown in the spirit of sprio."""
+
+from __future__ import annotations
+
+from yk_cli.core.priority import AskBreakdown, Step, show
+from yk_cli.core.properties import Source
+from yk_cli.report.priorities_common import PriorityView, sorts_by, step_causes
+
+VALUE_WIDTH = 11
+"""Wide enough for -2147483648."""
+
+
+def queue_table(view: PriorityView) -> list[str]:
+    """One row per queue, indented by depth, in tree order."""
+    rows = [("QUEUE", "PRIORITY", "OFFSET", "FENCE", "SORTS BY")]
+    for queue in view.tree.queues.values():
+        depth = queue.path.count(".")
+        rows.append(
+            (
+                "  " * depth + queue.name,
+                show(view.cache.queue_priority(queue.path)),
+                str(queue.priority_offset),
+                "fence" if queue.priority_fence else "",
+                sorts_by(queue),
+            )
+        )
+    w = [max(len(r[i]) for r in rows) for i in range(4)]
+    return [f"{r[0]:<{w[0]}}  {r[1]:>{w[1]}}  {r[2]:>{w[2]}}  {r[3]:<{w[3]}}  {r[4]}".rstrip() for r in rows]
+
+
+def render(view: PriorityView) -> str:
+    """The whole report."""
+    out = [f"Queue priorities in partition {view.partition} (n/a: nothing pending)", ""]
+    out.extend(queue_table(view))
+    out.append("")
+    if not view.asks:
+        out.append("No pending asks.")
+    else:
+        out.append("Pending asks: effective priority as seen from root, step by step")
+        label_width = max(11, *(len(q.name) for q in view.tree.queues.values()))
+        indent = " " * (2 + label_width + 1 + VALUE_WIDTH + 2)
+        lines: dict[int, str] = {}
+
+        def step_lines(step: Step) -> str:
+            key = id(step)
+            text = lines.get(key)
+            if text is None:
+                label = step.kind if step.kind in ("ask", "application") else step.queue_path.rsplit(".", 1)[-1]
+                head = f"  {label:<{label_width}} {show(step.value):>{VALUE_WIDTH}}  {step.detail}"
+                if step.causes and all(c.setting.source == Source.DEFAULT for c in step.causes):
+                    parts = [head + " (default)"]
+                else:
+                    parts = [head]
+                    causes = step_causes(view, step)
+                    if causes:
+                        parts.append(f"{indent}from {causes}")
+                if step.note:
+                    parts.append(f"{indent}note: {step.note}")
+                text = lines[key] = "\n".join(parts)
+            return text
+
+        for item in view.asks:
+            out.append("")
+            out.append(headline(item))
+            out.extend(step_lines(step) for step in item.steps)
+    for app, reason in view.rejected:
+        out.append("")
+        out.append(f"application {app.id} is not placed, its asks are not pending anywhere: {reason}")
+    return "\n".join(out) + "\n"
+
+
+def headline(item: AskBreakdown) -> str:
+    """`ask a1-p8 · application child-a-1 · root.tenants.tenant-a.child-a-1 · effective 0`."""
+    return (
+        f"ask {item.ask.name} · application {item.application} · {item.queue_path} · "
+        f"effective priority {show(item.effective)}"
+    )

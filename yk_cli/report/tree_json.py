@@ -1,0 +1,66 @@
+"""`yk tree --format json`: the queue tree with YuniKorn's REST field names, plus where every setting came from."""
+
+from __future__ import annotations
+
+import json
+
+from yk_cli.core import properties as props
+from yk_cli.core.properties import format_duration
+from yk_cli.core.queues import Queue
+from yk_cli.report.tree_common import (
+    TreeView,
+    priority_json,
+    provenance_dict,
+    unknown_location,
+    unknown_properties,
+)
+
+
+def queue_dict(view: TreeView, queue: Queue) -> dict[str, object]:
+    """One queue as /ws/v1/partition/{partition}/queues shows it (children nested), with a `provenance` object."""
+    current = view.priority(queue)
+    out: dict[str, object] = {
+        "queuename": queue.path,
+        "partition": view.partition,
+        "parent": queue.parent.path if queue.parent is not None else None,
+        "isLeaf": queue.is_leaf,
+        "isManaged": not queue.dynamic,
+        "maxResource": dict(sorted(queue.max.items())) if queue.max else None,
+        "guaranteedResource": dict(sorted(queue.guaranteed.items())) if queue.guaranteed else None,
+        "maxRunningApps": queue.maxapplications,
+        "currentPriority": priority_json(current) if current is not None else None,
+        "priorityOffset": queue.priority_offset,
+        "isPriorityFence": queue.priority_fence,
+        "prioritySorting": queue.sort_priority,
+        "sortingPolicy": queue.sort_policy,
+        "preemptionPolicy": queue.preemption_policy,
+        "isPreemptionFence": queue.preemption_policy == "fence",
+        "preemptionDelay": format_duration(queue.preemption_delay),
+        "properties": {key: text for key, (text, _, _) in sorted(queue.properties.entries.items())},
+    }
+    if view.usage is not None:
+        usage = view.usage.get(queue.path)
+        out["allocatedResource"] = dict(sorted(usage.allocated_resource.items())) if usage else {}
+        out["pendingResource"] = dict(sorted(usage.pending_resource.items())) if usage else {}
+        out["applications"] = usage.applications if usage else 0
+        out["pendingAsks"] = usage.pending if usage else 0
+        out["allocations"] = usage.allocations if usage else 0
+    provenance: dict[str, object] = {}
+    for key in props.DEFINITIONS:
+        provenance[key] = provenance_dict(queue, queue.setting(key), view.locate)
+    if not queue.is_leaf:
+        provenance[props.SORT_POLICY] = {"value": "fair", "source": "parent", "note": "parents always sort fair"}
+    for key, text, source, origin in unknown_properties(queue):
+        entry: dict[str, object] = {"value": text, "source": source.value, "origin": origin, "ignored": True}
+        where = unknown_location(queue, key, source, origin, view.locate)
+        if where:
+            entry["location"] = where
+        provenance[key] = entry
+    out["provenance"] = dict(sorted(provenance.items()))
+    out["children"] = [queue_dict(view, child) for child in queue.children]
+    return out
+
+
+def render(view: TreeView) -> str:
+    """The root queue object, children nested, as indented JSON."""
+    return json.dumps(queue_dict(view, view.tree.root), indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,68 @@
+"""`yk tree --format mermaid`: a `flowchart TD` of the queue tree that renders in GitHub markdown."""
+
+from __future__ import annotations
+
+from yk_cli.core.priority import show
+from yk_cli.core.queues import Queue
+from yk_cli.core.resources import format_resource
+from yk_cli.report.tree_common import TreeView
+
+_ESCAPES = {'"': "#quot;", "#": "#35;", "&": "#amp;", "<": "#lt;", ">": "#gt;", "`": "#96;"}
+
+
+def escape(text: str) -> str:
+    """Text safe inside a quoted Mermaid label: quotes, #, &, <, > and backquotes as entity codes."""
+    return "".join(_ESCAPES.get(ch, ch) for ch in text)
+
+
+def node_label(view: TreeView, queue: Queue) -> str:
+    """The lines of one queue's box, escaped and joined with <br/>."""
+    lines = [f"<b>{escape(queue.name)}</b>"]
+    facts = []
+    current = view.priority(queue)
+    if current is not None:
+        facts.append(f"priority {show(current)}")
+    offset = queue.priority_offset
+    if queue.priority_fence:
+        facts.append(f"fence, offset {offset:+d}")
+    elif offset:
+        facts.append(f"offset {offset:+d}")
+    if facts:
+        lines.append(escape(" · ".join(facts)))
+    sorting = queue.sort_policy if queue.is_leaf else "fair"
+    lines.append(escape(f"sorts {sorting}{', priority first' if queue.sort_priority else ', priority ignored'}"))
+    if queue.preemption_policy != "default":
+        lines.append(escape(f"preemption {queue.preemption_policy}"))
+    if queue.guaranteed:
+        lines.append(escape(f"guaranteed {format_resource(queue.guaranteed)}"))
+    if queue.max:
+        lines.append(escape(f"max {format_resource(queue.max)}"))
+    if view.usage is not None:
+        usage = view.usage.get(queue.path)
+        if usage is not None:
+            lines.append(escape(f"pending {usage.pending} · running {usage.allocations}"))
+    return "<br/>".join(lines)
+
+
+def render(view: TreeView) -> str:
+    """The flowchart: one node per queue (q0 is root, depth-first order), edges parent --> child, fence classes."""
+    ids = {path: f"q{i}" for i, path in enumerate(view.tree.queues)}
+    out = ["flowchart TD"]
+    fenced: list[str] = []
+    dynamic: list[str] = []
+    for path, queue in view.tree.queues.items():
+        out.append(f'    {ids[path]}["{node_label(view, queue)}"]')
+        if queue.priority_fence:
+            fenced.append(ids[path])
+        if queue.dynamic:
+            dynamic.append(ids[path])
+    for path, queue in view.tree.queues.items():
+        for child in queue.children:
+            out.append(f"    {ids[path]} --> {ids[child.path]}")
+    if fenced:
+        out.append("    classDef fence stroke:#d33,stroke-width:3px")
+        out.append(f"    class {','.join(fenced)} fence")
+    if dynamic:
+        out.append("    classDef dynamic stroke-dasharray:5 5")
+        out.append(f"    class {','.join(dynamic)} dynamic")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,116 @@
+"""`yk tree`: the queue hierarchy as a rich tree; every setting with its provenance. Plain text when not a TTY."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+from rich.text import Text
+from rich.tree import Tree
+
+from yk_cli.core.priority import show
+from yk_cli.core.properties import Source
+from yk_cli.core.queues import Queue
+from yk_cli.core.resources import format_resource
+from yk_cli.report.tree_common import (
+    TreeView,
+    provenance,
+    shown_settings,
+    unknown_location,
+    unknown_properties,
+    value_text,
+)
+
+KEY_WIDTH = 26
+VALUE_WIDTH = 10
+
+
+def headline(view: TreeView, queue: Queue) -> Text:
+    """`tenant-a  parent · priority 10 · priority fence`: the first line of a queue."""
+    text = Text(queue.name if queue.parent is not None else f"root  (partition {view.partition})", style="bold")
+    facts = ["leaf" if queue.is_leaf else "parent"]
+    if queue.dynamic:
+        facts.append("dynamic")
+    current = view.priority(queue)
+    if current is not None:
+        facts.append(f"priority {show(current)}")
+    if queue.priority_fence:
+        facts.append("priority fence")
+    if queue.preemption_policy != "default":
+        facts.append(f"preemption {queue.preemption_policy}")
+    text.append("  " + " · ".join(facts), style="cyan")
+    return text
+
+
+def body(view: TreeView, queue: Queue) -> list[Text]:
+    """The lines under a queue's headline: settings, ignored keys, limits, usage."""
+    lines: list[Text] = []
+    for setting in shown_settings(queue):
+        line = Text(f"{setting.key:<{KEY_WIDTH}} {value_text(setting):<{VALUE_WIDTH}} ")
+        origin = provenance(queue, setting, view.locate)
+        style = "red" if setting.fallback else "dim" if setting.source == Source.DEFAULT else "green"
+        line.append(origin, style=style)
+        lines.append(line)
+    if not queue.is_leaf:
+        lines.append(Text(f"{'sorting':<{KEY_WIDTH}} {'fair':<{VALUE_WIDTH}} parents always sort their children fair"))
+    for key, text, source, origin in unknown_properties(queue):
+        where = unknown_location(queue, key, source, origin, view.locate)
+        whence = "set here" if source == Source.SET else f"inherited from {origin}"
+        line = Text(f"{key:<{KEY_WIDTH}} {text!r:<{VALUE_WIDTH}} ")
+        line.append(f"{whence}{f' ({where})' if where else ''}: not a YuniKorn property, ignored", style="yellow")
+        lines.append(line)
+    limits = []
+    if queue.guaranteed:
+        limits.append(f"guaranteed {format_resource(queue.guaranteed)}")
+    if queue.max:
+        limits.append(f"max {format_resource(queue.max)}")
+    if queue.maxapplications:
+        limits.append(f"maxapplications {queue.maxapplications}")
+    if limits:
+        lines.append(Text("  ".join(limits)))
+    if view.usage is not None:
+        usage = view.usage.get(queue.path)
+        if usage is None:
+            lines.append(Text("nothing pending or running", style="dim"))
+        else:
+            lines.append(
+                Text(
+                    f"pending {usage.pending} ask{'s' * (usage.pending != 1)} {format_resource(usage.pending_resource)}"
+                    f" · running {usage.allocations} allocation{'s' * (usage.allocations != 1)} "
+                    f"{format_resource(usage.allocated_resource)}"
+                    f" · {usage.applications} application{'s' * (usage.applications != 1)}"
+                )
+            )
+    return lines
+
+
+def label(view: TreeView, queue: Queue) -> Text:
+    """Headline and body of one queue as one multi-line label."""
+    return Text("\n").join([headline(view, queue), *(Text("  ") + line for line in body(view, queue))])
+
+
+def build(view: TreeView) -> Tree:
+    """The rich Tree of the whole partition."""
+    top = Tree(label(view, view.tree.root), guide_style="dim")
+    stack = [(top, view.tree.root)]
+    while stack:
+        node, queue = stack.pop()
+        children = [(node.add(label(view, child)), child) for child in queue.children]
+        stack.extend(reversed(children))
+    return top
+
+
+def render(view: TreeView, color: bool = False, width: int = 1000) -> str:
+    """The tree as text; ANSI colors only when asked (a TTY), never wrapped below `width` columns."""
+    buffer = io.StringIO()
+    console = Console(
+        file=buffer,
+        width=width,
+        color_system="standard" if color else None,
+        force_terminal=color,
+        highlight=False,
+        emoji=False,
+        markup=False,
+    )
+    console.print(build(view))
+    return buffer.getvalue()
