@@ -333,21 +333,22 @@ def one(**kwargs: Any) -> tuple[Ask, list[Problem]]:
 
 def test_priority_from_spec_priority_first() -> None:
     ask, _ = one(priority=42, priorityClassName="high")
-    assert (ask.priority, ask.priority_class) == (42, "high")
+    assert (ask.priority, ask.priority_class, ask.priority_source) == (42, "high", "priority")
 
 
 def test_priority_from_the_class() -> None:
-    assert one(priorityClassName="high")[0].priority == 1000
+    ask, _ = one(priorityClassName="high")
+    assert (ask.priority, ask.priority_source) == (1000, "priorityClass")
 
 
 def test_priority_from_the_smallest_global_default() -> None:
     ask, _ = one()
-    assert (ask.priority, ask.priority_class) == (3, "default-b")
+    assert (ask.priority, ask.priority_class, ask.priority_source) == (3, "default-b", "globalDefault")
 
 
 def test_unknown_class_gives_zero_and_a_warning() -> None:
     ask, problems = one(priorityClassName="missing")
-    assert ask.priority == 0
+    assert (ask.priority, ask.priority_source) == (0, "")
     assert rules_of(problems) == ["cluster-unknown-priority-class"]
 
 

@@ -312,6 +312,7 @@ class _Pod:
     node_name: str
     resources: Resource
     priority: int
+    priority_source: str
     priority_class: str
     preempt_other: bool
     allow_preemption: bool
@@ -483,7 +484,7 @@ def _pod(reader: _Reader, obj: _Object, index: int, classes: _Classes, unique_id
     pclass = classes.by_name.get(class_name) if class_name else classes.default
     priority_node = _get(pod, "spec", "priority")
     if priority_node is not None and priority_node.tag == "int" and isinstance(priority_node.value, int):
-        priority = int(priority_node.value)
+        priority, source = int(priority_node.value), "priority"
     else:
         if priority_node is not None:
             reader.report(cr.INVALID_FIELD, f"spec.priority must be an integer, found {priority_node.describe()}", pod)
@@ -494,6 +495,7 @@ def _pod(reader: _Reader, obj: _Object, index: int, classes: _Classes, unique_id
                 _get(pod, "spec", "priorityClassName"),
             )
         priority = pclass.value if pclass is not None else 0
+        source = "" if pclass is None else "priorityClass" if class_name else "globalDefault"
     policy = _text(pod, "spec", "preemptionPolicy") or (pclass.preemption_policy if pclass else "")
     allow_text = annotations.get(ANNOTATION_ALLOW_PREEMPTION)
     allow = allow_text == "true" if allow_text in ("true", "false") else (pclass.allow_preemption if pclass else True)
@@ -514,6 +516,7 @@ def _pod(reader: _Reader, obj: _Object, index: int, classes: _Classes, unique_id
         node_name=_text(pod, "spec", "nodeName"),
         resources=resources,
         priority=priority,
+        priority_source=source,
         priority_class=class_name or (pclass.name if pclass else ""),
         preempt_other=policy != "Never",
         allow_preemption=allow,
@@ -763,6 +766,7 @@ def _applications(
                         required_node=pod.daemonset_node,
                         originator=pod is originator,
                         priority_class=pod.priority_class,
+                        priority_source=pod.priority_source,
                     )
                 )
         submit = _seconds(first.created, now)
