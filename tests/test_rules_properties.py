@@ -34,7 +34,7 @@ def warn(rule: str, line: int, column: int, message: str) -> Found:
 
 
 def test_every_rule_is_a_documented_warning() -> None:
-    assert len(MINE) == len(RULES) == 19
+    assert len(MINE) == len(RULES) == 20
     for rule in RULES:
         assert rule.level == Level.WARNING
         assert rule.summary and len(rule.doc) > 200, rule.id
@@ -710,6 +710,58 @@ def test_unknown_placement_rule(tmp_path: Path) -> None:
             "config is refused (`unknown rule name specified namespace, failing placement rule config`)",
         )
     ]
+
+
+def test_recovery_rule_cannot_be_configured(tmp_path: Path) -> None:
+    assert [f[4] for f in found(tmp_path, RULE.replace("{name}", "recovery"))] == [
+        'placement rule "recovery" is internal and cannot be configured: partition default loads with no placement '
+        "rules at all, so every application is rejected (`application rejected: no placement rule matched`); a "
+        "reload with this config is refused"
+    ]
+
+
+INCOMPLETE = """
+    partitions:
+      - name: default
+        placementrules:
+          - name: {name}
+            create: true
+            {extra}
+        queues:
+          - name: root
+            submitacl: '*'
+    """
+
+
+@pytest.mark.parametrize(
+    ("name", "extra", "why"),
+    [
+        ("tag", "", "(`a tag queue rule must have a tag name set`)"),
+        ("fixed", "", "(`a fixed queue rule must have a queue name set`)"),
+        (
+            "fixed",
+            "value: root.a\n            parent: {name: user}",
+            "(a fixed rule with a fully qualified queue cannot have a parent rule)",
+        ),
+    ],
+)
+def test_placement_rule_incomplete(tmp_path: Path, name: str, extra: str, why: str) -> None:
+    assert found(tmp_path, INCOMPLETE.replace("{name}", name).replace("{extra}", extra)) == [
+        warn(
+            "placement-rule-incomplete",
+            4,
+            15,
+            f"{name} rule cannot be built {why}: partition default loads with no placement rules at all, so every "
+            "application is rejected (`application rejected: no placement rule matched`); a reload with this config "
+            "is refused",
+        )
+    ]
+
+
+@pytest.mark.parametrize("extra", ["value: namespace", "value: root.a"])
+def test_complete_rules_are_clean(tmp_path: Path, extra: str) -> None:
+    text = INCOMPLETE.replace("{name}", "fixed" if "root" in extra else "tag").replace("{extra}", extra)
+    assert [f for f in found(tmp_path, text) if f[0] == "placement-rule-incomplete"] == []
 
 
 @pytest.mark.parametrize("name", ["tag", "Tag"])

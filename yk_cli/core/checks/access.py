@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 
 from yk_cli.core.checks.walk import configured_queues
 from yk_cli.core.config import SchedulerConfig
 from yk_cli.core.diagnostics import Problem
+from yk_cli.core.placement import ACL_GROUP_NAME, ACL_USER_NAME, parse_acl
 from yk_cli.core.rules import warning
-
-USER_NAME = re.compile(r"^[_a-zA-Z][a-zA-Z0-9_.@-]*[$]?$")
-"""pkg/common/security/acl.go userNameRegExp: stricter than the limit-name check of the validator."""
-GROUP_NAME = re.compile(r"^[_a-zA-Z][a-zA-Z0-9_-]*$")
-"""pkg/common/security/acl.go groupRegExp."""
 
 NO_SUBMIT_ACL = warning(
     "no-submit-acl",
@@ -43,55 +37,25 @@ ACL_INVALID_NAME = warning(
 RULES = (NO_SUBMIT_ACL, ACL_INVALID_NAME)
 
 
-@dataclass(slots=True)
-class ParsedACL:
-    """An ACL as security.NewACL builds it: who it lets in, and the names it drops."""
-
-    everyone: bool = False
-    users: list[str] = field(default_factory=list)
-    groups: list[str] = field(default_factory=list)
-    ignored: list[tuple[str, str]] = field(default_factory=list)
-    """(kind, name) pairs the parser logs and drops, kind being user or group."""
-    broken: bool = False
-    """More than two space-separated fields: the queue cannot be created (an error, reported elsewhere)."""
-
-    @property
-    def grants(self) -> bool:
-        """Whether anyone at all gets in."""
-        return self.everyone or bool(self.users) or bool(self.groups)
-
-
-def parse_acl(text: str) -> ParsedACL:
-    """Parse an ACL exactly like yunikorn-core security.NewACL (runtime, not the validator)."""
-    acl = ParsedACL()
-    if text == "":
-        return acl
+def ignored_names(text: str) -> list[tuple[str, str]]:
+    """(user|group, name) pairs that security.NewACL logs and drops; parse_acl gives who gets in."""
     fields = text.split(" ")
-    if len(fields) > 2:
-        acl.broken = True
-        return acl
-    acl.everyone = text.strip() == "*"
+    if text == "" or len(fields) > 2:
+        return []  # empty: nobody; more than two fields: the queue cannot be created (an error elsewhere)
     users = fields[0].split(",")
-    if users == ["*"]:
-        acl.everyone = True
-    else:
-        for user in users:
-            if user and USER_NAME.match(user):
-                acl.users.append(user)
-            elif user:
-                acl.ignored.append(("user", user))
-    if len(fields) == 2 and not acl.everyone:
-        groups = fields[1].split(",")
-        if groups == ["*"]:
-            acl.everyone = True
-            acl.users = []
-        else:
-            for group in groups:
-                if group and GROUP_NAME.match(group):
-                    acl.groups.append(group)
-                elif group:
-                    acl.ignored.append(("group", group))
-    return acl
+    if users == ["*"] or text.strip() == "*":
+        return []  # everyone; a group list after the wildcard is not even read
+    ignored = [("user", user) for user in users if user and not ACL_USER_NAME.match(user)]
+    groups = fields[1].split(",") if len(fields) == 2 else []
+    if groups != ["*"]:
+        ignored += [("group", group) for group in groups if group and not ACL_GROUP_NAME.match(group)]
+    return ignored
+
+
+def _grants(text: str) -> bool:
+    """Whether an ACL lets anyone at all in."""
+    acl = parse_acl(text)
+    return acl.everyone or bool(acl.users) or bool(acl.groups)
 
 
 def check_acls(config: SchedulerConfig) -> Iterator[Problem]:
@@ -104,10 +68,9 @@ def check_acls(config: SchedulerConfig) -> Iterator[Problem]:
         for path, queue in configured_queues(partition):
             for key in ("submitacl", "adminacl"):
                 text: str = getattr(queue, key)
-                acl = parse_acl(text)
-                anyone = anyone or acl.grants
-                broken = broken or acl.broken
-                for kind, name in acl.ignored:
+                anyone = anyone or _grants(text)
+                broken = broken or len(text.split(" ")) > 2
+                for kind, name in ignored_names(text):
                     yield ACL_INVALID_NAME.problem(
                         f'{kind} "{name}" in the {key} of {path} is ignored: {_why(kind, name, text)}',
                         (*queue.path, key),
@@ -132,7 +95,7 @@ def _why(kind: str, name: str, text: str) -> str:
         return "YuniKorn's ACL parser drops it; the wildcard only works alone ('*')"
     if "\t" in name or "\t" in text:
         return "YuniKorn's ACL parser drops it (only a single space separates users from groups, not a tab)"
-    pattern = USER_NAME.pattern if kind == "user" else GROUP_NAME.pattern
+    pattern = ACL_USER_NAME.pattern if kind == "user" else ACL_GROUP_NAME.pattern
     return f"YuniKorn's ACL parser only accepts {kind} names matching {pattern}, so it grants nothing"
 
 

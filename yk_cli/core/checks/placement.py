@@ -9,13 +9,15 @@ from dataclasses import dataclass
 from yk_cli.core.checks.walk import partition_trees
 from yk_cli.core.config import PartitionConfig, PlacementRule, SchedulerConfig
 from yk_cli.core.diagnostics import Problem
+from yk_cli.core.placement import KNOWN_RULES, build_rules
 from yk_cli.core.queues import QueueTree
 from yk_cli.core.rules import warning
 
-KNOWN_RULES = ("provided", "user", "fixed", "tag")
-TEST_RULE = "test"
-"""A rule the placement manager builds but that exists only for YuniKorn's own unit tests."""
 _IDENTIFIER = re.compile(r"^[_a-zA-Z][a-zA-Z0-9_]*$")
+_NO_RULES = (
+    "loads with no placement rules at all, so every application is rejected (`application rejected: no placement "
+    "rule matched`); a reload with this config is refused"
+)
 
 UNKNOWN_PLACEMENT_RULE = warning(
     "unknown-placement-rule",
@@ -29,8 +31,20 @@ UNKNOWN_PLACEMENT_RULE = warning(
     "one. Known rules (case-insensitive): provided, user, fixed, tag; `recovery` is internal and cannot be "
     "configured. Fix: use a known rule, e.g. `name: tag` with `value: namespace` to place by namespace.",
 )
+PLACEMENT_RULE_INCOMPLETE = warning(
+    "placement-rule-incomplete",
+    "A tag or fixed rule YuniKorn cannot build (no value, or a qualified fixed queue under a parent rule).",
+    "Some placement rules pass the config validator but fail when the placement manager builds them: a `tag` "
+    "rule without `value` (`a tag queue rule must have a tag name set`), a `fixed` rule without `value` whose "
+    "rule has `create: true` (with create false the validator already refuses it), and a fixed rule with a "
+    "fully qualified queue (`root.x`) below a non-fixed parent rule (`cannot have a fixed queue rule with "
+    "qualified queue name ... and a parent rule`). As with an unknown rule name, the partition is then built "
+    "with no placement rules at all and every application is rejected; a reload with such a config is "
+    "refused. Fix: give the rule its value (`value: namespace` for a tag rule), or drop the parent rule of a "
+    "fully qualified fixed rule.",
+)
 
-RULES = (UNKNOWN_PLACEMENT_RULE,)
+RULES = (UNKNOWN_PLACEMENT_RULE, PLACEMENT_RULE_INCOMPLETE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,19 +65,42 @@ def rule_chain(rule: PlacementRule) -> list[PlacementRule]:
 
 
 def unknown_rules(partition: PartitionConfig) -> list[PlacementRule]:
-    """Rules (parents included) whose name the placement manager cannot build, in file order."""
+    """Rules (parents included) whose name the placement manager does not know, in file order."""
     found = []
     for rule in partition.placementrules:
         for link in reversed(rule_chain(rule)):
-            name = link.name.lower()
-            if _IDENTIFIER.match(link.name) and name not in KNOWN_RULES and name != TEST_RULE:
+            if _IDENTIFIER.match(link.name) and link.name.lower() not in KNOWN_RULES:
                 found.append(link)
     return found
 
 
+def incomplete_rules(partition: PartitionConfig) -> list[tuple[PlacementRule, str]]:
+    """Known rules the placement manager cannot build although the validator accepts them, and why."""
+    found = []
+    for rule in partition.placementrules:
+        chain = rule_chain(rule)
+        for index, link in enumerate(chain):
+            kind = link.name.lower()
+            if kind == "tag" and not link.value:
+                found.append((link, "`a tag queue rule must have a tag name set`"))
+            elif kind == "fixed" and not link.value and rule.create:
+                found.append((link, "`a fixed queue rule must have a queue name set`"))
+            elif kind == "fixed" and link.value.lower().startswith("root") and _dynamic_before(chain, index):
+                found.append((link, "a fixed rule with a fully qualified queue cannot have a parent rule"))
+    return found
+
+
+def _dynamic_before(chain: list[PlacementRule], index: int) -> bool:
+    """Whether a non-fixed rule precedes position index (compared case-sensitively, as the validator does).
+
+    With only fixed rules before it, the validator already refuses a qualified fixed rule (illegal fully qualified).
+    """
+    return any(parent.name != "fixed" for parent in chain[:index])
+
+
 def rules_usable(partition: PartitionConfig) -> bool:
-    """Whether the placement manager builds the partition's rules (every name known)."""
-    return not unknown_rules(partition)
+    """Whether the placement manager builds the partition's rules (it runs with none when that fails)."""
+    return not build_rules(partition)[1]
 
 
 def creates_queues(partition: PartitionConfig) -> bool:
@@ -99,7 +136,7 @@ def dynamic_targets(partition: PartitionConfig, tree: QueueTree) -> list[Dynamic
             if tree.get(full) is not None:
                 continue
             parent = _existing_ancestor(tree, full.rsplit(".", 1)[0])
-        elif rule.name.lower() in KNOWN_RULES:
+        elif rule.name.lower() in ("provided", "user", "tag"):
             parent = _existing_ancestor(tree, base)
         else:
             continue
@@ -125,10 +162,20 @@ def _existing_ancestor(tree: QueueTree, path: str) -> str:
 
 
 def check_placement_rules(config: SchedulerConfig) -> Iterator[Problem]:
-    """Rule names the placement manager does not know."""
+    """Rules the placement manager cannot build: unknown names and incomplete tag/fixed rules."""
     for partition, _tree in partition_trees(config):
         for rule in unknown_rules(partition):
             yield _unknown_rule_problem(partition, rule)
+        for rule, error in incomplete_rules(partition):
+            yield PLACEMENT_RULE_INCOMPLETE.problem(
+                f"{rule.name} rule cannot be built ({error}): partition {partition.display_name} {_NO_RULES}",
+                (*rule.path, "name"),
+                hint="add `value: namespace` (or the tag to place by)"
+                if rule.name.lower() == "tag"
+                else "give the fixed rule a queue name"
+                if not rule.value
+                else "remove the parent rule: a fully qualified fixed queue needs none",
+            )
 
 
 def _unknown_rule_problem(partition: PartitionConfig, rule: PlacementRule) -> Problem:
@@ -139,12 +186,17 @@ def _unknown_rule_problem(partition: PartitionConfig, rule: PlacementRule) -> Pr
     elif name.lower() in ("namespace", "namespaces"):
         hint = "to place by namespace write `name: tag` with `value: namespace`"
     else:
-        hint = "use one of: " + ", ".join(KNOWN_RULES)
+        hint = "use one of: provided, user, fixed, tag"
+    if name.lower() == "recovery":
+        message = f'placement rule "{name}" is internal and cannot be configured: partition {partition.display_name}'
+        message += f" {_NO_RULES}"
+    else:
+        message = (
+            f'placement rule "{name}" does not exist: partition {partition.display_name} {_NO_RULES} (`unknown rule '
+            f"name specified {name}, failing placement rule config`)"
+        )
     return UNKNOWN_PLACEMENT_RULE.problem(
-        f'placement rule "{name}" does not exist: partition {partition.display_name} loads with no placement '
-        "rules at all, so every application is rejected (`application rejected: no placement rule matched`); "
-        f"a reload with this config is refused (`unknown rule name specified {name}, failing placement rule "
-        "config`)",
+        message,
         (*rule.path, "name"),
         hint=hint,
     )
