@@ -595,6 +595,39 @@ def test_delay_without_any_guarantee(tmp_path: Path) -> None:
     ]
 
 
+def test_template_offsets_reach_dynamic_leaves(tmp_path: Path) -> None:
+    text = """
+        partitions:
+          - name: default
+            placementrules:
+              - name: tag
+                value: namespace
+                create: true
+                parent: {name: fixed, value: tenants}
+            queues:
+              - name: root
+                submitacl: '*'
+                queues:
+                  - name: tenants
+                    parent: true
+                    properties:
+                      priority.offset: "800000000"
+                    childtemplate:
+                      properties:
+                        priority.offset: "300000000"
+    """
+    assert found(tmp_path, text) == [
+        warn(
+            "priority-offset-range",
+            15,
+            32,
+            "priority offsets add up to +1100000000 at root.tenants: a pod at the highest user PriorityClass "
+            "(1000000000) gets queue priority 2100000000, at or above system-cluster-critical (2000000000), so it is "
+            "sorted ahead of queues running system-critical pods and may preempt them",
+        )
+    ]
+
+
 # --- queue settings --------------------------------------------------------------------------------------------------
 
 RESOURCES = """
@@ -654,6 +687,20 @@ TEMPLATES = """
                 childtemplate:
                   maxapplications: 10
     """
+
+
+def test_zero_childtemplate_max_is_dropped(tmp_path: Path) -> None:
+    text = TEMPLATES.replace("{create}", "true").replace("{parent}", "parent: true")
+    text = text.replace("maxapplications: 10", "resources: {max: {memory: 0}}")
+    assert found(tmp_path, text) == [
+        warn(
+            "zero-resources",
+            14,
+            27,
+            "childtemplate max of root.namespaces has only zero values: YuniKorn ignores it, so the dynamic queues "
+            "created from it have no max: only parent queues and the cluster size limit them",
+        )
+    ]
 
 
 def test_childtemplate_on_a_leaf(tmp_path: Path) -> None:

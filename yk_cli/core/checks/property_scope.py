@@ -177,8 +177,8 @@ def _dynamic_loses(key: str, text: str) -> bool:
         return False  # not inherited anyway, reported by leaf-property-on-parent, or ignored everywhere
     if key == props.PREEMPTION_POLICY:
         return text.lower() == "disabled"
-    setting = props.QueueProperties({key: (text, Source.SET, "")}).setting(key)
-    return not setting.fallback and setting.value != props.DEFINITIONS[key].default
+    parsed = props.parse_property(key, text)
+    return parsed.ok and parsed.value != props.DEFINITIONS[key].default
 
 
 def _dynamic_problem(tree: QueueTree, origin: Queue, key: str, targets: list[DynamicTarget]) -> Problem:
