@@ -706,3 +706,17 @@ def test_arbitrary_structures_never_raise(tree: Any) -> None:
 def test_arbitrary_bytes_never_raise(data: bytes) -> None:
     workload, _, problems = cluster_from_bytes(data, "x")
     assert isinstance(workload, Workload) and isinstance(problems, list)
+
+
+def test_json_dumps_load_like_yaml() -> None:
+    from ruamel.yaml import YAML
+
+    raw = YAML(typ="safe", pure=True).load(DUMP.read_text())
+    from_json = cluster_from_bytes(json.dumps(raw, indent=2).encode(), "dump.json")
+    assert from_json == load_cluster(str(DUMP))
+
+
+def test_json_problems_are_located_too() -> None:
+    text = json.dumps({"kind": "List", "items": [node(memory="lots")]}, indent=2)
+    _, _, problems = cluster_from_bytes(text.encode(), "dump.json")
+    assert [(p.rule, p.span.line if p.span else 0) for p in problems] == [("cluster-bad-quantity", 15)]

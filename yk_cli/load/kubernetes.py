@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from yk_cli.core import cluster_rules as cr
-from yk_cli.core.diagnostics import Problem
+from yk_cli.core.diagnostics import Problem, Span
 from yk_cli.core.placement import TAG_CREATE_FORCE, TAG_GUARANTEED, TAG_MAX_APPS, TAG_QUOTA
 from yk_cli.core.resources import INT64_MAX, Resource, add_into
 from yk_cli.core.rules import Rule
@@ -39,7 +39,7 @@ from yk_cli.core.workload import (
     PriorityClass,
     Workload,
 )
-from yk_cli.core.yamldoc import Node
+from yk_cli.core.yamldoc import Node, resolve_plain
 from yk_cli.load.configmap import configmap_entries
 from yk_cli.load.source import decode_text, parse_yaml, read_input
 
@@ -605,25 +605,73 @@ def load_cluster(path_or_dash: str) -> tuple[Workload, str | None, list[Problem]
 
 
 def cluster_from_bytes(data: bytes, display: str) -> tuple[Workload, str | None, list[Problem]]:
-    """load_cluster on bytes already read (display is the file name problems carry)."""
-    reader = _Reader(display)
+    """load_cluster on bytes already read (display is the file name problems carry).
+
+    JSON (`kubectl get -o json`) is read with the json module, many times faster than composing YAML with
+    positions; only when that finds problems is the text parsed again as YAML, to locate them.
+    """
     text, problem = decode_text(data)
     if text is None:
         assert problem is not None
         return Workload(), None, [problem.located(None, display)]
+    fast = _json_documents(text)
+    if fast is not None:
+        reader = _Reader(display)
+        workload, queues_yaml = _load(reader, fast)
+        if not reader.problems:
+            return workload, queues_yaml, []
+    reader = _Reader(display)
     parsed = parse_yaml(text)
     reader.problems.extend(p.located(None, display) for p in parsed.problems)
-    objects = _collect(reader, parsed.documents)
-    if not objects and not parsed.problems and not reader.problems:
+    workload, queues_yaml = _load(reader, parsed.documents, syntax_problems=bool(parsed.problems))
+    return workload, queues_yaml, sorted(reader.problems, key=Problem.sort_key)
+
+
+_NO_SPAN = Span(1, 1, 1, 2)
+
+
+class _JsonNumber(str):
+    """A JSON number kept as its source text."""
+
+
+def _json_documents(text: str) -> list[Node] | None:
+    """The text as one JSON document of Nodes without positions, or None when it is not (plain) JSON."""
+    stripped = text.lstrip()
+    if not stripped.startswith(("{", "[")):
+        return None
+    try:
+        raw = json.loads(text, parse_int=_JsonNumber, parse_float=_JsonNumber, parse_constant=_JsonNumber)
+        return [_json_node(raw)]
+    except (ValueError, RecursionError):
+        return None
+
+
+def _json_node(raw: object) -> Node:
+    if isinstance(raw, dict):
+        return Node("map", _NO_SPAN, tag="map", pairs=[(_json_node(str(k)), _json_node(v)) for k, v in raw.items()])
+    if isinstance(raw, list):
+        return Node("seq", _NO_SPAN, tag="seq", items=[_json_node(v) for v in raw])
+    if isinstance(raw, _JsonNumber):
+        tag, value = resolve_plain(str(raw))
+        return Node("scalar", _NO_SPAN, tag=tag, text=str(raw), value=value)
+    if isinstance(raw, str):
+        return Node("scalar", _NO_SPAN, tag="str", text=raw, value=raw, style='"')
+    if raw is None:
+        return Node("scalar", _NO_SPAN, tag="null", text="null", value=None)
+    return Node("scalar", _NO_SPAN, tag="bool", text="true" if raw else "false", value=bool(raw))
+
+
+def _load(reader: _Reader, documents: list[Node], syntax_problems: bool = False) -> tuple[Workload, str | None]:
+    """Documents -> workload and queues.yaml, problems recorded in the reader."""
+    objects = _collect(reader, documents)
+    if not objects and not syntax_problems and not reader.problems:
         reader.report(
             cr.NOT_KUBERNETES,
             "the file holds no Kubernetes objects",
             None,
             "dump the cluster with `kubectl get nodes,pods,priorityclasses -A -o yaml`.",
         )
-    objects = _unique(reader, objects)
-    workload, queues_yaml = _build(reader, objects)
-    return workload, queues_yaml, sorted(reader.problems, key=Problem.sort_key)
+    return _build(reader, _unique(reader, objects))
 
 
 def _unique(reader: _Reader, objects: list[_Object]) -> list[_Object]:
