@@ -1,10 +1,14 @@
 """Benchmark of the simulation engine on generated workloads: allocations/second, peak memory, growth with size.
 
 Run: `python benchmarks/simulate.py` (all figures), `--runs N` (timed runs per size, median reported),
-`--sizes 10k,50k` (a subset), `--no-cli` (skip the fresh-process `yk simulate` run).
+`--sizes 10k,50k` (a subset), `--no-cli` (skip the fresh-process `yk simulate` run), `--skip-parse` (build the
+Workload from the generated data without the YAML text round trip, for quick iterations), `--parse-200k` (also
+parse the 200k workload's YAML text, which takes minutes and gigabytes with the pure-Python YAML parser).
 
-Each size runs in a fresh Python process so its memory figures are its own. Only the `simulate()` call is
-timed; generating, writing and loading the workload (YAML text -> Workload) are reported apart.
+Per size, one fresh process generates the workload (core/generate.py, in memory), renders it as YAML text and
+loads it through yk's own loaders (timed apart: "load/parse"), then hands the loaded values to a second fresh
+process that only simulates: its memory figures are the engine's plus the loaded workload's, not the YAML
+parser's. Only the `simulate()` call is timed.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import argparse
 import gc
 import json
 import os
+import pickle
 import resource
 import statistics
 import subprocess
@@ -68,40 +73,15 @@ SIZES = {
 """Sizes grow together (10 asks per node and per app, 100 asks per leaf queue), so time should grow linearly."""
 
 
-def _load(config_text: str, workload_text: str) -> tuple[Any, Any, Any]:
-    """YAML texts -> (PartitionConfig, QueueTree, Workload) through yk's own loaders."""
-    from yk_cli.core.queues import build_queue_tree
+def _max_rss() -> int:
+    """This process's peak resident set size in bytes (Linux reports KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def prepare(size: Size, out: Path, skip_parse: bool) -> dict[str, Any]:
+    """Generate a size, load it through yk's loaders, and pickle (partition, workload) to out; timings as a dict."""
     from yk_cli.load.config import load_config
     from yk_cli.load.workload import parse_workload
-
-    loaded = load_config("-", stdin=config_text.encode())
-    partition = loaded.configs[0].config.partitions[0]
-    tree = build_queue_tree(partition)
-    result = parse_workload(workload_text, "<generated>", tree)
-    errors = [p for p in (*loaded.problems, *result.problems) if p.level == "error"]
-    if errors:
-        raise SystemExit(f"generated input does not load: {errors[0].message}")
-    return partition, tree, result.workload
-
-
-def _allocations(trace: Any) -> int:
-    """Allocate events in a trace."""
-    events = getattr(trace, "events", trace)
-    count = 0
-    for event in events:
-        kind = getattr(event, "type", getattr(event, "kind", ""))
-        if str(getattr(kind, "value", kind)).lower() in ("allocate", "allocated"):
-            count += 1
-    return count
-
-
-def _pending(trace: Any) -> int:
-    return len(getattr(trace, "pending", ()))
-
-
-def run_size(size: Size, runs: int) -> dict[str, Any]:
-    """Generate, load and simulate one size `runs` times (plus one traced run for memory); figures as a dict."""
-    from yk_cli.core.simulation import SimulationOptions, simulate
 
     started = time.perf_counter()
     generated = generate(size.options())
@@ -110,71 +90,101 @@ def run_size(size: Size, runs: int) -> dict[str, Any]:
     config_text = config_yaml(generated.config)
     workload_text = workload_yaml(generated.workload)
     write_s = time.perf_counter() - started
-    del generated
     started = time.perf_counter()
-    partition, tree, workload = _load(config_text, workload_text)
+    loaded = load_config("-", stdin=config_text.encode())
+    partition = loaded.configs[0].config.partitions[0]
+    problems = list(loaded.problems)
+    if skip_parse:
+        from yk_cli.load.workload import _Builder  # the loader's own plain data -> Workload step
+
+        builder = _Builder()
+        workload = builder.workload(generated.workload)
+        problems.extend(builder.problems)
+    else:
+        result = parse_workload(workload_text, "<generated>")
+        workload = result.workload
+        problems.extend(result.problems)
     load_s = time.perf_counter() - started
-    del config_text, workload_text
+    errors = [p for p in problems if p.level == "error"]
+    if errors:
+        raise SystemExit(f"generated input does not load: {errors[0].message}")
+    with out.open("wb") as handle:
+        pickle.dump((partition, workload), handle, protocol=pickle.HIGHEST_PROTOCOL)
+    return {
+        "generate_s": generate_s,
+        "write_s": write_s,
+        "load_s": load_s,
+        "load_kind": "plain data -> Workload (no YAML)" if skip_parse else "YAML text -> Workload",
+        "workload_mb": len(workload_text.encode()) / MB,
+        "load_rss": _max_rss(),
+    }
+
+
+def measure(source: Path, runs: int) -> dict[str, Any]:
+    """Simulate the pickled (partition, workload) `runs` times, then once under tracemalloc; figures as a dict."""
+    from yk_cli.core.queues import build_queue_tree
+    from yk_cli.core.simulation import SimulationOptions, simulate
+
+    with source.open("rb") as handle:
+        partition, workload = pickle.load(handle)
     gc.collect()
-    rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-
+    rss_loaded = _max_rss()
     times: list[float] = []
-    allocations = pending = 0
+    summary: dict[str, int] = {}
     for _ in range(runs):
-        from yk_cli.core.queues import build_queue_tree
-
-        tree = build_queue_tree(partition)  # a fresh tree: the engine may keep state on it
+        tree = build_queue_tree(partition)
         gc.collect()
         started = time.perf_counter()
         trace = simulate(partition, tree, workload, SimulationOptions())
         times.append(time.perf_counter() - started)
-        allocations, pending = _allocations(trace), _pending(trace)
-        del trace
-    rss_after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-
-    from yk_cli.core.queues import build_queue_tree
-
+        summary = _summary(trace)
+        del trace, tree
+    rss_peak = _max_rss()
     tree = build_queue_tree(partition)
     gc.collect()
     tracemalloc.start()
     baseline = tracemalloc.get_traced_memory()[0]
     trace = simulate(partition, tree, workload, SimulationOptions())
-    peak = tracemalloc.get_traced_memory()[1] - baseline
+    traced_peak = tracemalloc.get_traced_memory()[1] - baseline
     tracemalloc.stop()
     del trace
     median = statistics.median(times)
     return {
-        "size": size.name,
-        "label": size.label(),
-        "generate_s": generate_s,
-        "write_s": write_s,
-        "load_s": load_s,
         "times": times,
         "median_s": median,
-        "allocations": allocations,
-        "pending": pending,
-        "rate": allocations / median if median > 0 else 0.0,
-        "tracemalloc_peak": peak,
-        "rss_before": rss_before,
-        "rss_peak": rss_after,
+        **summary,
+        "rate": summary["allocations"] / median if median > 0 else 0.0,
+        "tracemalloc_peak": traced_peak,
+        "rss_loaded": rss_loaded,
+        "rss_peak": rss_peak,
+    }
+
+
+def _summary(trace: Any) -> dict[str, int]:
+    """Counts from a trace: allocations, completions, reservations, still pending, trace events."""
+    summary = trace.summary
+    return {
+        "allocations": int(summary.allocations),
+        "completions": int(summary.completions),
+        "reservations": int(summary.reservations),
+        "pending": len(trace.pending),
+        "events": len(trace.events),
     }
 
 
 def run_cli(size: Size) -> dict[str, Any]:
-    """`yk generate` files, then `yk simulate` on them as a fresh process: wall time and its peak RSS."""
+    """Write the size's files, then run `yk simulate` on them as a fresh process: wall time and its peak RSS."""
     with tempfile.TemporaryDirectory(prefix="yk-bench-") as tmp:
         out = Path(tmp)
         generated = generate(size.options())
         (out / "queues.yaml").write_text(config_yaml(generated.config), encoding="utf-8")
         (out / "workload.yaml").write_text(workload_yaml(generated.workload), encoding="utf-8")
         del generated
-        workload_mb = (out / "workload.yaml").stat().st_size / MB
         command = [sys.executable, "-m", "yk_cli", "simulate", str(out / "queues.yaml"), str(out / "workload.yaml")]
         command += ["--format", "json"]
         started = time.perf_counter()
         done = subprocess.run(command, capture_output=True, check=False)
         wall = time.perf_counter() - started
-        rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
         allocations = 0
         if done.returncode in (0, 1):
             try:
@@ -187,14 +197,13 @@ def run_cli(size: Size) -> dict[str, Any]:
             "returncode": done.returncode,
             "stderr": done.stderr.decode(errors="replace")[-2000:],
             "wall_s": wall,
-            "rss_peak": rss,
-            "workload_mb": workload_mb,
+            "rss_peak": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024,
             "allocations": allocations,
         }
 
 
 def _child(args: list[str]) -> dict[str, Any]:
-    """Run one measurement in a fresh interpreter and return its JSON figures."""
+    """Run one step in a fresh interpreter and return its JSON figures (or the error it died with)."""
     command = [sys.executable, str(Path(__file__).resolve()), *args]
     done = subprocess.run(command, capture_output=True, check=False, cwd=ROOT)
     if done.returncode != 0:
@@ -204,36 +213,55 @@ def _child(args: list[str]) -> dict[str, Any]:
     return result
 
 
+def run_size(name: str, runs: int, skip_parse: bool) -> dict[str, Any]:
+    """Prepare in one fresh process, measure in another; the load averages before and after."""
+    before = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory(prefix="yk-bench-") as tmp:
+        data = Path(tmp) / "input.pickle"
+        prepared = _child(["--child-prepare", name, "--pickle", str(data), *(["--skip-parse"] if skip_parse else [])])
+        if "error" in prepared:
+            return prepared
+        measured = _child(["--child-measure", name, "--pickle", str(data), "--runs", str(runs)])
+        return {**prepared, **measured, "load_avg": (before, os.getloadavg()[0])}
+
+
 def _mark(ok: bool) -> str:
     return "ok" if ok else "MISSED"
 
 
 def _report(results: dict[str, dict[str, Any]], cli: dict[str, Any] | None, runs: int) -> str:
-    lines = [f"yk simulation benchmark (seed {SEED}, median of {runs} runs, Python {sys.version.split()[0]}, "]
-    lines[0] += f"{os.cpu_count()} CPUs)"
-    lines.append("")
+    lines = [
+        f"yk simulation benchmark (seed {SEED}, median of {runs} runs, Python {sys.version.split()[0]}, "
+        f"{os.cpu_count()} CPUs)",
+        "",
+    ]
     for name, r in results.items():
         lines.append(f"[{name}] {SIZES[name].label()}")
+        if "load_avg" in r:
+            lines[-1] += f"  (1-min load average {r['load_avg'][0]:.1f} -> {r['load_avg'][1]:.1f})"
         if "error" in r:
             lines.append("  FAILED:")
             lines.extend(f"    {line}" for line in r["error"].splitlines())
             lines.append("")
             continue
-        runs_text = ", ".join(f"{t:.2f}" for t in r["times"])
         lines.append(
-            f"  generate {r['generate_s']:.2f} s, write YAML {r['write_s']:.2f} s, load/parse {r['load_s']:.2f} s"
+            f"  generate {r['generate_s']:.2f} s, write YAML {r['write_s']:.2f} s ({r['workload_mb']:.1f} MB), "
+            f"load/parse {r['load_s']:.2f} s ({r['load_kind']}; loader process max RSS {r['load_rss'] / MB:,.0f} MB)"
         )
-        lines.append(f"  simulate: median {r['median_s']:.3f} s  (runs: {runs_text} s)")
-        lines.append(f"  allocations {r['allocations']:,}, still pending {r['pending']:,}")
-        rate_ok = r["rate"] >= TARGET_RATE
-        lines.append(f"  allocations/s {r['rate']:,.0f}   target >= {TARGET_RATE:,}: {_mark(rate_ok)}")
-        peak = r["tracemalloc_peak"] / MB
-        rss = r["rss_peak"] / MB
-        before = r["rss_before"] / MB
-        line = f"  peak memory: simulate() tracemalloc {peak:,.0f} MB; process max RSS {rss:,.0f} MB "
-        line += f"(after loading: {before:,.0f} MB)"
+        runs_text = ", ".join(f"{t:.3f}" for t in r["times"])
+        lines.append(f"  simulate(): median {r['median_s']:.3f} s  (runs: {runs_text} s)")
+        lines.append(
+            f"  allocations {r['allocations']:,}, completions {r['completions']:,}, reservations "
+            f"{r['reservations']:,}, still pending {r['pending']:,}, trace events {r['events']:,}"
+        )
+        lines.append(f"  allocations/s {r['rate']:,.0f}   target >= {TARGET_RATE:,}: {_mark(r['rate'] >= TARGET_RATE)}")
+        traced, rss, loaded = r["tracemalloc_peak"] / MB, r["rss_peak"] / MB, r["rss_loaded"] / MB
+        line = (
+            f"  peak memory: process max RSS {rss:,.0f} MB (workload loaded: {loaded:,.0f} MB); "
+            f"simulate() tracemalloc peak {traced:,.0f} MB"
+        )
         if name == "50k":
-            line += f"   target <= {TARGET_PEAK_MB} MB: {_mark(max(peak, rss) <= TARGET_PEAK_MB)}"
+            line += f"   target <= {TARGET_PEAK_MB} MB: {_mark(rss <= TARGET_PEAK_MB)}"
         lines.append(line)
         lines.append("")
     ok = {n: r for n, r in results.items() if "error" not in r}
@@ -242,44 +270,48 @@ def _report(results: dict[str, dict[str, Any]], cli: dict[str, Any] | None, runs
         for name, r in ok.items():
             per_ask = r["median_s"] / SIZES[name].asks * 1e6
             lines.append(f"  {name:>5} asks: {r['median_s']:8.3f} s  ({per_ask:.1f} µs/ask)")
+        if "10k" in ok and "50k" in ok:
+            lines.append(f"  50k / 10k = {ok['50k']['median_s'] / ok['10k']['median_s']:.2f}x (linear is 5x)")
         if "50k" in ok and "200k" in ok:
             ratio = ok["200k"]["median_s"] / ok["50k"]["median_s"]
             lines.append(
                 f"  200k / 50k = {ratio:.2f}x (linear is 4x)   target <= {TARGET_GROWTH:.0f}x: "
                 f"{_mark(ratio <= TARGET_GROWTH)}"
             )
-        if "10k" in ok and "50k" in ok:
-            lines.append(f"  50k / 10k = {ok['50k']['median_s'] / ok['10k']['median_s']:.2f}x (linear is 5x)")
         lines.append("")
     if cli is not None:
-        lines.append(f"[cli] {cli.get('command', 'yk simulate')} on the 50k workload, fresh process")
+        lines.append(f"[cli] `{cli.get('command', 'yk simulate')}` on the 50k files, fresh process")
         if "error" in cli:
             lines.append(f"  FAILED: {cli['error']}")
         else:
             lines.append(
                 f"  exit {cli['returncode']}, wall {cli['wall_s']:.2f} s (start-up + load + simulate + JSON), "
-                f"max RSS {cli['rss_peak'] / MB:,.0f} MB, workload file {cli['workload_mb']:.1f} MB, "
-                f"allocations {cli['allocations']:,}"
+                f"max RSS {cli['rss_peak'] / MB:,.0f} MB, allocations {cli['allocations']:,}"
             )
             if cli["returncode"] not in (0, 1):
-                lines.extend(f"    {line}" for line in cli["stderr"].splitlines()[-10:])
-            elif cli["allocations"]:
-                lines.append(f"  end-to-end allocations/s {cli['allocations'] / cli['wall_s']:,.0f}")
+                lines.extend(f"    {line}" for line in cli["stderr"].strip().splitlines()[-5:])
     return "\n".join(lines)
 
 
 def main() -> None:
-    """Parse options; the parent runs every size in a child process and prints the figures."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    """Parse options; the parent runs every step in fresh child processes and prints the figures."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="timed simulate() runs per size (median reported)")
     parser.add_argument("--sizes", default="10k,50k,200k", help="comma-separated subset of 10k,50k,200k")
     parser.add_argument("--no-cli", action="store_true", help="skip the fresh-process `yk simulate` run")
+    parser.add_argument("--skip-parse", action="store_true", help="build the Workload without the YAML round trip")
+    parser.add_argument("--parse-200k", action="store_true", help="also parse the 200k workload's YAML text")
     parser.add_argument("--json", action="store_true", help="print the raw figures as JSON")
-    parser.add_argument("--child-size", help=argparse.SUPPRESS)
+    parser.add_argument("--child-prepare", help=argparse.SUPPRESS)
+    parser.add_argument("--child-measure", help=argparse.SUPPRESS)
     parser.add_argument("--child-cli", help=argparse.SUPPRESS)
+    parser.add_argument("--pickle", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.child_size:
-        print(json.dumps(run_size(SIZES[args.child_size], args.runs)))
+    if args.child_prepare:
+        print(json.dumps(prepare(SIZES[args.child_prepare], Path(args.pickle), args.skip_parse)))
+        return
+    if args.child_measure:
+        print(json.dumps(measure(Path(args.pickle), args.runs)))
         return
     if args.child_cli:
         print(json.dumps(run_cli(SIZES[args.child_cli])))
@@ -291,7 +323,8 @@ def main() -> None:
     results: dict[str, dict[str, Any]] = {}
     for name in names:
         print(f"running {name} ...", file=sys.stderr, flush=True)
-        results[name] = _child(["--child-size", name, "--runs", str(args.runs)])
+        skip = args.skip_parse or (name == "200k" and not args.parse_200k)
+        results[name] = run_size(name, args.runs, skip)
     cli = None
     if not args.no_cli:
         print("running yk simulate on the 50k files ...", file=sys.stderr, flush=True)

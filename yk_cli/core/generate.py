@@ -28,18 +28,19 @@ NODE_SHAPES: tuple[tuple[int, int, int], ...] = (
 
 ASK_SHAPES: tuple[tuple[int, int, int], ...] = (
     # (vcore millicores, memory MiB, weight)
-    (250, 512, 10),
-    (500, 1024, 18),
-    (1000, 2048, 20),
+    (250, 512, 4),
+    (500, 1024, 10),
+    (1000, 2048, 15),
     (1000, 4096, 12),
     (2000, 4096, 14),
-    (2000, 8192, 10),
-    (4000, 8192, 7),
-    (4000, 16384, 5),
-    (8000, 32768, 3),
-    (16000, 65536, 1),
+    (2000, 8192, 13),
+    (4000, 8192, 10),
+    (4000, 16384, 10),
+    (8000, 16384, 5),
+    (8000, 32768, 4),
+    (16000, 65536, 3),
 )
-"""Pod sizes: mostly small, a long tail of large ones."""
+"""Pod sizes: mostly small, a long tail of large ones (about 3 cores and 10Gi on average)."""
 
 DRIVER_SHAPE = (1000, 4096)
 """The first ask of a multi-ask application (a Spark driver, a job's coordinator)."""
