@@ -25,8 +25,10 @@ _MULTIPLIERS = {
     "Ei": 2**60,
 }
 _K8S_QUANTITY = re.compile(
-    r"^(?P<sign>[+-]?)(?P<number>[0-9]+(\.[0-9]*)?|\.[0-9]+)(?P<suffix>[eE][+-]?[0-9]+|[munkMGTPE]i?|)$"
+    r"^(?P<sign>[+-]?)(?P<number>[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
+    r"(?P<suffix>[KMGTPE]i|[eE][+-]?[0-9]+|[numkMGTPE]?)$"
 )
+_BINARY_MULTIPLIERS = {k: v for k, v in _MULTIPLIERS.items() if k.endswith("i")}
 _K8S_DECIMAL = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
 
 Resource = dict[str, int]
@@ -65,44 +67,35 @@ def parse_resource(values: Mapping[str, str]) -> Resource:
     return {name: parse_quantity(name, str(text)) for name, text in values.items()}
 
 
-def parse_k8s_quantity(text: str) -> tuple[int, int] | None:
-    """A Kubernetes quantity as an exact fraction (numerator, 10**k denominator exponent-free): value in units.
+def k8s_quantity(name: str, text: str) -> int | None:
+    """A Kubernetes quantity in YuniKorn units: cpu in millicores (MilliValue), anything else Value(), rounded up.
 
-    Returns (value_in_milli_units, 1) rounded up, or None when the text is not a Kubernetes quantity.
+    None when Kubernetes would not parse it (or it does not fit an int64).
     """
     match = _K8S_QUANTITY.match(text.strip())
     if not match:
         return None
-    number = match.group("number")
-    suffix = match.group("suffix")
-    whole, _, frac = number.partition(".")
-    digits = int((whole or "0") + frac) if (whole or frac) else 0
+    whole, _, frac = match["number"].partition(".")
+    numerator = int((whole or "0") + frac)
     exponent = -len(frac)
-    multiplier = 1
-    if suffix in ("Ki", "Mi", "Gi", "Ti", "Pi", "Ei"):
-        multiplier = _MULTIPLIERS[suffix]
-    elif suffix and suffix[0] in "eE":
-        exponent += int(suffix[1:])
-    else:
+    suffix = match["suffix"]
+    multiplier = _BINARY_MULTIPLIERS.get(suffix, 1)
+    if suffix in _K8S_DECIMAL:
         exponent += _K8S_DECIMAL[suffix]
-    # value in milli-units, rounded up like Kubernetes' MilliValue()
-    exponent += 3
-    numerator = digits * multiplier
-    milli = numerator * 10**exponent if exponent >= 0 else -(-numerator // 10 ** (-exponent))
-    if match.group("sign") == "-":
-        milli = -milli
-    return milli, 1
-
-
-def k8s_to_internal(name: str, text: str) -> int | None:
-    """A Kubernetes resource quantity in YuniKorn units: cpu -> vcore millicores, anything else rounded up."""
-    parsed = parse_k8s_quantity(text)
-    if parsed is None:
-        return None
-    milli = parsed[0]
-    if name in ("cpu", VCORE):
-        return milli
-    return -(-milli // 1000)
+    elif suffix not in _BINARY_MULTIPLIERS:
+        exponent += int(suffix[1:])  # e/E exponent
+    if name == "cpu":
+        exponent += 3
+    if exponent > 40 or exponent < -60:
+        if numerator == 0:
+            return 0
+        if exponent > 40:
+            return None
+    numerator *= multiplier
+    value = numerator * 10**exponent if exponent >= 0 else -(-numerator // 10 ** (-exponent))
+    if match["sign"] == "-":
+        value = -value
+    return value if abs(value) <= INT64_MAX else None
 
 
 def go_map(resource: Mapping[str, int]) -> str:

@@ -20,14 +20,13 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from yk_cli.core import cluster_rules as cr
 from yk_cli.core.diagnostics import Problem, Span
 from yk_cli.core.placement import TAG_CREATE_FORCE, TAG_GUARANTEED, TAG_MAX_APPS, TAG_QUOTA
-from yk_cli.core.resources import INT64_MAX, Resource, add_into
+from yk_cli.core.resources import Resource, add_into, k8s_quantity
 from yk_cli.core.rules import Rule
 from yk_cli.core.workload import (
     BUILTIN_PRIORITY_CLASSES,
@@ -72,45 +71,6 @@ CONFIGMAPS = ("yunikorn-defaults", "yunikorn-configs")
 POD_LEVEL_RESOURCES = ("cpu", "memory")
 FINISHED_PHASES = ("Succeeded", "Failed")
 _GO_TRUE = {"1", "t", "T", "TRUE", "true", "True"}
-
-
-_QUANTITY = re.compile(
-    r"^(?P<sign>[+-]?)(?P<number>[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
-    r"(?P<suffix>[KMGTPE]i|[eE][+-]?[0-9]+|[numkMGTPE]?)$"
-)
-_BINARY = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
-_DECIMAL = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
-
-
-def k8s_quantity(name: str, text: str) -> int | None:
-    """A Kubernetes quantity in YuniKorn units: cpu in millicores (MilliValue), anything else Value(), rounded up.
-
-    None when Kubernetes would not parse it (or it does not fit an int64).
-    """
-    match = _QUANTITY.match(text.strip())
-    if not match:
-        return None
-    whole, _, frac = match["number"].partition(".")
-    numerator = int((whole or "0") + frac)
-    exponent = -len(frac)
-    suffix = match["suffix"]
-    multiplier = _BINARY.get(suffix, 1)
-    if suffix in _DECIMAL:
-        exponent += _DECIMAL[suffix]
-    elif suffix not in _BINARY:
-        exponent += int(suffix[1:])  # e/E exponent
-    if name == "cpu":
-        exponent += 3
-    if exponent > 40 or exponent < -60:
-        if numerator == 0:
-            return 0
-        if exponent > 40:
-            return None
-    numerator *= multiplier
-    value = numerator * 10**exponent if exponent >= 0 else -(-numerator // 10 ** (-exponent))
-    if match["sign"] == "-":
-        value = -value
-    return value if abs(value) <= INT64_MAX else None
 
 
 class _Skip(Exception):
