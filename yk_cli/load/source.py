@@ -95,6 +95,29 @@ def decode_text(data: bytes) -> tuple[str | None, Problem | None]:
 
 def parse_yaml(text: str, position: Position = identity_position) -> ParsedText:
     """Compose every document of a YAML text into Nodes; a syntax error becomes a problem, never an exception."""
+    from yk_cli.load.fastyaml import Unsupported, compose_document
+
+    def span_of(start: tuple[int, int], end: tuple[int, int]) -> Span:
+        line, column = position(*start)
+        end_line, end_column = position(*end)
+        if (end_line, end_column) <= (line, column):
+            end_line, end_column = line, column + 1
+        return Span(line, column, end_line, end_column)
+
+    def identity_span_of(start: tuple[int, int], end: tuple[int, int]) -> Span:
+        if end <= start:
+            return Span(start[0] + 1, start[1] + 1, start[0] + 1, start[1] + 2)
+        return Span(start[0] + 1, start[1] + 1, end[0] + 1, end[1] + 1)
+
+    try:  # the plain block YAML of most configs, without ruamel.yaml's slow scanner (same nodes, same spans)
+        spans = identity_span_of if position is identity_position else span_of
+        return ParsedText(documents=[compose_document(text, spans, MAX_DEPTH, MAX_EXPANDED_NODES)])
+    except Unsupported:
+        return parse_yaml_ruamel(text, position)
+
+
+def parse_yaml_ruamel(text: str, position: Position = identity_position) -> ParsedText:
+    """parse_yaml through ruamel.yaml's composer: any YAML, every syntax error with its position."""
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 

@@ -1,0 +1,369 @@
+"""The fast composer gives exactly ruamel.yaml's nodes and spans, or declines (never a different answer)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import ROOT, SAMPLES, SHARED, dedent
+from yk_cli.core.yamldoc import Node
+from yk_cli.load.fastyaml import Unsupported, compose_document
+from yk_cli.load.source import MAX_DEPTH, MAX_EXPANDED_NODES, parse_yaml, parse_yaml_ruamel
+
+
+def _benchmark_module() -> Any:
+    spec = importlib.util.spec_from_file_location("yk_benchmark_validate", ROOT / "benchmarks" / "validate.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+generate = _benchmark_module().generate
+
+REALWORLD = SHARED / "realworld" / "configs"
+
+
+def identity(start: tuple[int, int], end: tuple[int, int]) -> Any:
+    from yk_cli.core.diagnostics import Span
+
+    line, column, end_line, end_column = start[0] + 1, start[1] + 1, end[0] + 1, end[1] + 1
+    if (end_line, end_column) <= (line, column):
+        end_line, end_column = line, column + 1
+    return Span(line, column, end_line, end_column)
+
+
+def tree(node: Node) -> tuple:
+    """Everything the rest of yk reads from a node, recursively."""
+    return (
+        node.kind,
+        node.tag,
+        node.text,
+        repr(node.value),
+        node.style,
+        node.span,
+        tuple(tree(item) for item in node.items),
+        tuple((tree(k), tree(v)) for k, v in node.pairs),
+    )
+
+
+def fast(text: str) -> Node | None:
+    """The fast composer's document, or None when it declines."""
+    try:
+        return compose_document(text, identity, MAX_DEPTH, MAX_EXPANDED_NODES)
+    except Unsupported:
+        return None
+
+
+def agrees(text: str) -> bool:
+    """Assert the fast composer declines or matches ruamel.yaml; True when it handled the text."""
+    mine = fast(text)
+    if mine is None:
+        return False
+    slow = parse_yaml_ruamel(text)
+    assert slow.problems == [], f"fast path accepted text ruamel refuses: {slow.problems[0].message}\n{text}"
+    assert len(slow.documents) == 1
+    assert tree(mine) == tree(slow.documents[0]), text
+    return True
+
+
+def corpus() -> list[tuple[str, str]]:
+    """(name, text) of every YAML text at hand: samples, real-world configs and the queues.yaml inside them."""
+    texts = [(p.name, p.read_text()) for p in sorted(SAMPLES.rglob("*.yaml"))]
+    if REALWORLD.exists():
+        for path in sorted(REALWORLD.glob("*.yaml")):
+            text = path.read_text()
+            texts.append((path.name, text))
+            for i, doc in enumerate(_embedded(text)):
+                texts.append((f"{path.name}#{i}", doc))
+    return texts
+
+
+def _embedded(text: str) -> list[str]:
+    from ruamel.yaml import YAML
+
+    try:
+        docs = list(YAML(typ="safe", pure=True).load_all(text))
+    except Exception:
+        return []
+    found: list[str] = []
+
+    def walk(value: object) -> None:
+        if isinstance(value, dict):
+            for key, inner in value.items():
+                if key == "queues.yaml" and isinstance(inner, str):
+                    found.append(inner)
+                else:
+                    walk(inner)
+        elif isinstance(value, list):
+            for inner in value:
+                walk(inner)
+
+    for doc in docs:
+        walk(doc)
+    return found
+
+
+CORPUS = corpus()
+
+
+@pytest.mark.parametrize(("name", "text"), CORPUS, ids=[name for name, _ in CORPUS])
+def test_corpus_agrees(name: str, text: str) -> None:
+    agrees(text)
+
+
+def test_most_plain_configs_take_the_fast_path() -> None:
+    handled = [name for name, text in CORPUS if fast(text) is not None]
+    assert len(handled) >= len(CORPUS) // 2, handled
+
+
+def test_generated_benchmark_config_takes_the_fast_path() -> None:
+    assert agrees(generate(departments=2, teams=2, leaves=3))
+
+
+CASES = [
+    "a: 1\n",
+    "a: 1",
+    "a: 1\n\n\n",
+    "a: 1\n# c\n",
+    "a: 1\n# c",
+    "a:\n",
+    "a:",
+    "a:\n  # c\n",
+    "---\na: 1\n",
+    "--- # x\na: 1\n",
+    "- a\n- b\n",
+    "a:\n- x\n- y\nb: 1\n",
+    "a: 'x'  # c\nb: \"y\"\n",
+    "a: {x: 1, y: [1, 2]}\n",
+    "a: x y  z   \n",
+    "a: -1\n",
+    "a:   value with spaces # and a comment\n",
+    "a: it''s\nb: 'it''s'\nc: ''\nd: \"\"\n",
+    "a: {}\nb: []\nc: { }\nd: [ ]\n",
+    "a: [x, 'y', \"z\", {k: v}, [1]]\n",
+    "key with spaces: v\n",
+    "nvidia.com/gpu: 1\nurl: http://example.com:8080/x\n",
+    "a: b#c\n",
+    "a: ~\nb: null\nc: true\nd: 0x1F\ne: 1.5\nf: .inf\ng: 2001-01-01\n",
+    "a:\n  b:\n    c:\n      - d: 1\n        e: 2\n      -\n        f: 3\n      - g\n",
+    "- - a\n",
+    "-\n  a: 1\n- \n",
+    "- a: 1\n  b:\n  c: 3\n- d\n",
+    "a:\n  - b\n  -\nc: 1\n",
+    "a: b: c\n",
+    "a: - b\n",
+    "a:\n  - x\n  y: 1\n",
+    "a: 1\n b: 2\n",
+    "a: 1\n  b: 2\n",
+    "a:\n  b: 1\n c: 2\n",
+    "a: [1, 2\n",
+    "a: {x: 1,}\n",
+    "a: 'unclosed\n",
+    'a: "esc\\n"\n',
+    "a: plain\n  continued\n",
+    "a: &x 1\nb: *x\n",
+    "a: !!str 1\n",
+    "a: |\n  text\n",
+    "a: >\n  text\n",
+    "a: 1\n---\nb: 2\n",
+    "%YAML 1.2\n---\na: 1\n",
+    "a: 1\n...\n",
+    "a:\tb\n",
+    "a: 1\r\nb: 2\r\n",
+    "? a\n: b\n",
+    "a: 1\na: 2\n",
+    "<<: {a: 1}\n",
+    "'quoted key': 1\n",
+    "a: [x: 1]\n",
+    "a: {x}\n",
+    "a: 'x' y\n",
+    'a: "x"#c\n',
+    "plain scalar\n",
+    "a: 1 # c\n# c2\n  # c3\nb: 2\n",
+    "a:\n    - x\n    - y\n  \nb: 1\n",
+    "a:\n- b:\n  - c\n  d: 1\n",
+    "ü: é\nnames: [ä, 日本]\n",
+    "a: `x`\n",
+    "a: @x\n",
+    "a: %x\n",
+    "a: ,x\n",
+    "a: x,y\n",
+    "a: [a b, c]\n",
+    "a: {b: c d}\n",
+    "a: ---\n",
+    "-1: x\n",
+    "a: -\n",
+    "a: :x\n",
+    "a: ?x\n",
+    "a: [-1, -x]\n",
+    "a: [b, c]  # comment\n",
+    "a: [b, c] x\n",
+    "a: {b: [c, {d: e}]}\n",
+    "a:\n  b: 1\n\n\n  c: 2\n",
+    "",
+    "# only a comment\n",
+    "---\n",
+]
+
+
+@pytest.mark.parametrize("text", CASES)
+def test_cases(text: str) -> None:
+    agrees(text)
+
+
+def test_handles_the_usual_shapes() -> None:
+    usual = dedent(
+        """
+        # a config
+        partitions:
+          - name: default   # the partition
+            placementrules:
+              - name: tag
+                value: namespace
+                create: true
+            queues:
+            - name: root
+              submitacl: "*"
+              properties:
+                application.sort.policy: fifo
+                priority.offset: '10'
+              resources:
+                guaranteed: {vcore: 1, memory: 1Gi}
+                max:
+                  vcore: 10
+              queues:
+                - name: a
+                - name: b
+                  limits:
+                    - limit: x
+                      users: [alice, bob]
+                      maxapplications: 2
+        """
+    )
+    assert agrees(usual)
+
+
+def test_deep_nesting_is_left_to_ruamel() -> None:
+    deep = "".join(f"{' ' * (2 * i)}k{i}:\n" for i in range(MAX_DEPTH + 5)) + " " * (2 * MAX_DEPTH + 10) + "x: 1\n"
+    assert fast(deep) is None
+    assert [p.message for p in parse_yaml(deep).problems] == [f"nesting is deeper than {MAX_DEPTH} levels"]
+
+
+def test_node_budget_is_left_to_ruamel() -> None:
+    text = "a: [" + ", ".join(["1"] * 20) + "]\n"
+    with pytest.raises(Unsupported):
+        compose_document(text, identity, MAX_DEPTH, 10)
+
+
+def test_positions_of_embedded_configs_still_map_to_the_outer_file() -> None:
+    def shifted(line: int, column: int) -> tuple[int, int]:
+        return line + 11, column + 9
+
+    text = "partitions:\n  - name: default\n"
+    fast_doc = parse_yaml(text, shifted).documents[0]
+    slow_doc = parse_yaml_ruamel(text, shifted).documents[0]
+    assert tree(fast_doc) == tree(slow_doc)
+    assert fast_doc.span.line == 11
+
+
+# --- fuzzing: random structures in random styles, and random edits of real configs ----------------------------------
+
+SCALARS = st.one_of(
+    st.sampled_from(["x", "a b", "-1", "1.5", "true", "~", "", "null", "0x10", "2Gi", "500m", "a#b", "http://h:1/p"]),
+    st.text(alphabet="abc xyz-_./:#'\"", min_size=1, max_size=6),
+)
+VALUES = st.recursive(
+    SCALARS,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.sampled_from(["a", "b", "c d", "e.f"]), inner, max_size=3)
+    ),
+    max_leaves=12,
+)
+
+
+def render(value: object, indent: int, rng: random.Random) -> list[str]:
+    """Block YAML for value in randomly chosen but valid styles (flow, quoting, comments, indentless sequences)."""
+    pad = " " * indent
+    if isinstance(value, dict):
+        if not value:
+            return [pad + "{}"]
+        out = []
+        for key, inner in value.items():
+            out += _entry(f"{pad}{key}:", inner, indent, rng)
+        return out
+    if isinstance(value, list):
+        if not value:
+            return [pad + "[]"]
+        out = []
+        for inner in value:
+            out += _entry(f"{pad}-", inner, indent, rng)
+        return out
+    return [pad + _scalar(str(value), rng)]
+
+
+def _entry(head: str, inner: object, indent: int, rng: random.Random) -> list[str]:
+    comment = rng.choice(["", "", "  # note"])
+    if isinstance(inner, (dict, list)) and inner and rng.random() < 0.7:
+        step = rng.choice([2, 4]) if not (isinstance(inner, list) and head.endswith(":") and rng.random() < 0.3) else 0
+        lines = [head + comment]
+        if rng.random() < 0.2:
+            lines.append(" " * (indent + 1) + "# between")
+        return lines + render(inner, indent + step, rng)
+    return [f"{head} {_flow(inner, rng)}{comment}".rstrip() if inner != "" else head + comment]
+
+
+def _flow(value: object, rng: random.Random) -> str:
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_flow(v, rng)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow(v, rng) for v in value) + "]"
+    return _scalar(str(value), rng)
+
+
+def _scalar(text: str, rng: random.Random) -> str:
+    style = rng.choice(["plain", "plain", "single", "double"])
+    if style == "single":
+        return "'" + text.replace("'", "''") + "'"
+    if style == "double":
+        return '"' + text + '"'
+    return text
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(value=st.dictionaries(st.sampled_from(["a", "b", "c"]), VALUES, min_size=1, max_size=3), seed=st.integers())
+def test_random_documents(value: dict[str, object], seed: int) -> None:
+    agrees("\n".join(render(value, 0, random.Random(seed))) + "\n")
+
+
+MUTABLE = [text for _, text in CORPUS if fast(text) is not None][:30]
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(index=st.integers(0, max(len(MUTABLE) - 1, 0)), data=st.data())
+def test_random_edits_of_real_configs(index: int, data: st.DataObject) -> None:
+    if not MUTABLE:
+        pytest.skip("no corpus")
+    text = MUTABLE[index]
+    for _ in range(data.draw(st.integers(1, 3))):
+        pos = data.draw(st.integers(0, len(text)))
+        edit = data.draw(st.sampled_from(["delete", "insert", "replace"]))
+        char = data.draw(st.sampled_from(list(" -:#'\"{}[],\n&*|>?x1")))
+        if edit == "delete":
+            text = text[:pos] + text[pos + 1 :]
+        elif edit == "insert":
+            text = text[:pos] + char + text[pos:]
+        else:
+            text = text[:pos] + char + text[pos + 1 :]
+    agrees(text)
+
+
+def test_corpus_file_list_is_not_empty() -> None:
+    assert CORPUS, json.dumps([str(p) for p in Path(SAMPLES).rglob("*")])
