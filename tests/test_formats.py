@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
+import sys
 from pathlib import Path
 
 import jsonschema
 import pytest
 
 from tests.conftest import ROOT, SAMPLES, dedent
-from yk_cli.commands.validate import fast_path
+from yk_cli.commands.validate import fast_path, run_validate
 from yk_cli.core.diagnostics import Level, Problem, Span
 from yk_cli.core.rules import LOADER_RULES, all_rules
 from yk_cli.load.config import load_config
@@ -390,7 +392,6 @@ def test_fast_path_leaves_the_rest_to_typer(args: list[str]) -> None:
 
 def test_validate_path_does_not_import_rich_or_jsonschema(tmp_path: Path) -> None:
     import subprocess
-    import sys
 
     path = tmp_path / "q.yaml"
     path.write_text(CLEAN)
@@ -401,3 +402,28 @@ def test_validate_path_does_not_import_rich_or_jsonschema(tmp_path: Path) -> Non
     )
     out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True)
     assert out.stdout.splitlines()[-1] == "[]"
+
+
+class _Terminal(io.StringIO):
+    """A standard output that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_terminal_output_is_coloured_unless_no_color(workdir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    monkeypatch.setenv("COLUMNS", "100")
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stdout", terminal)
+    assert run_validate(["queues.yaml"], None, False, None) == 1
+    coloured = terminal.getvalue()
+    assert "\x1b[1;31m[error]\x1b[0m" in coloured
+    monkeypatch.setenv("NO_COLOR", "1")
+    plain = _Terminal()
+    monkeypatch.setattr(sys, "stdout", plain)
+    assert run_validate(["queues.yaml"], None, False, None) == 1
+    assert plain.getvalue() == ANSI.sub("", coloured)
+    assert "\x1b[" not in plain.getvalue()
