@@ -25,11 +25,16 @@ class PropertyEntry:
     template: bool
 
 
+_last_trees: tuple[SchedulerConfig, list[tuple[PartitionConfig, QueueTree]]] | None = None
+
+
 def partition_trees(config: SchedulerConfig) -> Iterator[tuple[PartitionConfig, QueueTree]]:
-    """Every partition that has a queue list, with its resolved queue tree."""
-    for partition in config.partitions:
-        if partition.queues is not None:
-            yield partition, build_queue_tree(partition)
+    """Every partition that has a queue list, with its resolved queue tree (built once per config; read-only)."""
+    global _last_trees
+    if _last_trees is None or _last_trees[0] is not config:
+        built = [(p, build_queue_tree(p)) for p in config.partitions if p.queues is not None]
+        _last_trees = (config, built)
+    yield from _last_trees[1]
 
 
 def configured_queues(partition: PartitionConfig) -> Iterator[tuple[str, QueueConfig]]:
