@@ -68,5 +68,6 @@ from yk_cli.commands import generate as _generate  # noqa: E402, F401
 from yk_cli.commands import priorities as _priorities  # noqa: E402, F401
 from yk_cli.commands import rules as _rules  # noqa: E402, F401
 from yk_cli.commands import schema as _schema  # noqa: E402, F401
+from yk_cli.commands import simulate as _simulate  # noqa: E402, F401
 from yk_cli.commands import tree as _tree  # noqa: E402, F401
 from yk_cli.commands import validate as _validate  # noqa: E402, F401

@@ -14,6 +14,7 @@ The simulator and `yk explain` both use these functions, so an explanation can n
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from operator import neg
 from typing import TypeVar
 
 from yk_cli.core.config import PartitionConfig
@@ -174,7 +175,7 @@ def pending_key(pending: Sequence[int]) -> tuple[int, ...]:
     is a partial order (incomparable queues keep Go's random map order). The lexicographic order used here
     agrees with it wherever it decides, and breaks the rest by resource name.
     """
-    return tuple(-v for v in pending)
+    return tuple(map(neg, pending))
 
 
 def queue_key(priority_first: bool, priority: int, share: float, pending: tuple[int, ...], order: int) -> tuple:

@@ -58,14 +58,14 @@ class RunState:
     heap: list[tuple[int, int, int, object]] = field(default_factory=list)
     seq: int = 0
     fits: dict[Size, Fit] = field(default_factory=dict)
-    node_dead: set[Size] = field(default_factory=set)
-    """Sizes no unreserved node can hold right now (cleared for a size when a node frees up enough)."""
     reserve_dead: set[Size] = field(default_factory=set)
     """Sizes no unreserved node is large enough for, so an old ask of that size cannot reserve."""
     nres: int = 0
     allocations: int = 0
     completions: int = 0
     reservations: int = 0
+    young: list[AskState] = field(default_factory=list)
+    """Asks that arrived at the current time too young to reserve (see sim_commit.schedule_old)."""
     preemptor: object | None = None
     """The preemption engine (next issue); while None, failing asks never preempt and subtrees may be skipped."""
 
@@ -166,11 +166,11 @@ def build_state(
         cache=cache,
         legacy=legacy,
     )
+    for app in workload.applications:
+        _application(state, app, placements, index_of)
     for node in nodes:
         if node.schedulable:
             state.index.add(node)
-    for app in workload.applications:
-        _application(state, app, placements, index_of)
     for queue in queues.values():
         if queue.parent is not None:
             queue.entry = queue.key()

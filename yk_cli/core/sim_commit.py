@@ -20,8 +20,8 @@ from yk_cli.core.sim_build import (
     add_sizes,
 )
 from yk_cli.core.sim_cycle import set_own_live
-from yk_cli.core.sim_nodes import NodeState
-from yk_cli.core.sim_state import ALLOCATED, DONE, PENDING, AllocState, AppState, AskState, QState, bump, fits
+from yk_cli.core.sim_nodes import Fit, NodeState
+from yk_cli.core.sim_state import ALLOCATED, DONE, PENDING, AllocState, AppState, AskState, QState, bump
 
 
 def arrive(state: RunState, ask: AskState) -> None:
@@ -50,7 +50,15 @@ def arrive(state: RunState, ask: AskState) -> None:
     state.cache.add_ask(app.id, ask.priority)
     rekey(app)
     if not ask.old:
-        state.push(ask.created + RESERVATION_DELAY + CYCLE_INTERVAL, OLD, ask)
+        state.young.append(ask)
+
+
+def schedule_old(state: RunState) -> None:
+    """After the cycles at this time: asks that arrived now and still wait get a timer for the reservation delay."""
+    for ask in state.young:
+        if ask.status == PENDING and ask.reserved is None:
+            state.push(ask.created + RESERVATION_DELAY + CYCLE_INTERVAL, OLD, ask)
+    state.young.clear()
 
 
 def become_old(state: RunState, ask: AskState) -> None:
@@ -72,16 +80,19 @@ def allocate(state: RunState, ask: AskState, node: NodeState) -> tuple[list[Prio
     app = ask.app
     leaf = app.leaf
     assert leaf is not None
-    size = ask.size
+    size, fit = ask.size, ask.fit
     note = ""
     reserved = ask.reserved
-    if reserved is not None:
+    counted = reserved is None
+    if counted:
+        del app.asks[bisect_left(app.asks, ask.entry)]
+        bump(app.sizes, size, -1)
+        if ask.old:
+            bump(app.old, size, -1)
+    else:
         _drop_reservation(state, ask)
         note = "from its reservation" if reserved is node else f"reservation on {reserved.name} released"
-    else:
-        del app.asks[bisect_left(app.asks, ask.entry)]
-        add_sizes(leaf, app, size, ask.old, -1)
-    _change_node(state, node, size, -1)
+    _change_node(state, node, fit, -1)
     if reserved is not None:
         _return_node(state, reserved)
     ask.status = ALLOCATED
@@ -94,16 +105,32 @@ def allocate(state: RunState, ask: AskState, node: NodeState) -> tuple[list[Prio
     app.npending -= 1
     app.nalloc += 1
     allocated = app.allocated
-    for i, v in enumerate(size):
+    for i, v in fit:
         allocated[i] += v
-    _started(state, app)
+    new, old = not app.started, ask.old
     queue: QState | None = leaf
     while queue is not None:
+        if counted:
+            sizes = queue.sizes
+            left = sizes[size] - 1
+            if left:
+                sizes[size] = left
+            else:
+                del sizes[size]
+            if new:
+                bump(queue.new_sizes, size, -1)
+            if old:
+                bump(queue.old, size, -1)
         allocated, pending = queue.allocated, queue.pending
-        for i, v in enumerate(size):
+        for i, v in fit:
             allocated[i] += v
             pending[i] -= v
+        queue.share_cache = None
         queue = queue.parent
+    if new:
+        _start(state, app)
+    elif app.state == "Starting":
+        app.state = "Running"
     changes: list[PriorityChange] = []
     state.cache.remove_ask(app.id, ask.priority, changes)
     rekey(app)
@@ -140,11 +167,10 @@ def complete(state: RunState, alloc: AllocState) -> None:
     """An allocation finishes: its node, application and queues get the resources back."""
     node = alloc.node
     size = alloc.size
+    fit = state.fit(size)
     del node.allocations[alloc.name]
-    _change_node(state, node, size, 1)
-    if node in state.index:
-        _revive_sizes(state, node)
-    elif node.reserved_by is not None:
+    _change_node(state, node, fit, 1)
+    if node not in state.index and node.reserved_by is not None:
         set_own_live(node.reserved_by, True)  # type: ignore[arg-type]
     if alloc.ask is not None:
         alloc.ask.status = DONE
@@ -155,15 +181,16 @@ def complete(state: RunState, alloc: AllocState) -> None:
         return
     app.nalloc -= 1
     allocated = app.allocated
-    for i, v in enumerate(size):
+    for i, v in fit:
         allocated[i] -= v
     if app.nalloc == 0 and app.npending == 0 and app.active:
         _set_active(app, False)
     queue: QState | None = leaf
     while queue is not None:
         allocated = queue.allocated
-        for i, v in enumerate(size):
+        for i, v in fit:
             allocated[i] -= v
+        queue.share_cache = None
         queue = queue.parent
     rekey(app)
 
@@ -192,24 +219,26 @@ def rekey(app: AppState) -> None:
         del leaf.apps[bisect_left(leaf.apps, entry)]
         app.entry = None
     queue = leaf
-    while queue.parent is not None:
-        new = queue.key()
-        old = queue.entry
-        if new[:-1] != old[:-1]:
-            children = queue.parent.children
-            del children[bisect_left(children, old)]
-            insort(children, new)
-            queue.entry = new
-        queue = queue.parent
+    parent = queue.parent
+    while parent is not None:
+        children = parent.children
+        if len(children) > 1:  # an only child needs no place among siblings
+            new = queue.key()
+            old = queue.entry
+            if new[:-1] != old[:-1]:
+                del children[bisect_left(children, old)]
+                insort(children, new)
+                queue.entry = new
+        queue, parent = parent, parent.parent
 
 
-def _change_node(state: RunState, node: NodeState, size: tuple[int, ...], sign: int) -> None:
+def _change_node(state: RunState, node: NodeState, fit: Fit, sign: int) -> None:
     """Add (sign 1) or take (sign -1) resources on a node, keeping its place in the node index."""
     listed = node in state.index
     if listed:
         state.index.remove(node)
     available = node.available
-    for i, v in enumerate(size):
+    for i, v in fit:
         available[i] += sign * v
     node.rescore()
     if listed:
@@ -220,17 +249,8 @@ def _return_node(state: RunState, node: NodeState) -> None:
     """A node whose reservation ended goes back into the node index (if schedulable)."""
     if node.reserved_by is None and node.schedulable and node not in state.index:
         state.index.add(node)
-        _revive_sizes(state, node)
         for size in [s for s in state.reserve_dead if node.fits_capacity(state.fits[s])]:
             state.reserve_dead.discard(size)
-
-
-def _revive_sizes(state: RunState, node: NodeState) -> None:
-    """A node in the index now has more room: sizes it can hold are no longer known to fit nowhere."""
-    dead = state.node_dead
-    if dead:
-        for size in [s for s in dead if fits(node.available, state.fits[s])]:
-            dead.discard(size)
 
 
 def _drop_reservation(state: RunState, ask: AskState) -> None:
@@ -256,12 +276,8 @@ def _drop_reservation(state: RunState, ask: AskState) -> None:
     state.nres -= 1
 
 
-def _started(state: RunState, app: AppState) -> None:
-    """After an allocation: the first one starts the application (it now counts for maxapplications)."""
-    if app.started:
-        if app.state == "Starting":
-            app.state = "Running"
-        return
+def _start(state: RunState, app: AppState) -> None:
+    """The application's first allocation: it now counts for maxapplications."""
     app.started = True
     leaf = app.leaf
     assert leaf is not None

@@ -6,9 +6,9 @@ Failing asks move on to the next ask, application and queue; the first allocatio
 
 Finding that outcome fast without changing it relies on facts that only ever become true in one direction:
 
-* a size that fits no unreserved node stays that way until a node frees resources or is unreserved
-  (state.node_dead, cleared exactly then), and a size no unreserved node is large enough for stays that way
-  until a node is unreserved (state.reserve_dead);
+* a size that fits no unreserved node stays that way until a node frees resources or is unreserved (the node
+  index tracks this per size, see NodeIndex), and a size no unreserved node is large enough for stays that
+  way until a node is unreserved (state.reserve_dead);
 * every queue and application counts its unreserved pending asks by size, so a subtree in which no size fits
   the headroom and the node facts above is skipped without looking at its asks.
 
@@ -56,7 +56,7 @@ def _possible(state: RunState, sizes: dict[Size, int], new: dict[Size, int] | No
     """Whether some ask counted in sizes might succeed: fits the headroom and either fits a node or may reserve."""
     if state.preemptor is not None or len(sizes) > SIZE_LIMIT:
         return True
-    node_dead, reserve_dead, cached = state.node_dead, state.reserve_dead, state.fits
+    node_dead, reserve_dead, cached = state.index.dead, state.reserve_dead, state.fits
     for size, count in sizes.items():
         if new is not None and count <= new.get(size, 0):
             continue  # only asks of applications that may not start
@@ -70,8 +70,8 @@ def _possible(state: RunState, sizes: dict[Size, int], new: dict[Size, int] | No
 
 
 def _visit(state: RunState, queue: QState, parent_hr: list[float] | None, new_ok: bool) -> Decision | None:
-    hr = queue.headroom(parent_hr)
-    if new_ok and not queue.can_start_app():
+    hr = parent_hr if queue.max is None else queue.headroom(parent_hr)
+    if new_ok and queue.maxapps and queue.running + 1 > queue.maxapps:
         new_ok = False
     if not _possible(state, queue.sizes, None if new_ok else queue.new_sizes, queue.old, hr):
         return None
@@ -117,11 +117,9 @@ def try_ask(state: RunState, ask: AskState, hr: list[float]) -> Decision | None:
         if hr[i] < v:
             return None  # Not enough queue quota (the preemption engine's headroom branch goes here)
     size = ask.size
-    if size not in state.node_dead:
-        node = state.index.first_fit(fit)
-        if node is not None:
-            return Decision(ALLOCATE, ask, node)
-        state.node_dead.add(size)
+    node = state.index.first_fit(size, fit)
+    if node is not None:
+        return Decision(ALLOCATE, ask, node)
     if ask.old and size not in state.reserve_dead:
         node = reservation_target(state, ask)
         if node is not None:
@@ -165,19 +163,17 @@ def _reserved(state: RunState, queue: QState, parent_hr: list[float] | None) -> 
                 return Decision(ALLOCATE, ask, node, node)
             set_own_live(ask, False)
         for ask in asks:
-            size = ask.size
-            if size in state.node_dead or not fits(hr, ask.fit):
+            if ask.size in state.index.dead or not fits(hr, ask.fit):
                 continue
-            node = state.index.first_fit(ask.fit)
+            node = state.index.first_fit(ask.size, ask.fit)
             if node is not None:
                 return Decision(ALLOCATE, ask, node, ask.reserved)
-            state.node_dead.add(size)
     return None
 
 
 def _other_possible(state: RunState, queue: QState, hr: list[float]) -> bool:
     """Whether a reserved ask below the queue might fit an unreserved node (its size is not known to fit none)."""
-    return any(size not in state.node_dead and fits(hr, state.fits[size]) for size in queue.res_sizes)
+    return any(size not in state.index.dead and fits(hr, state.fits[size]) for size in queue.res_sizes)
 
 
 def set_own_live(ask: AskState, live: bool) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Iterator, Mapping, Sequence
 
@@ -24,6 +25,7 @@ class NodeState:
         "available",
         "capacity",
         "capacity_map",
+        "counted",
         "entry",
         "index",
         "name",
@@ -51,6 +53,8 @@ class NodeState:
         self.schedulable = schedulable
         self.reserved_by: object | None = None
         """The AskState holding a reservation on this node."""
+        self.counted: list[list] = []
+        """The node index's size records that count this node as fitting (set while it is in the index)."""
         self.allocations: dict[str, object] = {}
         """Allocation name -> running allocation on this node, in placement order."""
         self._policy = policy
@@ -82,20 +86,33 @@ class NodeState:
         return True
 
 
-class NodeIndex:
-    """Schedulable, unreserved nodes in sort order (score, name), as blocks that remember their largest free amounts.
+LOW = (-math.inf,)
+"""Sorts before every node entry."""
+HIGH = (math.inf,)
+"""Sorts after every node entry."""
+TRACKED = 64
+"""Ask sizes whose first fitting node is remembered; further sizes are looked up from scratch."""
 
-    first_fit skips whole blocks whose largest free amount of some type is below the ask, so full nodes at the
-    front (binpacking) cost one comparison per block instead of one per node.
+
+class NodeIndex:
+    """Schedulable, unreserved nodes in sort order (score, name), with the first fitting node of each ask size.
+
+    Nodes sit in blocks. For each ask size seen (up to TRACKED), the index keeps how many nodes of each block
+    can hold it, and either the first node that fits it or a bound before which no node fits it (HIGH: no node
+    fits at all). Every node that leaves or joins the order (its free resources change, it is reserved or
+    released) updates those records in O(sizes); the common query is O(1) and a scan skips every block with no
+    fitting node, never revisiting nodes already known not to fit.
     """
 
     def __init__(self, width: int) -> None:
         self._width = width
         self._blocks: list[list[tuple[float, str, NodeState]]] = []
         self._firsts: list[tuple[float, str, NodeState]] = []
-        self._maxes: list[list[int]] = []
-        self._dirty: list[bool] = []
         self._members: set[str] = set()
+        self._sizes: dict[tuple[int, ...], list] = {}
+        """size -> [first fitting node or None, bound entry, fit pairs, fitting nodes per block]."""
+        self.dead: set[tuple[int, ...]] = set()
+        """Sizes no node in the index can hold right now."""
 
     def __len__(self) -> int:
         return len(self._members)
@@ -112,24 +129,35 @@ class NodeIndex:
         """Insert a node at its current score."""
         entry = node.entry
         self._members.add(node.name)
-        if not self._blocks:
-            self._blocks.append([entry])
+        blocks = self._blocks
+        if not blocks:
+            blocks.append([entry])
             self._firsts.append(entry)
-            self._maxes.append(list(node.available))
-            self._dirty.append(False)
-            return
-        bi = bisect_right(self._firsts, entry) - 1
-        if bi < 0:
+            for record in self._sizes.values():
+                record[3].append(0)
             bi = 0
-        block = self._blocks[bi]
-        insort(block, entry)
-        if block[0] is entry:
-            self._firsts[bi] = entry
-        top = self._maxes[bi]
-        for i, v in enumerate(node.available):
-            if v > top[i]:
-                top[i] = v
-        if len(block) > 2 * BLOCK:
+        else:
+            bi = bisect_right(self._firsts, entry) - 1
+            if bi < 0:
+                bi = 0
+            block = blocks[bi]
+            insort(block, entry)
+            if block[0] is entry:
+                self._firsts[bi] = entry
+        available = node.available
+        counted = node.counted = []
+        for size, record in self._sizes.items():
+            for i, v in record[2]:
+                if available[i] < v:
+                    break
+            else:
+                record[3][bi] += 1
+                counted.append(record)
+                first = record[0]
+                if entry < (first.entry if first is not None else record[1]):
+                    record[0] = node
+                    self.dead.discard(size)
+        if len(blocks[bi]) > 2 * BLOCK:
             self._split(bi)
 
     def remove(self, node: NodeState) -> None:
@@ -140,37 +168,66 @@ class NodeIndex:
         block = self._blocks[bi]
         j = bisect_left(block, entry)
         del block[j]
+        for record in node.counted:
+            record[3][bi] -= 1
+            if record[0] is node:
+                record[0] = None
+                record[1] = entry
+        node.counted = []
         if not block:
-            del self._blocks[bi], self._firsts[bi], self._maxes[bi], self._dirty[bi]
-            return
-        if j == 0:
+            del self._blocks[bi], self._firsts[bi]
+            for record in self._sizes.values():
+                del record[3][bi]
+        elif j == 0:
             self._firsts[bi] = block[0]
-        self._dirty[bi] = True
 
-    def first_fit(self, fit: Fit) -> NodeState | None:
-        """The first node in sort order whose free resources hold the ask."""
-        blocks, maxes = self._blocks, self._maxes
-        for bi in range(len(blocks)):
-            top = maxes[bi]
-            for i, v in fit:
-                if top[i] < v:
-                    break
-            else:
-                for entry in blocks[bi]:
-                    available = entry[2].available
+    def first_fit(self, size: tuple[int, ...], fit: Fit) -> NodeState | None:
+        """The first node in sort order whose free resources hold an ask of this size."""
+        record = self._sizes.get(size)
+        if record is None:
+            if len(self._sizes) >= TRACKED:
+                return next((node for node in self if node.fits(fit)), None)
+            record = self._sizes[size] = [None, LOW, fit, [self._count(block, fit) for block in self._blocks]]
+            for block in self._blocks:
+                for entry in block:
+                    if entry[2].fits(fit):
+                        entry[2].counted.append(record)
+        first = record[0]
+        if first is not None:
+            return first
+        if record[1] is HIGH:
+            return None
+        first = self._scan(record)
+        if first is None:
+            record[1] = HIGH
+            self.dead.add(size)
+        else:
+            record[0] = first
+        return first
+
+    def _scan(self, record: list) -> NodeState | None:
+        """The first fitting node at or after the record's bound, skipping blocks without one."""
+        blocks, counts, fit, bound = self._blocks, record[3], record[2], record[1]
+        start = offset = 0
+        if bound is not LOW and blocks:
+            start = max(bisect_right(self._firsts, bound) - 1, 0)
+            offset = bisect_left(blocks[start], bound)
+        for bi in range(start, len(blocks)):
+            if counts[bi]:
+                block = blocks[bi]
+                for k in range(offset, len(block)):
+                    available = block[k][2].available
                     for i, v in fit:
                         if available[i] < v:
                             break
                     else:
-                        return entry[2]
-                if self._dirty[bi]:
-                    self._refresh(bi)
+                        return block[k][2]
+            offset = 0
         return None
 
-    def _refresh(self, bi: int) -> None:
-        block = self._blocks[bi]
-        self._maxes[bi] = [max(col) for col in zip(*(entry[2].available for entry in block), strict=True)]
-        self._dirty[bi] = False
+    @staticmethod
+    def _count(block: list[tuple[float, str, NodeState]], fit: Fit) -> int:
+        return sum(1 for entry in block if entry[2].fits(fit))
 
     def _split(self, bi: int) -> None:
         block = self._blocks[bi]
@@ -178,7 +235,5 @@ class NodeIndex:
         left, right = block[:half], block[half:]
         self._blocks[bi : bi + 1] = [left, right]
         self._firsts[bi : bi + 1] = [left[0], right[0]]
-        self._maxes[bi : bi + 1] = [[], []]
-        self._dirty[bi : bi + 1] = [False, False]
-        self._refresh(bi)
-        self._refresh(bi + 1)
+        for record in self._sizes.values():
+            record[3][bi : bi + 1] = [self._count(left, record[2]), self._count(right, record[2])]

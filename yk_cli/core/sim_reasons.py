@@ -65,7 +65,7 @@ def diagnose(state: RunState, ask: AskState) -> tuple[str, str]:
     usable = [node for node in state.nodes if node.schedulable]
     if not any(node.fits_capacity(ask.fit) for node in usable):
         return codes.NODE_TOO_SMALL, f"no node is large enough for {wanted}"
-    if state.index.first_fit(ask.fit) is not None:
+    if state.index.first_fit(ask.size, ask.fit) is not None:
         return codes.STOPPED, "fits now: the run stopped (--until or --max-steps) before its turn"
     for node in usable:
         holder = node.reserved_by

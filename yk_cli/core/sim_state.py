@@ -55,7 +55,6 @@ class QState:
         "entry",
         "fair_dens",
         "guaranteed",
-        "hr_waiters",
         "is_leaf",
         "max",
         "maxapps",
@@ -75,6 +74,7 @@ class QState:
         "res_live",
         "res_sizes",
         "running",
+        "share_cache",
         "sizes",
         "sort_priority",
         "stateaware",
@@ -100,6 +100,8 @@ class QState:
         self.max: list[float] | None = None
         self.fair_dens: tuple[tuple[int, int], ...] = ()
         self.allocated = [0] * width
+        self.share_cache: float | None = None
+        """The fair share while allocated is unchanged (reset to None whenever allocated changes)."""
         self.pending = [0] * width
         self.children: list[tuple] = []
         """Entries (key..., QState) of the child queues in sort order."""
@@ -124,8 +126,6 @@ class QState:
         self.res_sizes: dict[Size, int] = {}
         self.res_apps: dict[AppState, list[AskState]] = {}
         """Leaf: applications holding reservations, in reservation order, with their reserved asks."""
-        self.hr_waiters: list[AskState] = []
-        """Reserved asks whose last try failed this queue's headroom: retried when it frees resources."""
 
     def can_start_app(self) -> bool:
         """Whether one more application may start here (maxapplications; 0 is unlimited)."""
@@ -136,14 +136,16 @@ class QState:
         if self.max is None:
             assert parent is not None
             return parent
-        own = [m - a for m, a in zip(self.max, self.allocated, strict=True)]
         if parent is None:
-            return own
-        return [o if o < p else p for o, p in zip(own, parent, strict=True)]
+            return [m - a for m, a in zip(self.max, self.allocated, strict=True)]
+        return [d if (d := m - a) < p else p for m, a, p in zip(self.max, self.allocated, parent, strict=True)]
 
     def share(self) -> float:
         """Fair share: largest used/guaranteed (or used/fair max) over the types in use."""
-        return policies.fair_share_of(self.allocated, self.fair_dens)
+        share = self.share_cache
+        if share is None:
+            share = self.share_cache = policies.fair_share_of(self.allocated, self.fair_dens)
+        return share
 
     def key(self) -> tuple:
         """This queue's sort entry under its parent (the parent's application.sort.priority decides the order)."""

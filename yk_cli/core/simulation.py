@@ -14,7 +14,7 @@ from yk_cli.core.config import PartitionConfig
 from yk_cli.core.priority import PriorityChange
 from yk_cli.core.queues import QueueTree
 from yk_cli.core.sim_build import ARRIVE, COMPLETE, OLD, STARTED, RunState, build_state
-from yk_cli.core.sim_commit import allocate, arrive, become_old, complete, reserve, starting_timeout
+from yk_cli.core.sim_commit import allocate, arrive, become_old, complete, reserve, schedule_old, starting_timeout
 from yk_cli.core.sim_cycle import Decision, find_decision
 from yk_cli.core.sim_reasons import pending_asks
 from yk_cli.core.sim_state import PENDING, AllocState, AppState, AskState
@@ -91,6 +91,7 @@ class Simulation:
                 self._event(kind, obj)
             while not self._stop and self._cycle():
                 pass
+            schedule_old(state)
         if until is not None and self.stopped_by == "idle" and not self._stop and state.now < until:
             state.now = until
         return self.trace()

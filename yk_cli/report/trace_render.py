@@ -1,0 +1,23 @@
+"""`yk simulate` report formats by name."""
+
+from __future__ import annotations
+
+from yk_cli.core.trace import Trace
+from yk_cli.report.trace_common import FORMATS
+
+
+def render_trace(fmt: str, trace: Trace, source: str) -> str:
+    """Render a trace in the named format (text, json or markdown)."""
+    if fmt == "json":
+        from yk_cli.report import trace_json
+
+        return trace_json.render(trace, source)
+    if fmt == "markdown":
+        from yk_cli.report import trace_markdown
+
+        return trace_markdown.render(trace, source)
+    if fmt == "text":
+        from yk_cli.report import trace_text
+
+        return trace_text.render(trace, source)
+    raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
