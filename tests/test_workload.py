@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import SAMPLES, SHARED, dedent
 from yk_cli.core.queues import QueueTree, build_queue_tree
@@ -368,3 +370,121 @@ def test_unreadable_inputs(tmp_path: Path) -> None:
 def test_stdin() -> None:
     workload, problems = load_workload("-", stdin=b"applications:\n  - id: a\n")
     assert problems == [] and workload.applications[0].id == "a"
+
+
+# --- the fast reader gives exactly the full parser's data ---------------------------------------------------------
+
+FAST_CASES = [
+    "a: 1\n",
+    "a:\n  b: [1, x, 'y', \"z\"]\n  c: {d: ~, e: true, f: 1.5, g: 0x1F, h: 1_000, i: 012, j: 2024-01-02}\n",
+    "- {name: a, resources: {vcore: 500m, memory: 1Gi}, submitTime: -60s}\n- {name: b, priority: -5, count: 3}\n",
+    "apps:\n- id: a\n  asks:\n  - {name: x}\n  -   {name: y , v: [ ] , w: { }}\n",
+    "k: value with spaces   # a comment\nl: 'it''s'\nm: \"quoted # not a comment\"\n",
+    "n: {a: 1, b: True, c: FALSE, d: Null, e: .inf, f: -.5, g: +7, h: 1e3}\n",
+    "o: [a b, c d]\np: {x y: z w}\nq:\nr: -\n",
+    "- {a: 1}\n- {a: x, b: {c: 1}}\n- {a: y, b: [1, 2]}\n- {}\n",
+    "x: {a: 1, a: 2}\n",
+    "x: [1, 2\n",
+    "x: a\n  b\n",
+    "x: &a 1\ny: *a\n",
+    "x: |\n  text\n",
+    "--- \nx: 1\n",
+    "x:\n- a\n- b\ny: 1\n",
+    "just text\n",
+    "- a\n- - b\n",
+    "x: {a: 1}  # comment\ny: [1, 2] # comment\n",
+    "x: 'a' b\n",
+    "x: a: b\n",
+    "x: {a: b: c}\n",
+    "x: {a:b}\n",
+    "x: {'a': 1, \"b\": [x, 'y']}\n",
+    "1: x\n~: y\ntrue: z\n",
+]
+
+
+def _full_data(text: str) -> object:
+    from yk_cli.load.workload import _full_parse
+
+    document = _full_parse(text)
+    assert not document.problems
+    return document.data
+
+
+@pytest.mark.parametrize("text", FAST_CASES)
+def test_fast_reader_matches_the_full_parser(text: str) -> None:
+    from yk_cli.load import workload_fast
+
+    try:
+        fast = workload_fast.read(text)
+    except workload_fast.Unsupported:
+        return
+    assert fast == _full_data(text)
+    assert repr(fast) == repr(_full_data(text))  # same types too (1 vs 1.0 vs True)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [*sorted((SAMPLES / "workloads").glob("*.yaml")), *CONFORMANCE[:20]],
+    ids=lambda p: f"{p.parent.name}/{p.name}",
+)
+def test_fast_reader_reads_every_sample_like_the_full_parser(path: Path) -> None:
+    from yk_cli.load import workload_fast
+
+    text = path.read_text()
+    assert repr(workload_fast.read(text)) == repr(_full_data(text))
+
+
+_SCALARS = st.sampled_from(
+    ["a", "b c", "1", "-5", "0", "007", "1.5", "1e3", "true", "True", "no", "~", "null", "-60s", "1Gi", "500m", "x-1"]
+)
+_FLOW = st.recursive(
+    _SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=3).map(lambda xs: "[" + ", ".join(xs) + "]")
+        | st.dictionaries(st.sampled_from(["k", "l", "m"]), inner, max_size=3).map(
+            lambda d: "{" + ", ".join(f"{k}: {v}" for k, v in d.items()) + "}"
+        )
+    ),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["p", "q", "r"]), st.lists(_FLOW, min_size=1, max_size=4)), max_size=3))
+def test_fast_reader_matches_on_generated_documents(blocks: list[tuple[str, list[str]]]) -> None:
+    from yk_cli.load import workload_fast
+
+    seen: set[str] = set()
+    lines = []
+    for key, items in blocks:
+        if key in seen:
+            continue
+        seen.add(key)
+        lines.append(f"{key}:")
+        lines.extend(f"  - {item}" for item in items)
+    text = "\n".join(lines) + "\n"
+    try:
+        fast = workload_fast.read(text)
+    except workload_fast.Unsupported:
+        return
+    assert repr(fast) == repr(_full_data(text))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_gate_agrees_with_jsonschema(data: st.DataObject) -> None:
+    from jsonschema import Draft202012Validator
+
+    from yk_cli.load.schema import compile_gate, load_schema
+
+    schema = load_schema("workload.schema.json")
+    values = st.one_of(
+        st.none(), st.booleans(), st.integers(-(2**32), 2**32), st.floats(allow_nan=False), st.text(max_size=3)
+    )
+    ask = st.dictionaries(
+        st.sampled_from(["name", "priority", "priorityClass", "count", "resources", "preemptionPolicy", "bogus"]),
+        values | st.just("Never") | st.dictionaries(st.sampled_from(["vcore", "memory"]), values, max_size=2),
+        max_size=4,
+    )
+    document = {"applications": [{"id": data.draw(st.text(max_size=2)), "asks": data.draw(st.lists(ask, max_size=2))}]}
+    assert compile_gate(schema)(document) == Draft202012Validator(schema).is_valid(document)

@@ -8,7 +8,6 @@ from typing import Annotated, Optional
 import typer
 
 from yk_cli.cli import app
-from yk_cli.commands.tree import check_format, prepare_inputs
 
 PRIORITY_FORMATS = ("text", "json")
 
@@ -25,12 +24,16 @@ def priorities(
     """Queue priorities as YuniKorn computes them, and for every pending ask its effective priority as seen from
     root with the breakdown along its queue path (like Slurm's sprio): ask, application, each queue's offset,
     fence and clamp, and the config line behind each step."""
+    from yk_cli.commands.tree import check_format, collector_paused
+
     check_format(fmt, PRIORITY_FORMATS)
-    sys.stdout.write(run_priorities(config, workload, fmt, partition))
+    with collector_paused():
+        sys.stdout.write(run_priorities(config, workload, fmt, partition))
 
 
 def run_priorities(config: str, workload: str, fmt: str = "text", partition: str | None = None) -> str:
     """Load, check, compute and render; problems go to stderr like `yk validate` (typer.Exit on errors)."""
+    from yk_cli.commands.tree import prepare_inputs
     from yk_cli.core.priority import explain_pending, pending_priorities
     from yk_cli.report.priorities_common import PriorityView
 

@@ -3,7 +3,10 @@ what each queue holds and its current priority). Also the input handling `yk pri
 
 from __future__ import annotations
 
+import gc
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Optional
 
@@ -116,6 +119,18 @@ def prepare_inputs(config_name: str, workload_name: str | None, partition_name: 
     return inputs
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a command builds its (possibly 100,000-ask) values."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def _may_create(partition: PartitionConfig) -> bool:
     """Whether a placement rule (or one of its parent rules) may create queues."""
     rules = list(partition.placementrules)
@@ -161,11 +176,17 @@ def tree(
 ) -> None:
     """The resolved queue tree: every queue's settings with where each came from (set here, inherited, template,
     default, YuniKorn's fallback), fences, offsets, sorting, limits; with a workload, usage and current priority."""
+    check_format(fmt, TREE_FORMATS)
+    with collector_paused():
+        sys.stdout.write(run_tree(config, workload, partition, fmt, color=sys.stdout.isatty()))
+
+
+def run_tree(config: str, workload: str | None, partition: str | None, fmt: str, color: bool = False) -> str:
+    """Load, check and render the tree; problems go to stderr like `yk validate` (typer.Exit on errors)."""
     from yk_cli.core.priority import pending_priorities
     from yk_cli.core.workload import queue_usage
     from yk_cli.report.tree_common import TreeView
 
-    check_format(fmt, TREE_FORMATS)
     inputs = prepare_inputs(config, workload, partition)
     usage = cache = None
     if inputs.workload is not None:
@@ -175,12 +196,11 @@ def tree(
     if fmt == "json":
         from yk_cli.report import tree_json
 
-        sys.stdout.write(tree_json.render(view))
-    elif fmt == "mermaid":
+        return tree_json.render(view)
+    if fmt == "mermaid":
         from yk_cli.report import tree_mermaid
 
-        sys.stdout.write(tree_mermaid.render(view))
-    else:
-        from yk_cli.report import tree_text
+        return tree_mermaid.render(view)
+    from yk_cli.report import tree_text
 
-        sys.stdout.write(tree_text.render(view, color=sys.stdout.isatty()))
+    return tree_text.render(view, color=color)

@@ -326,21 +326,25 @@ def pending_priorities(tree: QueueTree, placed: Iterable[tuple[Application, Queu
 
 
 def explain_pending(placed: Iterable[tuple[Application, Queue]], cache: PriorityCache) -> list[AskBreakdown]:
-    """explain_ask for every pending ask in file order; steps shared by equal (leaf, priority) are computed once."""
+    """explain_ask for every pending ask in file order; equal steps are built once and shared."""
     chains: dict[tuple[str, int], tuple[int, tuple[Step, ...]]] = {}
+    firsts: dict[tuple[str, int, str, str], Step] = {}
     out: list[AskBreakdown] = []
     for app, leaf in placed:
         app_priority = cache.app_priority(app.id)
         app_steps: dict[int, Step] = {}
         for ask in app.asks:
-            key = (leaf.path, ask.priority)
-            chain = chains.get(key)
+            priority = ask.priority
+            chain = chains.get((leaf.path, priority))
             if chain is None:
-                value, steps = effective_ask_priority(leaf, ask.priority)
-                chain = chains[key] = (value, tuple(steps))
-            app_step = app_steps.get(ask.priority)
+                value, steps = effective_ask_priority(leaf, priority)
+                chain = chains[leaf.path, priority] = (value, tuple(steps))
+            first_key = (leaf.path, priority, ask.priority_source, ask.priority_class)
+            first = firsts.get(first_key)
+            if first is None:
+                first = firsts[first_key] = ask_step(leaf, ask)
+            app_step = app_steps.get(priority)
             if app_step is None:
-                app_step = app_steps[ask.priority] = application_step(leaf, app.id, app_priority, ask.priority)
-            steps = (ask_step(leaf, ask), app_step, *chain[1])
-            out.append(AskBreakdown(app.id, ask, leaf.path, chain[0], app_priority, steps))
+                app_step = app_steps[priority] = application_step(leaf, app.id, app_priority, priority)
+            out.append(AskBreakdown(app.id, ask, leaf.path, chain[0], app_priority, (first, app_step, *chain[1])))
     return out

@@ -14,6 +14,10 @@ partition's core.queues.QueueTree), applications that name a missing or parent q
 
 from __future__ import annotations
 
+import contextlib
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +36,7 @@ from yk_cli.core.workload import (
     Workload,
 )
 from yk_cli.core.yamldoc import Node, SourceMap
+from yk_cli.load import workload_fast
 from yk_cli.load.schema import SchemaRules, compile_gate, load_schema, schema_problems
 from yk_cli.load.source import decode_text, parse_yaml, read_input
 
@@ -91,20 +96,33 @@ def parse_workload(
     text: str, file: str = "<string>", tree: QueueTree | None = None, *, dynamic_queues: bool = False
 ) -> LoadedWorkload:
     """Parse, check and convert a workload text; problems are located in `file`."""
-    document = _parse_document(text)
-    problems = list(document.problems)
-    data = document.data
-    if not _gate()(data):
-        problems.extend(schema_problems(data, load_schema(SCHEMA_FILE), SCHEMA_RULES))
-    builder = _Builder()
-    workload = builder.workload(data if isinstance(data, dict) else {})
-    problems.extend(builder.problems)
-    problems.extend(rules.check_names_and_nodes(workload))
-    if tree is not None:
-        problems.extend(rules.check_workload(tree, workload, dynamic_queues))
-    loaded = LoadedWorkload(file, workload, text=text, document=document)
-    loaded.problems = sorted(loaded.locate(problems), key=Problem.sort_key)
+    with _collector_paused():
+        document = _parse_document(text)
+        problems = list(document.problems)
+        data = document.data
+        if not _gate()(data):
+            problems.extend(schema_problems(data, load_schema(SCHEMA_FILE), SCHEMA_RULES))
+        builder = _Builder()
+        workload = builder.workload(data if isinstance(data, dict) else {})
+        problems.extend(builder.problems)
+        problems.extend(rules.check_names_and_nodes(workload))
+        if tree is not None:
+            problems.extend(rules.check_workload(tree, workload, dynamic_queues))
+        loaded = LoadedWorkload(file, workload, text=text, document=document)
+        loaded.problems = sorted(loaded.locate(problems), key=Problem.sort_key)
     return loaded
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector: building 100,000 asks would otherwise trigger it hundreds of times."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 _GATE: list[Any] = []
@@ -123,16 +141,29 @@ class WorkloadDocument:
     data: Any
     problems: list[Problem]
     root: Node | None = None
+    text: str | None = None
+    """Set when the fast reader gave the data: the full parser reads it again only if a problem needs a span."""
     _map: SourceMap | None = None
 
     def span(self, path: Path, anchor: str) -> Span | None:
         """The span of the key or value at a document path (nearest existing ancestor)."""
         if self._map is None:
+            if self.text is not None:
+                self.root = _full_parse(self.text).root
+                self.text = None
             self._map = SourceMap.of(self.root)
         return self._map.span(path, anchor)
 
 
 def _parse_document(text: str) -> WorkloadDocument:
+    try:
+        return WorkloadDocument(workload_fast.read(text), [], text=text)
+    except workload_fast.Unsupported:
+        return _full_parse(text)
+
+
+def _full_parse(text: str) -> WorkloadDocument:
+    """Every node with its span (ruamel.yaml, or the project's fast composer where it applies)."""
     parsed = parse_yaml(text)
     problems = list(parsed.problems)
     if not parsed.documents:
@@ -215,6 +246,9 @@ def _list(raw: dict[str, Any], key: str) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
+_UNSEEN: Any = object()
+
+
 class _Builder:
     """Plain workload data -> core values; values the schema refuses fall back to defaults (already reported)."""
 
@@ -222,7 +256,10 @@ class _Builder:
         self.problems: list[Problem] = []
         self.classes: dict[str, PriorityClass] = {}
         self.global_default: PriorityClass | None = None
-        self.quantities: dict[tuple[str, Any], int] = {}
+        self.quantities: dict[tuple[str, Any, type], int] = {}
+        self.resource_maps: dict[tuple[Any, ...], Resource] = {}
+        self.durations: dict[str | int, int | None] = {}
+        self.ask_shapes: dict[tuple[Any, ...], tuple[int, bool, bool, str, bool, str, str]] = {}
         self.ask_seq = 0
         self.alloc_seq = 0
 
@@ -267,9 +304,9 @@ class _Builder:
         """One node."""
         return NodeSpec(
             name=_str(raw, "name"),
-            capacity=self.resources(raw.get("resources"), (*path, "resources")),
+            capacity=self.resources(raw, "resources", path),
             schedulable=_bool(raw, "schedulable", True),
-            occupied=self.resources(raw.get("occupied"), (*path, "occupied")),
+            occupied=self.resources(raw, "occupied", path),
             path=path,
         )
 
@@ -301,43 +338,68 @@ class _Builder:
 
     def asks(self, raw: dict[str, Any], app_id: str, app_submit: int, path: Path) -> list[Ask]:
         """One ask entry, expanded by its count."""
-        name = _str(raw, "name")
+        get = raw.get
+        name = get("name")
+        if name.__class__ is not str:
+            name = ""
+        shape = (
+            get("priority"),
+            get("priorityClass"),
+            get("preemptionPolicy"),
+            get("allowPreemption"),
+            get("requiredNode"),
+            get("originator"),
+        )
+        try:
+            attrs = self.ask_shapes.get(shape)
+        except TypeError:  # an unhashable value: the schema reports it
+            attrs = None
+        if attrs is None:
+            attrs = self.ask_attributes(raw, path)
+            if not self.problems:
+                with contextlib.suppress(TypeError):
+                    self.ask_shapes[shape] = attrs
+        priority, preempt_other, allow, required, originator, class_name, source = attrs
+        resources = self.resources(raw, "resources", path)
+        submit = self.duration(raw, "submitTime", path, app_submit)
+        duration = self.duration(raw, "duration", path, None, positive=True) if "duration" in raw else None
+        count = get("count")
+        names = [name] if count.__class__ is not int or count < 1 else [f"{name}-{i}" for i in range(count)]
+        out = []
+        seq = self.ask_seq
+        for ask_name in names:
+            out.append(
+                Ask(
+                    ask_name,
+                    app_id,
+                    priority,
+                    dict(resources),
+                    submit,
+                    seq,
+                    duration,
+                    allow,
+                    preempt_other,
+                    required,
+                    originator,
+                    class_name,
+                    path,
+                    source,
+                )
+            )
+            seq += 1
+        self.ask_seq = seq
+        return out
+
+    def ask_attributes(self, raw: dict[str, Any], path: Path) -> tuple[int, bool, bool, str, bool, str, str]:
+        """What an ask's priority, class and preemption keys resolve to (equal keys resolve alike)."""
         priority, pc, source = self.priority(raw, path)
         policy = raw.get("preemptionPolicy")
         if policy not in (PREEMPT_LOWER, NEVER):
             policy = pc.preemption_policy if pc is not None else PREEMPT_LOWER
-        resources = self.resources(raw.get("resources"), (*path, "resources"))
-        submit = self.duration(raw, "submitTime", path, app_submit)
-        duration = self.duration(raw, "duration", path, None, positive=True)
         allow = _bool(raw, "allowPreemption", pc.allow_preemption if pc is not None else True)
-        count = raw.get("count")
-        names = (
-            [name]
-            if not isinstance(count, int) or isinstance(count, bool) or count < 1
-            else [f"{name}-{i}" for i in range(count)]
-        )
-        out = []
-        for ask_name in names:
-            out.append(
-                Ask(
-                    name=ask_name,
-                    application=app_id,
-                    priority=priority,
-                    resources=resources,
-                    submit_time=submit,
-                    seq=self.ask_seq,
-                    duration=duration,
-                    allow_preemption=allow,
-                    preempt_other=policy != NEVER,
-                    required_node=_str(raw, "requiredNode"),
-                    originator=_bool(raw, "originator", False),
-                    priority_class=pc.name if pc is not None else "",
-                    path=path,
-                    priority_source=source,
-                )
-            )
-            self.ask_seq += 1
-        return out
+        required = _str(raw, "requiredNode")
+        originator = _bool(raw, "originator", False)
+        return priority, policy != NEVER, allow, required, originator, pc.name if pc is not None else "", source
 
     def allocation(self, raw: dict[str, Any], app_id: str, path: Path) -> Allocation:
         """One running allocation."""
@@ -347,7 +409,7 @@ class _Builder:
             application=app_id,
             node=_str(raw, "node"),
             priority=priority,
-            resources=self.resources(raw.get("resources"), (*path, "resources")),
+            resources=self.resources(raw, "resources", path),
             start_time=self.duration(raw, "startTime", path, 0),
             seq=self.alloc_seq,
             duration=self.duration(raw, "duration", path, None, positive=True),
@@ -394,17 +456,28 @@ class _Builder:
             return self.global_default.value, None, "globalDefault"
         return 0, None, ""
 
-    def resources(self, raw: Any, path: Path) -> Resource:
-        """A quantity map in YuniKorn units; unparsable quantities are problems and left out."""
-        if not isinstance(raw, dict):
+    def resources(self, parent: dict[str, Any], key: str, parent_path: Path) -> Resource:
+        """The quantity map at parent[key] in YuniKorn units; unparsable quantities are problems and left out.
+
+        Equal maps (asks repeat a few shapes) are parsed once; callers that keep the result must copy it.
+        """
+        raw = parent.get(key)
+        if raw.__class__ is not dict:
             return {}
+        try:
+            signature = (tuple(raw.items()), tuple(map(type, raw.values())))
+            known = self.resource_maps.get(signature)
+        except TypeError:  # an unhashable value: the schema reports it
+            signature, known = None, None
+        if known is not None:
+            return known
+        path = (*parent_path, key)
         out: Resource = {}
         cache = self.quantities
         for name, value in raw.items():
             if isinstance(value, bool) or not isinstance(value, int | float | str):
                 continue  # the schema reports the type
-            key = (name, value)
-            amount = cache.get(key)
+            amount = cache.get((name, value, value.__class__))
             if amount is None:
                 text = str(value)
                 try:
@@ -419,8 +492,10 @@ class _Builder:
                         )
                     )
                     continue
-                cache[key] = amount
+                cache[name, value, value.__class__] = amount
             out[name] = amount
+        if signature is not None and len(out) == len(raw):
+            self.resource_maps[signature] = out
         return out
 
     def duration(self, raw: dict[str, Any], key: str, path: Path, default: Any, positive: bool = False) -> Any:
@@ -428,8 +503,10 @@ class _Builder:
         value = raw.get(key)
         if value is None or isinstance(value, bool) or not isinstance(value, int | str):
             return default
+        nanos = self.durations.get(value, _UNSEEN)
+        if nanos is _UNSEEN:
+            nanos = self.durations[value] = parse_go_duration(str(value))
         text = str(value)
-        nanos = parse_go_duration(text)
         if nanos is None:
             hint = "add a unit: s, m, h, ms (only 0 may go without)." if text.lstrip("+-").isdigit() else ""
             self.problems.append(

@@ -59,10 +59,14 @@ def render(view: PriorityView) -> str:
                 text = lines[key] = "\n".join(parts)
             return text
 
+        chains: dict[tuple[str, int], str] = {}
         for item in view.asks:
-            out.append("")
-            out.append(headline(item))
-            out.extend(step_lines(step) for step in item.steps)
+            steps = item.steps
+            chain_key = (item.queue_path, item.ask.priority)
+            chain = chains.get(chain_key)
+            if chain is None:  # the queue steps depend only on the leaf and the ask's priority
+                chain = chains[chain_key] = "\n".join(step_lines(step) for step in steps[2:])
+            out.append(f"\n{headline(item)}\n{step_lines(steps[0])}\n{step_lines(steps[1])}\n{chain}")
     for app, reason in view.rejected:
         out.append("")
         out.append(f"application {app.id} is not placed, its asks are not pending anywhere: {reason}")
