@@ -99,9 +99,17 @@ def _configmap(node: Node, text: str, key: str, out: FileContents) -> None:
                 message=f"ConfigMap {name} has no {key} key: YuniKorn uses its built-in default queue config "
                 "(partition default, root with submitacl '*', a tag rule on namespace with create: true)",
                 hint=f"add a `{key}: |` entry under data, or pass --policy-group if your config uses another key.",
-                span=node.span,
+                span=_key_span(node, "data") or _key_span(node, "kind") or node.span,
             )
         )
+
+
+def _key_span(node: Node, key: str) -> Span | None:
+    """The span of a mapping key (not its value), or None."""
+    for k, _ in node.pairs:
+        if k.kind == "scalar" and k.text == key:
+            return k.span
+    return None
 
 
 def _data_entry(data: Node, text: str, key: str, out: FileContents, label: str) -> None:
