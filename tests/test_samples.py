@@ -7,12 +7,17 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import SAMPLES
+from tests.conftest import ROOT, SAMPLES
+from yk_cli.core.diagnostics import Problem
 from yk_cli.core.rules import all_rules
 from yk_cli.load.config import load_config
+from yk_cli.load.workload import read_workload
 
 VALID = sorted((SAMPLES / "queues").glob("*.yaml"))
 INVALID = sorted((SAMPLES / "queues" / "invalid").glob("*.yaml"))
+WORKLOADS = sorted((SAMPLES / "workloads").glob("*.yaml"))
+INVALID_WORKLOADS = sorted((SAMPLES / "workloads" / "invalid").glob("*.yaml"))
+CONFIG = re.compile(r"^# config: (?P<path>\S+)$", re.M)
 EXPECT = re.compile(r"^# expect: (?P<rule>[a-z0-9-]+) (?P<line>\d+):(?P<column>\d+)$", re.M)
 
 
@@ -38,7 +43,29 @@ def test_invalid_sample_reports_what_it_promises(path: Path) -> None:
     assert {rule for rule, _, _ in found} <= {rule for rule, _, _ in expected}, sorted(found)
 
 
+def workload_problems(path: Path) -> list[Problem]:
+    """A workload's problems against the queue config its `# config:` header names (default: the tenant sample)."""
+    header = CONFIG.search(path.read_text())
+    config = load_config(str(ROOT / (header["path"] if header else "samples/queues/tenants.yaml")))
+    assert config.problems == []
+    loaded = read_workload(str(path))
+    _, found = loaded.check_config({p.display_name: p for p in config.configs[0].config.partitions})
+    return loaded.problems + found
+
+
+@pytest.mark.parametrize("path", WORKLOADS, ids=lambda p: p.name)
+def test_valid_workload_sample_has_no_problems(path: Path) -> None:
+    assert workload_problems(path) == []
+
+
+@pytest.mark.parametrize("path", INVALID_WORKLOADS, ids=lambda p: p.name)
+def test_invalid_workload_sample_reports_what_it_promises(path: Path) -> None:
+    expected = expectations(path)
+    found = [(p.rule, p.span.line, p.span.column) for p in workload_problems(path) if p.span]
+    assert found == expected
+
+
 def test_every_rule_has_an_invalid_sample() -> None:
-    covered = {rule for path in INVALID for rule, _, _ in expectations(path)}
+    covered = {rule for path in [*INVALID, *INVALID_WORKLOADS] for rule, _, _ in expectations(path)}
     missing = sorted(set(all_rules()) - covered)
     assert not missing, f"rules without a sample in samples/queues/invalid/: {missing}"

@@ -47,7 +47,7 @@ def prepare_inputs(config_name: str, workload_name: str | None, partition_name: 
     """Load and check both inputs; problems go to stderr as `yk validate` shows them (exit 1 errors, 2 unreadable)."""
     from yk_cli.core.placement import place
     from yk_cli.core.queues import build_queue_tree
-    from yk_cli.core.workload_checks import partition_problem
+    from yk_cli.core.workload_checks import may_create_queues
     from yk_cli.load.config import load_config
     from yk_cli.load.source import InputError
     from yk_cli.load.workload import read_workload
@@ -81,24 +81,21 @@ def prepare_inputs(config_name: str, workload_name: str | None, partition_name: 
         problems.extend(loaded.problems)
     files = len(texts)
     if partition_name is not None:
-        name = partition_name
-        if name not in partitions:
+        partition = partitions.get(partition_name)
+        if partition is None:
             _report(problems, texts, files)
-            raise fail_usage(f"{result.file} has no partition {name!r} (it has: {', '.join(partitions)})")
+            raise fail_usage(f"{result.file} has no partition {partition_name!r} (it has: {', '.join(partitions)})")
+        if loaded is not None:
+            problems.extend(loaded.check(build_queue_tree(partition), may_create_queues(partition)))
     elif loaded is not None:
-        name = loaded.workload.partition
-        missing = partition_problem(loaded.workload, partitions)
-        if missing is not None:
-            problems.extend(loaded.locate([missing]))
+        partition, found = loaded.check_config(partitions)
+        problems.extend(found)
     else:
         name = "default" if "default" in partitions or len(partitions) != 1 else next(iter(partitions))
         if name not in partitions:
             known = ", ".join(partitions)
             raise fail_usage(f"{result.file} has no partition 'default' (it has: {known}); use --partition")
-    partition = partitions.get(name)
-    if partition is not None and loaded is not None:
-        tree = build_queue_tree(partition)
-        problems.extend(loaded.check(tree, dynamic_queues=_may_create(partition)))
+        partition = partitions[name]
     problems.sort(key=Problem.sort_key)
     if problems:
         _report(problems, texts, files)
@@ -129,18 +126,6 @@ def collector_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
-
-
-def _may_create(partition: PartitionConfig) -> bool:
-    """Whether a placement rule (or one of its parent rules) may create queues."""
-    rules = list(partition.placementrules)
-    while rules:
-        rule = rules.pop()
-        if rule.create:
-            return True
-        if rule.parent is not None:
-            rules.append(rule.parent)
-    return False
 
 
 def _has_errors(problems: list[Problem]) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
+from yk_cli.core.config import PartitionConfig
 from yk_cli.core.diagnostics import Problem, format_path
 from yk_cli.core.queues import QueueTree
 from yk_cli.core.resources import format_quantity
@@ -147,13 +148,14 @@ def check_names_and_nodes(workload: Workload) -> list[Problem]:
         for alloc in app.allocations:
             node = nodes.get(alloc.node)
             if node is None:
-                problems.append(
-                    UNKNOWN_NODE.problem(
-                        f"allocation {alloc.name} runs on node {alloc.node}, which is not under `nodes`",
-                        (*alloc.path, "node"),
-                        hint=_known("nodes", nodes),
+                if alloc.node:  # a missing `node` is a schema problem already
+                    problems.append(
+                        UNKNOWN_NODE.problem(
+                            f"allocation {alloc.name} runs on node {alloc.node}, which is not under `nodes`",
+                            (*alloc.path, "node"),
+                            hint=_known("nodes", nodes),
+                        )
                     )
-                )
                 continue
             usage = used[node.name]
             for key, value in alloc.resources.items():
@@ -210,6 +212,18 @@ def check_workload(tree: QueueTree, workload: Workload, dynamic_queues: bool = F
     return problems
 
 
+def may_create_queues(partition: PartitionConfig) -> bool:
+    """Whether a placement rule (or one of its parent rules) of the partition may create queues."""
+    rules = list(partition.placementrules)
+    while rules:
+        rule = rules.pop()
+        if rule.create:
+            return True
+        if rule.parent is not None:
+            rules.append(rule.parent)
+    return False
+
+
 def partition_problem(workload: Workload, partitions: Iterable[str]) -> Problem | None:
     """A problem when the workload's partition is not one of the config's partitions."""
     names = list(partitions)
@@ -225,6 +239,8 @@ def partition_problem(workload: Workload, partitions: Iterable[str]) -> Problem 
 def _duplicates(problems: list[Problem], what: str, items: Iterable[tuple[str, tuple[str | int, ...]]]) -> None:
     first: dict[str, tuple[str | int, ...]] = {}
     for name, path in items:
+        if not name:
+            continue  # a missing name is a schema problem already
         if name in first:
             problems.append(
                 DUPLICATE_NAME.problem(

@@ -16,15 +16,16 @@ from __future__ import annotations
 
 import contextlib
 import gc
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from yk_cli.core import workload_checks as rules
+from yk_cli.core.config import PartitionConfig
 from yk_cli.core.diagnostics import Level, Path, Problem, Span
 from yk_cli.core.properties import parse_go_duration
-from yk_cli.core.queues import QueueTree
+from yk_cli.core.queues import QueueTree, build_queue_tree
 from yk_cli.core.resources import QuantityError, Resource, parse_quantity
 from yk_cli.core.workload import (
     BUILTIN_PRIORITY_CLASSES,
@@ -69,6 +70,14 @@ class LoadedWorkload:
     def check(self, tree: QueueTree, dynamic_queues: bool = False) -> list[Problem]:
         """The queue checks against a partition's tree (core.workload_checks.check_workload), located."""
         return self.locate(rules.check_workload(tree, self.workload, dynamic_queues))
+
+    def check_config(self, partitions: Mapping[str, PartitionConfig]) -> tuple[PartitionConfig | None, list[Problem]]:
+        """The workload's partition among a config's (by display name) and the located problems against it."""
+        partition = partitions.get(self.workload.partition)
+        if partition is None:
+            missing = rules.partition_problem(self.workload, partitions)
+            return None, self.locate([missing] if missing is not None else [])
+        return partition, self.check(build_queue_tree(partition), rules.may_create_queues(partition))
 
 
 def load_workload(
