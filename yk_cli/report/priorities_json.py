@@ -6,7 +6,7 @@ import json
 
 from yk_cli.core.priority import Cause, Step
 from yk_cli.report.priorities_common import PriorityView
-from yk_cli.report.tree_common import json_value, priority_json
+from yk_cli.report.tree_common import depth_first, json_value, priority_json
 
 
 def cause_dict(view: PriorityView, cause: Cause) -> dict[str, object]:
@@ -47,7 +47,7 @@ def step_dict(view: PriorityView, step: Step) -> dict[str, object]:
 def render(view: PriorityView) -> str:
     """`{"partition", "queues": [...], "asks": [...], "rejected": [...]}` with one queue or ask per line."""
     queues = []
-    for queue in view.tree.queues.values():
+    for queue in depth_first(view.tree):
         queues.append(
             {
                 "queuePath": queue.path,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from yk_cli.core.priority import AskBreakdown, Step, show
 from yk_cli.core.properties import Source
 from yk_cli.report.priorities_common import PriorityView, sorts_by, step_causes
+from yk_cli.report.tree_common import depth_first
 
 VALUE_WIDTH = 11
 """Wide enough for -2147483648."""
@@ -13,7 +14,7 @@ VALUE_WIDTH = 11
 def queue_table(view: PriorityView) -> list[str]:
     """One row per queue, indented by depth, in tree order."""
     rows = [("QUEUE", "PRIORITY", "OFFSET", "FENCE", "SORTS BY")]
-    for queue in view.tree.queues.values():
+    for queue in depth_first(view.tree):
         depth = queue.path.count(".")
         rows.append(
             (

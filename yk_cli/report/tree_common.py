@@ -28,6 +28,17 @@ OTHER_KEYS = (props.BACKOFF, props.BACKOFF_DELAY, props.QUOTA_PREEMPTION_DELAY)
 DURATION_KEYS = {props.PREEMPTION_DELAY, props.BACKOFF_DELAY, props.QUOTA_PREEMPTION_DELAY}
 
 
+def depth_first(tree: QueueTree) -> list[Queue]:
+    """Every queue, parents before children, children in config order (dynamic queues under their parents)."""
+    out: list[Queue] = []
+    stack = [tree.root]
+    while stack:
+        queue = stack.pop()
+        out.append(queue)
+        stack.extend(reversed(queue.children))
+    return out
+
+
 def nowhere(path: Path) -> str:
     """A Locate that knows no file."""
     return ""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from yk_cli.core.priority import show
 from yk_cli.core.queues import Queue
 from yk_cli.core.resources import format_resource
-from yk_cli.report.tree_common import TreeView
+from yk_cli.report.tree_common import TreeView, depth_first
 
 _ESCAPES = {'"': "#quot;", "#": "#35;", "&": "#amp;", "<": "#lt;", ">": "#gt;", "`": "#96;"}
 
@@ -46,19 +46,20 @@ def node_label(view: TreeView, queue: Queue) -> str:
 
 def render(view: TreeView) -> str:
     """The flowchart: one node per queue (q0 is root, depth-first order), edges parent --> child, fence classes."""
-    ids = {path: f"q{i}" for i, path in enumerate(view.tree.queues)}
+    queues = depth_first(view.tree)
+    ids = {queue.path: f"q{i}" for i, queue in enumerate(queues)}
     out = ["flowchart TD"]
     fenced: list[str] = []
     dynamic: list[str] = []
-    for path, queue in view.tree.queues.items():
-        out.append(f'    {ids[path]}["{node_label(view, queue)}"]')
+    for queue in queues:
+        out.append(f'    {ids[queue.path]}["{node_label(view, queue)}"]')
         if queue.priority_fence:
-            fenced.append(ids[path])
+            fenced.append(ids[queue.path])
         if queue.dynamic:
-            dynamic.append(ids[path])
-    for path, queue in view.tree.queues.items():
+            dynamic.append(ids[queue.path])
+    for queue in queues:
         for child in queue.children:
-            out.append(f"    {ids[path]} --> {ids[child.path]}")
+            out.append(f"    {ids[queue.path]} --> {ids[child.path]}")
     if fenced:
         out.append("    classDef fence stroke:#d33,stroke-width:3px")
         out.append(f"    class {','.join(fenced)} fence")
