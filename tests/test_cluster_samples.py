@@ -1,0 +1,62 @@
+"""The bundled cluster dumps: dump.yaml is clean, each invalid one shows exactly the problems its header promises.
+
+Header lines are `# expect: <rule> <line>:<col>`, or `# expect: <rule>` alone for a problem about the whole dump
+that load_cluster reports without a position (cluster-no-nodes).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import SAMPLES
+from yk_cli.core.cluster_rules import CLUSTER_RULES
+from yk_cli.load.kubernetes import load_cluster
+
+DUMP = SAMPLES / "cluster" / "dump.yaml"
+INVALID = sorted((SAMPLES / "cluster" / "invalid").glob("*.yaml"))
+EXPECT = re.compile(r"^# expect: (?P<rule>[a-z0-9-]+)(?: (?P<line>\d+):(?P<column>\d+))?$", re.M)
+
+Expectation = tuple[str, int | None, int | None]
+
+
+def expectations(path: Path) -> list[Expectation]:
+    """The `# expect: rule [line:col]` header lines of an invalid sample (no position: None, None)."""
+    return [
+        (m["rule"], int(m["line"]) if m["line"] else None, int(m["column"]) if m["column"] else None)
+        for m in EXPECT.finditer(path.read_text())
+    ]
+
+
+def reported(path: Path) -> set[Expectation]:
+    _, _, problems = load_cluster(str(path))
+    return {(p.rule, p.span.line, p.span.column) if p.span else (p.rule, None, None) for p in problems}
+
+
+def test_sample_dump_has_no_problems() -> None:
+    workload, queues_yaml, problems = load_cluster(str(DUMP))
+    assert problems == []
+    assert workload.nodes and workload.applications and queues_yaml
+
+
+@pytest.mark.parametrize("path", INVALID, ids=lambda p: p.stem)
+def test_invalid_sample_reports_what_it_promises(path: Path) -> None:
+    expected = expectations(path)
+    assert expected, f"{path.name} has no '# expect: rule line:col' header"
+    found = reported(path)
+    for item in expected:
+        assert item in found, f"{path.name}: expected {item}, found {sorted(found, key=str)}"
+    assert {rule for rule, _, _ in found} <= {rule for rule, _, _ in expected}, sorted(found, key=str)
+
+
+@pytest.mark.parametrize("path", INVALID, ids=lambda p: p.stem)
+def test_invalid_sample_is_named_after_its_rule(path: Path) -> None:
+    assert path.stem in {rule for rule, _, _ in expectations(path)}
+
+
+def test_every_cluster_rule_has_an_invalid_sample() -> None:
+    covered = {rule for path in INVALID for rule, _, _ in expectations(path)}
+    missing = sorted({rule.id for rule in CLUSTER_RULES} - covered)
+    assert not missing, f"cluster rules without a sample in samples/cluster/invalid/: {missing}"
