@@ -1,0 +1,223 @@
+"""`yk tree`: the resolved tree with every setting's provenance, in text, JSON (REST names) and Mermaid."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, dedent
+from yk_cli.report.tree_mermaid import escape
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+TENANTS = ("samples/queues/tenants.yaml", "samples/workloads/tenants.yaml")
+FENCED = ("samples/workloads/queues/fenced-teams.yaml", "samples/workloads/fenced-teams.yaml")
+NAMESPACES = ("samples/workloads/queues/namespaces.yaml", "samples/workloads/namespaces.yaml")
+
+
+@pytest.fixture(autouse=True)
+def _in_checkout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run from the checkout so file names in the output are the short relative ones of the goldens."""
+    monkeypatch.chdir(ROOT)
+
+
+def golden(name: str, text: str) -> None:
+    """Compare with tests/golden/<name>; YK_UPDATE_GOLDEN=1 rewrites it."""
+    path = GOLDEN / name
+    if os.environ.get("YK_UPDATE_GOLDEN") == "1":
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8")
+
+
+def tree_json(run_yk, config: str, workload: str | None = None) -> dict[str, dict[str, object]]:
+    """queuename -> queue object of `yk tree --format json`, flattened."""
+    result = run_yk("tree", config, *(("-w", workload) if workload else ()), "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    out: dict[str, dict[str, object]] = {}
+    stack = [json.loads(result.stdout)]
+    while stack:
+        queue = stack.pop()
+        out[str(queue["queuename"])] = queue
+        stack.extend(queue["children"])  # type: ignore[arg-type]
+    return out
+
+
+def test_text_golden_without_workload(run_yk) -> None:
+    result = run_yk("tree", TENANTS[0])
+    assert result.exit_code == 0 and result.stderr == ""
+    golden("tree_tenants.txt", result.stdout)
+
+
+def test_text_golden_with_workload(run_yk) -> None:
+    result = run_yk("tree", FENCED[0], "--workload", FENCED[1])
+    assert result.exit_code == 0
+    golden("tree_fenced-teams.txt", result.stdout)
+
+
+def test_json_golden(run_yk) -> None:
+    result = run_yk("tree", TENANTS[0], "-w", TENANTS[1], "--format", "json")
+    assert result.exit_code == 0
+    golden("tree_tenants.json", result.stdout)
+
+
+def test_mermaid_golden(run_yk) -> None:
+    result = run_yk("tree", FENCED[0], "-w", FENCED[1], "--format", "mermaid")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("flowchart TD\n")
+    golden("tree_fenced-teams.mmd", result.stdout)
+
+
+def test_rest_field_names_and_values(run_yk) -> None:
+    queues = tree_json(run_yk, *TENANTS)
+    tenant_a = queues["root.tenants.tenant-a"]
+    assert {k: tenant_a[k] for k in ("currentPriority", "priorityOffset", "isPriorityFence", "isLeaf")} == {
+        "currentPriority": 10,
+        "priorityOffset": 10,
+        "isPriorityFence": True,
+        "isLeaf": False,
+    }
+    leaf = queues["root.tenants.tenant-a.child-a-1"]
+    assert leaf["pendingResource"] == {"memory": 2 * 2**30, "vcore": 2000}
+    assert leaf["pendingAsks"] == 2 and leaf["allocatedResource"] == {}
+    assert leaf["sortingPolicy"] == "fifo" and leaf["prioritySorting"] is True
+    assert leaf["preemptionDelay"] == "30s" and leaf["isManaged"] is True
+    assert queues["root"]["currentPriority"] == 1001
+
+
+def test_without_a_workload_priorities_are_null(run_yk) -> None:
+    queues = tree_json(run_yk, TENANTS[0])
+    assert all(q["currentPriority"] is None for q in queues.values())
+    assert "pendingResource" not in queues["root"]
+
+
+def test_empty_fenced_queue_is_na(run_yk) -> None:
+    queues = tree_json(run_yk, *FENCED)
+    assert queues["root.teams.team-b.research"]["currentPriority"] is None
+    result = run_yk("tree", *FENCED[:1], "-w", FENCED[1])
+    assert "research  leaf · priority n/a · priority fence" in result.stdout
+
+
+PROVENANCE = """
+partitions:
+  - name: default
+    placementrules:
+      - {name: provided, create: true}
+    queues:
+      - name: root
+        submitacl: "*"
+        properties:
+          preemption.delay: 45s
+        queues:
+          - name: parent
+            properties:
+              application.sort.priority: maybe
+              preemption.policy: disabled
+              team.owner: data
+            childtemplate:
+              properties: {priority.offset: "7"}
+            queues:
+              - name: leaf
+                properties:
+                  priority.offset: ten
+"""
+
+
+def test_every_provenance_kind(run_yk, tmp_path: Path) -> None:
+    config = tmp_path / "queues.yaml"
+    config.write_text(dedent(PROVENANCE))
+    workload = tmp_path / "w.yaml"
+    workload.write_text("applications:\n  - id: a\n    queue: root.parent.new\n    asks:\n      - {name: x, priority: 1}\n")
+    result = run_yk("tree", str(config), "-w", str(workload), "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    assert "[warning]" in result.stderr  # the bad values are reported as yk validate reports them
+    queues = tree_json(run_yk, str(config), str(workload))
+    leaf = queues["root.parent.leaf"]["provenance"]
+    assert leaf["priority.offset"] == {  # type: ignore[index]
+        "value": 0,
+        "source": "set",
+        "origin": "root.parent.leaf",
+        "text": "ten",
+        "location": f"{config}:21",
+        "fallback": True,
+        "note": 'strconv.ParseInt: parsing "ten": invalid syntax',
+    }
+    assert leaf["application.sort.priority"]["source"] == "inherited"  # type: ignore[index]
+    assert leaf["application.sort.priority"]["fallback"] is True  # type: ignore[index]
+    assert leaf["preemption.policy"]["origin"] == "root.parent"  # type: ignore[index]
+    assert leaf["preemption.delay"] == {  # type: ignore[index]
+        "value": "45s",
+        "source": "inherited",
+        "origin": "root",
+        "text": "45s",
+        "location": f"{config}:9",
+    }
+    assert queues["root.parent"]["provenance"]["team.owner"]["ignored"] is True  # type: ignore[index]
+    dynamic = queues["root.parent.new"]
+    assert dynamic["isManaged"] is False
+    assert dynamic["provenance"]["priority.offset"]["source"] == "template"  # type: ignore[index]
+    assert dynamic["provenance"]["priority.offset"]["location"] == f"{config}:17"  # type: ignore[index]
+    assert dynamic["provenance"]["preemption.policy"]["source"] == "default"  # type: ignore[index]
+    text = run_yk("tree", str(config), "-w", str(workload)).stdout
+    assert f"YuniKorn's fallback after a bad value 'ten', set here ({config}:21)" in text
+    assert f"YuniKorn's fallback after a bad value 'maybe', inherited from root.parent ({config}:13)" in text
+    assert f"from root.parent's child template ({config}:17)" in text
+    assert f"inherited from root ({config}:9)" in text
+    assert "team.owner" in text and "not a YuniKorn property, ignored" in text
+
+
+def test_dynamic_queues_from_placement(run_yk) -> None:
+    queues = tree_json(run_yk, *NAMESPACES)
+    analytics = queues["root.tenants.analytics"]
+    assert analytics["isManaged"] is False and analytics["currentPriority"] == 30
+    assert analytics["guaranteedResource"] == {"memory": 16 * 2**30, "vcore": 4000}
+    assert analytics["preemptionPolicy"] == "default"  # dynamic queues inherit nothing
+    assert queues["root.tenants.pipelines"]["allocations"] == 1
+
+
+def test_mermaid_escapes_labels() -> None:
+    assert escape('a"b#c<d>&`') == "a#quot;b#35;c#lt;d#gt;#amp;#96;"
+
+
+def test_partition_option(run_yk, tmp_path: Path) -> None:
+    config = tmp_path / "two.yaml"
+    config.write_text(
+        "partitions:\n  - name: default\n    queues: [{name: root}]\n"
+        "  - name: gpu\n    queues: [{name: root, queues: [{name: train}]}]\n"
+    )
+    result = run_yk("tree", str(config), "--partition", "gpu")
+    assert result.exit_code == 0 and "└── train  leaf" in result.stdout
+    assert "(partition gpu)" in result.stdout
+    result = run_yk("tree", str(config), "--partition", "cpu")
+    assert result.exit_code == 2 and "has no partition 'cpu' (it has: default, gpu)" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (("tree", "missing.yaml"), 2, "missing.yaml: no such file"),
+        (("tree", "samples"), 2, "is a directory"),
+        (("tree", TENANTS[0], "-w", "missing.yaml"), 2, "missing.yaml: no such file"),
+        (("tree", TENANTS[0], "--format", "dot"), 2, "unknown format 'dot'"),
+    ],
+)
+def test_usage_errors(run_yk, args: tuple[str, ...], code: int, message: str) -> None:
+    result = run_yk(*args)
+    assert result.exit_code == code and message in result.stderr
+
+
+def test_garbage_config(run_yk, tmp_path: Path) -> None:
+    garbage = tmp_path / "garbage.yaml"
+    garbage.write_text("partitions: [\n")
+    result = run_yk("tree", str(garbage))
+    assert result.exit_code == 1 and "(yaml-syntax)" in result.stderr and result.stdout == ""
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("")
+    result = run_yk("tree", str(empty))
+    assert result.exit_code == 1 and "defines no partition" in result.stderr
+
+
+def test_stdin_config(run_yk) -> None:
+    result = run_yk("tree", "-", input=(ROOT / TENANTS[0]).read_text())
+    assert result.exit_code == 0 and "(<stdin>:23)" in result.stdout
