@@ -284,7 +284,7 @@ def test_config_errors_stop_before_the_workload(run_yk, tmp_path: Path) -> None:
 
 def test_rejected_applications_are_reported(run_yk, tmp_path: Path) -> None:
     config = tmp_path / "acl.yaml"
-    config.write_text("partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n          - name: q\n")
+    config.write_text("partitions:\n  - name: default\n    queues:\n      - name: root\n        queues: [{name: q}]\n")
     workload = tmp_path / "w.yaml"
     workload.write_text("applications:\n  - id: a\n    queue: root.q\n    asks:\n      - {name: x, priority: 1}\n")
     result = run_yk("priorities", str(config), str(workload), "--format", "json")

@@ -128,7 +128,7 @@ def test_every_provenance_kind(run_yk, tmp_path: Path) -> None:
     config = tmp_path / "queues.yaml"
     config.write_text(dedent(PROVENANCE))
     workload = tmp_path / "w.yaml"
-    workload.write_text("applications:\n  - id: a\n    queue: root.parent.new\n    asks:\n      - {name: x, priority: 1}\n")
+    workload.write_text("applications:\n  - id: a\n    queue: root.parent.new\n    asks: [{name: x, priority: 1}]\n")
     result = run_yk("tree", str(config), "-w", str(workload), "--format", "json")
     assert result.exit_code == 0, result.stderr
     assert "[warning]" in result.stderr  # the bad values are reported as yk validate reports them
