@@ -1,7 +1,6 @@
 """The bundled cluster dumps: dump.yaml is clean, each invalid one shows exactly the problems its header promises.
 
-Header lines are `# expect: <rule> <line>:<col>`, or `# expect: <rule>` alone for a problem about the whole dump
-that load_cluster reports without a position (cluster-no-nodes).
+Header lines are `# expect: <rule> <line>:<col>`; every problem load_cluster reports has a position.
 """
 
 from __future__ import annotations
@@ -17,22 +16,20 @@ from yk_cli.load.kubernetes import load_cluster
 
 DUMP = SAMPLES / "cluster" / "dump.yaml"
 INVALID = sorted((SAMPLES / "cluster" / "invalid").glob("*.yaml"))
-EXPECT = re.compile(r"^# expect: (?P<rule>[a-z0-9-]+)(?: (?P<line>\d+):(?P<column>\d+))?$", re.M)
+EXPECT = re.compile(r"^# expect: (?P<rule>[a-z0-9-]+) (?P<line>\d+):(?P<column>\d+)$", re.M)
 
-Expectation = tuple[str, int | None, int | None]
+Expectation = tuple[str, int, int]
 
 
 def expectations(path: Path) -> list[Expectation]:
-    """The `# expect: rule [line:col]` header lines of an invalid sample (no position: None, None)."""
-    return [
-        (m["rule"], int(m["line"]) if m["line"] else None, int(m["column"]) if m["column"] else None)
-        for m in EXPECT.finditer(path.read_text())
-    ]
+    """The `# expect: rule line:col` header lines of an invalid sample."""
+    return [(m["rule"], int(m["line"]), int(m["column"])) for m in EXPECT.finditer(path.read_text())]
 
 
 def reported(path: Path) -> set[Expectation]:
     _, _, problems = load_cluster(str(path))
-    return {(p.rule, p.span.line, p.span.column) if p.span else (p.rule, None, None) for p in problems}
+    assert all(p.span is not None for p in problems), problems
+    return {(p.rule, p.span.line, p.span.column) for p in problems if p.span is not None}
 
 
 def test_sample_dump_has_no_problems() -> None:

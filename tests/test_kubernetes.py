@@ -620,9 +620,10 @@ def test_bad_quantity_is_located_and_skips_the_pod() -> None:
     assert problems[0].file == "dump.yaml" and problems[0].level == Level.ERROR
 
 
-def test_bad_node_quantity_leaves_the_node_out() -> None:
+def test_bad_node_quantity_drops_only_that_resource() -> None:
     workload, _, problems = load(node(memory="a lot"))
-    assert workload.nodes == () and rules_of(problems) == ["cluster-bad-quantity"]
+    assert rules_of(problems) == ["cluster-bad-quantity"]
+    assert len(workload.nodes) == 1 and "memory" not in workload.nodes[0].capacity
 
 
 def test_unknown_node_missing_name_and_duplicates() -> None:

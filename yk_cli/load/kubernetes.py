@@ -333,6 +333,16 @@ def _priority_class(reader: _Reader, obj: _Object) -> PriorityClass | None:
     )
 
 
+def _valid_quantities(node: Node | None) -> Resource:
+    """The entries of a ResourceList that parse, in YuniKorn units (the others were reported already)."""
+    out: Resource = {}
+    for key, value in node.pairs if node is not None and node.kind == "map" else []:
+        amount = k8s_quantity(key.text, value.text) if key.kind == "scalar" and value.kind == "scalar" else None
+        if amount is not None:
+            out["vcore" if key.text == "cpu" else key.text] = amount
+    return out
+
+
 def _node_spec(reader: _Reader, obj: _Object) -> NodeSpec | None:
     allocatable = _get(obj.node, "status", "allocatable")
     if allocatable is None:
@@ -342,7 +352,7 @@ def _node_spec(reader: _Reader, obj: _Object) -> NodeSpec | None:
     try:
         capacity = resource_list(reader, allocatable, f"node {obj.name} allocatable")
     except _Skip:
-        return None
+        capacity = _valid_quantities(allocatable)  # the bad entry is reported; keep the node and its pods
     unschedulable = _get(obj.node, "spec", "unschedulable")
     return NodeSpec(
         name=obj.name,
@@ -447,7 +457,9 @@ def _pod(reader: _Reader, obj: _Object, index: int, classes: _Classes, unique_id
         priority, source = int(priority_node.value), "priority"
     else:
         if priority_node is not None:
-            reader.report(cr.INVALID_FIELD, f"spec.priority must be an integer, found {priority_node.describe()}", pod)
+            reader.report(
+                cr.INVALID_FIELD, f"spec.priority must be an integer, found {priority_node.describe()}", priority_node
+            )
         if class_name and pclass is None:
             reader.report(
                 cr.UNKNOWN_PRIORITY_CLASS,
@@ -703,7 +715,7 @@ def _build(reader: _Reader, objects: list[_Object]) -> tuple[Workload, str | Non
             pods.append(pod)
 
     if pods and not nodes:
-        reader.report(cr.NO_NODES, "the dump has pods but no nodes: nothing can be scheduled", None)
+        reader.report(cr.NO_NODES, "the dump has pods but no nodes: nothing can be scheduled", pod_objects[0].node)
 
     node_specs = tuple(
         NodeSpec(name=n.name, capacity=n.capacity, schedulable=n.schedulable, occupied=occupied[n.name])
@@ -711,6 +723,15 @@ def _build(reader: _Reader, objects: list[_Object]) -> tuple[Workload, str | Non
     )
     applications = _applications(reader, pods, now, namespace_tag_map)
     return Workload(priority_classes=tuple(classes), nodes=node_specs, applications=applications), queues_yaml
+
+
+def _queue_source(pod: Node) -> Node | None:
+    """The label or annotation a pod's queue came from (YuniKorn's precedence), or None."""
+    for where, key in (("labels", LABEL_QUEUE), ("annotations", ANNOTATION_QUEUE), ("labels", LABEL_QUEUE_LEGACY)):
+        found = _get(pod, "metadata", where, key)
+        if found is not None:
+            return found
+    return None
 
 
 def _seconds(created: int | None, now: int) -> int:
@@ -733,7 +754,7 @@ def _applications(
                 cr.APP_MISMATCH,
                 f"pod {other.namespace}/{other.name} asks for queue {other.queue or '(none)'} but its application "
                 f"{app_id} takes the queue of its first pod {first.namespace}/{first.name}: {first.queue or '(none)'}",
-                _get(other.node, "metadata") or other.node,
+                _queue_source(other.node) or _get(other.node, "metadata") or other.node,
             )
         tags = {TAG_NAMESPACE: first.namespace}
         tags.update(namespace_tag_map.get(first.namespace, {}))
