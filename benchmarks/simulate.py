@@ -1,9 +1,9 @@
 """Benchmark of the simulation engine on generated workloads: allocations/second, peak memory, growth with size.
 
 Run: `python benchmarks/simulate.py` (all figures), `--runs N` (timed runs per size, median reported),
-`--sizes 10k,50k` (a subset), `--no-cli` (skip the fresh-process `yk simulate` run), `--skip-parse` (build the
-Workload from the generated data without the YAML text round trip, for quick iterations), `--parse-200k` (also
-parse the 200k workload's YAML text, which takes minutes and gigabytes with the pure-Python YAML parser).
+`--sizes 10k,50k` (a subset; `--sizes 10k,50k-fixed,200k-fixed` grows the asks and nodes but not the
+queues and apps), `--no-cli` (skip the fresh-process `yk simulate` run), `--skip-parse` (build the
+Workload from the generated data without the YAML text round trip, for quick iterations).
 
 Per size, one fresh process generates the workload (core/generate.py, in memory), renders it as YAML text and
 loads it through yk's own loaders (timed apart: "load/parse"), then hands the loaded values to a second fresh
@@ -69,8 +69,12 @@ SIZES = {
     "10k": Size("10k", 1_000, 100, 1_000, 10_000),
     "50k": Size("50k", 5_000, 500, 5_000, 50_000),
     "200k": Size("200k", 20_000, 2_000, 20_000, 200_000),
+    "50k-fixed": Size("50k-fixed", 5_000, 100, 1_000, 50_000),
+    "200k-fixed": Size("200k-fixed", 20_000, 100, 1_000, 200_000),
 }
-"""Sizes grow together (10 asks per node and per app, 100 asks per leaf queue), so time should grow linearly."""
+"""The default series grows the whole cluster with the asks (10 asks per node and per app, 100 per leaf queue).
+The -fixed series grows nodes with the asks but keeps the 10k size's 100 leaf queues and 1,000 apps."""
+SERIES = {"": ("10k", "50k", "200k"), "-fixed": ("10k", "50k-fixed", "200k-fixed")}
 
 
 def _max_rss() -> int:
@@ -260,22 +264,26 @@ def _report(results: dict[str, dict[str, Any]], cli: dict[str, Any] | None, runs
             f"  peak memory: process max RSS {rss:,.0f} MB (workload loaded: {loaded:,.0f} MB); "
             f"simulate() tracemalloc peak {traced:,.0f} MB"
         )
-        if name == "50k":
+        if name.startswith("50k"):
             line += f"   target <= {TARGET_PEAK_MB} MB: {_mark(rss <= TARGET_PEAK_MB)}"
         lines.append(line)
         lines.append("")
     ok = {n: r for n, r in results.items() if "error" not in r}
-    if ok:
-        lines.append("growth (simulate() median):")
-        for name, r in ok.items():
+    for suffix, (small, middle, large) in SERIES.items():
+        series = [n for n in (small, middle, large) if n in ok]
+        if len(series) < 2:
+            continue
+        lines.append(f"growth (simulate() median){' with 100 leaf queues and 1,000 apps' if suffix else ''}:")
+        for name in series:
+            r = ok[name]
             per_ask = r["median_s"] / SIZES[name].asks * 1e6
-            lines.append(f"  {name:>5} asks: {r['median_s']:8.3f} s  ({per_ask:.1f} µs/ask)")
-        if "10k" in ok and "50k" in ok:
-            lines.append(f"  50k / 10k = {ok['50k']['median_s'] / ok['10k']['median_s']:.2f}x (linear is 5x)")
-        if "50k" in ok and "200k" in ok:
-            ratio = ok["200k"]["median_s"] / ok["50k"]["median_s"]
+            lines.append(f"  {name:>10}: {r['median_s']:8.3f} s  ({per_ask:.1f} µs/ask)")
+        if small in ok and middle in ok:
+            lines.append(f"  {middle} / {small} = {ok[middle]['median_s'] / ok[small]['median_s']:.2f}x (linear is 5x)")
+        if middle in ok and large in ok:
+            ratio = ok[large]["median_s"] / ok[middle]["median_s"]
             lines.append(
-                f"  200k / 50k = {ratio:.2f}x (linear is 4x)   target <= {TARGET_GROWTH:.0f}x: "
+                f"  {large} / {middle} = {ratio:.2f}x (linear is 4x)   target <= {TARGET_GROWTH:.0f}x: "
                 f"{_mark(ratio <= TARGET_GROWTH)}"
             )
         lines.append("")
@@ -297,10 +305,9 @@ def main() -> None:
     """Parse options; the parent runs every step in fresh child processes and prints the figures."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="timed simulate() runs per size (median reported)")
-    parser.add_argument("--sizes", default="10k,50k,200k", help="comma-separated subset of 10k,50k,200k")
+    parser.add_argument("--sizes", default="10k,50k,200k", help=f"comma-separated, from {', '.join(SIZES)}")
     parser.add_argument("--no-cli", action="store_true", help="skip the fresh-process `yk simulate` run")
     parser.add_argument("--skip-parse", action="store_true", help="build the Workload without the YAML round trip")
-    parser.add_argument("--parse-200k", action="store_true", help="also parse the 200k workload's YAML text")
     parser.add_argument("--json", action="store_true", help="print the raw figures as JSON")
     parser.add_argument("--child-prepare", help=argparse.SUPPRESS)
     parser.add_argument("--child-measure", help=argparse.SUPPRESS)
@@ -323,8 +330,7 @@ def main() -> None:
     results: dict[str, dict[str, Any]] = {}
     for name in names:
         print(f"running {name} ...", file=sys.stderr, flush=True)
-        skip = args.skip_parse or (name == "200k" and not args.parse_200k)
-        results[name] = run_size(name, args.runs, skip)
+        results[name] = run_size(name, args.runs, args.skip_parse)
     cli = None
     if not args.no_cli:
         print("running yk simulate on the 50k files ...", file=sys.stderr, flush=True)
