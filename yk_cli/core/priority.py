@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from yk_cli.core import properties as props
 from yk_cli.core.diagnostics import Path
@@ -303,9 +304,11 @@ def ask_origin(priority: int, source: str, priority_class: str) -> str:
     return f"no priority given: {priority} (Kubernetes' default)"
 
 
-@dataclass(frozen=True, slots=True)
-class AskBreakdown:
-    """One pending ask: its effective priority as seen from root and the steps that led there."""
+class AskBreakdown(NamedTuple):
+    """One pending ask: its effective priority as seen from root and the steps that led there.
+
+    A named tuple rather than a dataclass: `yk priorities` makes one per pending ask, 100,000 at a time.
+    """
 
     application: str
     ask: Ask

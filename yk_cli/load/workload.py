@@ -370,8 +370,15 @@ class _Builder:
                     self.ask_shapes[shape] = attrs
         priority, preempt_other, allow, required, originator, class_name, source = attrs
         resources = self.resources(raw, "resources", path)
-        submit = self.duration(raw, "submitTime", path, app_submit)
-        duration = self.duration(raw, "duration", path, None, positive=True) if "duration" in raw else None
+        durations = self.durations
+        submit = get("submitTime")
+        submit = durations.get(submit) if submit.__class__ is str else None  # the common case, parsed before
+        if submit is None:
+            submit = self.duration(raw, "submitTime", path, app_submit)
+        duration = get("duration")
+        if duration is not None:
+            nanos = durations.get(duration) if duration.__class__ is str else None
+            duration = nanos if nanos is not None and nanos > 0 else self.duration(raw, "duration", path, None, True)
         count = get("count")
         names = [name] if count.__class__ is not int or count < 1 else [f"{name}-{i}" for i in range(count)]
         out = []
