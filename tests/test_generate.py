@@ -212,6 +212,21 @@ def test_workload_loads_against_the_config(tmp_path: Path) -> None:
     assert all(ask.resources["vcore"] >= 250 and ask.resources["memory"] >= 512 * 2**20 for ask in workload.asks())
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_generated_cluster_simulates(seed: int) -> None:
+    simulation = pytest.importorskip("yk_cli.core.simulation")
+    workload_module = pytest.importorskip("yk_cli.load.workload")
+    options = GenerateOptions(nodes=30, queues=12, apps=40, asks=300, seed=seed, running=0.2)
+    generated = generate(options)
+    partition = _partition(generated)
+    loaded = workload_module.parse_workload(workload_yaml(generated.workload), "<generated>")
+    trace = simulation.simulate(partition, build_queue_tree(partition), loaded.workload, simulation.SimulationOptions())
+    allocated = [event.ask for event in trace.events if event.type == "allocate"]
+    assert len(allocated) == len(set(allocated))
+    assert len(allocated) + len(trace.pending) == options.asks
+    assert all(pending.reason for pending in trace.pending)
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
