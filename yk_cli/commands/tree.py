@@ -3,10 +3,7 @@ what each queue holds and its current priority). Also the input handling `yk pri
 
 from __future__ import annotations
 
-import gc
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Optional
 
@@ -116,18 +113,6 @@ def prepare_inputs(config_name: str, workload_name: str | None, partition_name: 
     return inputs
 
 
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a command builds its (possibly 100,000-ask) values."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def _has_errors(problems: list[Problem]) -> bool:
     return any(p.level == Level.ERROR for p in problems)
 
@@ -161,6 +146,8 @@ def tree(
 ) -> None:
     """The resolved queue tree: every queue's settings with where each came from (set here, inherited, template,
     default, YuniKorn's fallback), fences, offsets, sorting, limits; with a workload, usage and current priority."""
+    from yk_cli.load.workload import collector_paused
+
     check_format(fmt, TREE_FORMATS)
     with collector_paused():
         sys.stdout.write(run_tree(config, workload, partition, fmt, color=sys.stdout.isatty()))

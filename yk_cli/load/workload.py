@@ -105,7 +105,7 @@ def parse_workload(
     text: str, file: str = "<string>", tree: QueueTree | None = None, *, dynamic_queues: bool = False
 ) -> LoadedWorkload:
     """Parse, check and convert a workload text; problems are located in `file`."""
-    with _collector_paused():
+    with collector_paused():
         document = _parse_document(text)
         problems = list(document.problems)
         data = document.data
@@ -123,8 +123,11 @@ def parse_workload(
 
 
 @contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector: building 100,000 asks would otherwise trigger it hundreds of times."""
+def collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector: building 100,000 asks would otherwise trigger it hundreds of times.
+
+    Nothing yk builds is cyclic garbage, so commands that make many values run inside it too.
+    """
     enabled = gc.isenabled()
     gc.disable()
     try:
