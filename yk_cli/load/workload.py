@@ -19,6 +19,7 @@ import gc
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from yk_cli.core import workload_checks as rules
@@ -38,7 +39,7 @@ from yk_cli.core.workload import (
 )
 from yk_cli.core.yamldoc import Node, SourceMap
 from yk_cli.load import workload_fast
-from yk_cli.load.schema import SchemaRules, compile_gate, load_schema, schema_problems
+from yk_cli.load.schema import Gate, SchemaRules, compile_gate, load_schema, schema_problems
 from yk_cli.load.source import decode_text, parse_yaml, read_input
 
 SCHEMA_FILE = "workload.schema.json"
@@ -137,13 +138,10 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-_GATE: list[Any] = []
-
-
-def _gate() -> Any:
-    if not _GATE:
-        _GATE.append(compile_gate(load_schema(SCHEMA_FILE)))
-    return _GATE[0]
+@cache
+def _gate() -> Gate:
+    """The schema's fast validity test, compiled once."""
+    return compile_gate(load_schema(SCHEMA_FILE))
 
 
 @dataclass(slots=True)
