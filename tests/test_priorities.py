@@ -28,9 +28,9 @@ def _in_checkout(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def golden(name: str, text: str) -> None:
-    """Compare with tests/golden/<name>; YK_UPDATE_GOLDEN=1 rewrites it."""
+    """Compare with tests/golden/<name>; UPDATE_GOLDEN=1 rewrites it (as in test_formats)."""
     path = GOLDEN / name
-    if os.environ.get("YK_UPDATE_GOLDEN") == "1":
+    if os.environ.get("UPDATE_GOLDEN") == "1":
         path.write_text(text, encoding="utf-8")
     assert text == path.read_text(encoding="utf-8")
 

@@ -3,32 +3,17 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import ROOT, dedent
+from tests.test_priorities import _in_checkout, golden  # noqa: F401 - the autouse fixture runs here too
 from yk_cli.report.tree_mermaid import escape
 
-GOLDEN = Path(__file__).resolve().parent / "golden"
 TENANTS = ("samples/queues/tenants.yaml", "samples/workloads/tenants.yaml")
 FENCED = ("samples/workloads/queues/fenced-teams.yaml", "samples/workloads/fenced-teams.yaml")
 NAMESPACES = ("samples/workloads/queues/namespaces.yaml", "samples/workloads/namespaces.yaml")
-
-
-@pytest.fixture(autouse=True)
-def _in_checkout(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Run from the checkout so file names in the output are the short relative ones of the goldens."""
-    monkeypatch.chdir(ROOT)
-
-
-def golden(name: str, text: str) -> None:
-    """Compare with tests/golden/<name>; YK_UPDATE_GOLDEN=1 rewrites it."""
-    path = GOLDEN / name
-    if os.environ.get("YK_UPDATE_GOLDEN") == "1":
-        path.write_text(text, encoding="utf-8")
-    assert text == path.read_text(encoding="utf-8")
 
 
 def tree_json(run_yk, config: str, workload: str | None = None) -> dict[str, dict[str, object]]:
