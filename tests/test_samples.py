@@ -17,6 +17,8 @@ VALID = sorted((SAMPLES / "queues").glob("*.yaml"))
 INVALID = sorted((SAMPLES / "queues" / "invalid").glob("*.yaml"))
 WORKLOADS = sorted((SAMPLES / "workloads").glob("*.yaml"))
 INVALID_WORKLOADS = sorted((SAMPLES / "workloads" / "invalid").glob("*.yaml"))
+INVALID_CLUSTERS = sorted((SAMPLES / "cluster" / "invalid").glob("*.yaml"))
+"""Checked by tests/test_cluster_samples.py; counted here so one test covers every rule."""
 CONFIG = re.compile(r"^# config: (?P<path>\S+)$", re.M)
 EXPECT = re.compile(r"^# expect: (?P<rule>[a-z0-9-]+) (?P<line>\d+):(?P<column>\d+)$", re.M)
 
@@ -66,6 +68,7 @@ def test_invalid_workload_sample_reports_what_it_promises(path: Path) -> None:
 
 
 def test_every_rule_has_an_invalid_sample() -> None:
-    covered = {rule for path in [*INVALID, *INVALID_WORKLOADS] for rule, _, _ in expectations(path)}
+    samples = [*INVALID, *INVALID_WORKLOADS, *INVALID_CLUSTERS]
+    covered = {rule for path in samples for rule, _, _ in expectations(path)}
     missing = sorted(set(all_rules()) - covered)
-    assert not missing, f"rules without a sample in samples/queues/invalid/: {missing}"
+    assert not missing, f"rules without an invalid sample (samples/{{queues,workloads,cluster}}/invalid/): {missing}"
