@@ -178,7 +178,7 @@ def _summary(trace: Any) -> dict[str, int]:
 
 def run_cli(size: Size) -> dict[str, Any]:
     """Write the size's files, then run `yk simulate` on them as a fresh process: wall time and its peak RSS."""
-    with tempfile.TemporaryDirectory(prefix="yk-bench-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="benchmark-simulate-") as tmp:
         out = Path(tmp)
         generated = generate(size.options())
         (out / "queues.yaml").write_text(config_yaml(generated.config), encoding="utf-8")
@@ -220,7 +220,7 @@ def _child(args: list[str]) -> dict[str, Any]:
 def run_size(name: str, runs: int, skip_parse: bool) -> dict[str, Any]:
     """Prepare in one fresh process, measure in another; the load averages before and after."""
     before = os.getloadavg()[0]
-    with tempfile.TemporaryDirectory(prefix="yk-bench-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="benchmark-simulate-") as tmp:
         data = Path(tmp) / "input.pickle"
         prepared = _child(["--child-prepare", name, "--pickle", str(data), *(["--skip-parse"] if skip_parse else [])])
         if "error" in prepared:
@@ -296,7 +296,7 @@ def _report(results: dict[str, dict[str, Any]], cli: dict[str, Any] | None, runs
                 f"  exit {cli['returncode']}, wall {cli['wall_s']:.2f} s (start-up + load + simulate + JSON), "
                 f"max RSS {cli['rss_peak'] / MB:,.0f} MB, allocations {cli['allocations']:,}"
             )
-            if cli["returncode"] not in (0, 1):
+            if cli["returncode"] not in (0, 1) or not cli["allocations"]:
                 lines.extend(f"    {line}" for line in cli["stderr"].strip().splitlines()[-5:])
     return "\n".join(lines)
 

@@ -238,6 +238,8 @@ def test_generated_cluster_simulates(seed: int) -> None:
         (("--apps", "0", "--asks", "5"), "--asks needs at least one application"),
         (("--running", "1.5"), "--running must be between 0 and 1 (got 1.5)"),
         (("--seed", "-1"), "--seed must not be negative (got -1)"),
+        (("--asks", "20000000000"), "--asks is at most 10,000,000 (got 20,000,000,000)"),
+        (("--queues", "100001"), "--queues is at most 100,000 (got 100,001)"),
     ],
 )
 def test_bad_numbers_exit_2_with_a_message(run_yk, tmp_path: Path, args: tuple[str, ...], message: str) -> None:

@@ -13,6 +13,8 @@ SUBMIT_START = -120
 """Seconds: the earliest application submit time (already waiting when the run starts)."""
 SUBMIT_END = 300
 """Seconds: the latest application submit time (arrivals spread over a few minutes)."""
+LIMITS = {"--nodes": 1_000_000, "--queues": 100_000, "--apps": 10_000_000, "--asks": 10_000_000}
+"""Upper bounds that keep a typo from exhausting memory."""
 NODE_PODS = 110
 """Pods per node, as Kubernetes' default kubelet allows."""
 
@@ -102,6 +104,11 @@ def check_options(options: GenerateOptions) -> None:
         raise GenerateError(f"--apps must not be negative (got {options.apps})")
     if options.asks < 0:
         raise GenerateError(f"--asks must not be negative (got {options.asks})")
+    for flag, value in (("--nodes", options.nodes), ("--queues", options.queues), ("--apps", options.apps)):
+        if value > LIMITS[flag]:
+            raise GenerateError(f"{flag} is at most {LIMITS[flag]:,} (got {value:,})")
+    if options.asks > LIMITS["--asks"]:
+        raise GenerateError(f"--asks is at most {LIMITS['--asks']:,} (got {options.asks:,})")
     if options.asks > 0 and options.apps == 0:
         raise GenerateError("--asks needs at least one application (--apps >= 1)")
     if not 0.0 <= options.running <= 1.0 or math.isnan(options.running):
