@@ -51,6 +51,13 @@ def fail_usage(message: str) -> typer.Exit:
     return typer.Exit(EXIT_USAGE)
 
 
+def check_format(fmt: str, allowed: tuple[str, ...]) -> str:
+    """The format name, or a usage error."""
+    if fmt not in allowed:
+        raise fail_usage(f"unknown format {fmt!r}; choose one of {', '.join(allowed)}")
+    return fmt
+
+
 def main() -> None:
     """Console-script entry point: plain `yk validate` runs without typer's parameter machinery (start-up time)."""
     args = sys.argv[1:]

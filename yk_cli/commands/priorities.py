@@ -24,7 +24,7 @@ def priorities(
     """Queue priorities as YuniKorn computes them, and for every pending ask its effective priority as seen from
     root with the breakdown along its queue path (like Slurm's sprio): ask, application, each queue's offset,
     fence and clamp, and the config line behind each step."""
-    from yk_cli.commands.tree import check_format
+    from yk_cli.cli import check_format
     from yk_cli.load.workload import collector_paused
 
     check_format(fmt, PRIORITY_FORMATS)

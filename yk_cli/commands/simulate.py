@@ -106,7 +106,8 @@ def simulate(
 ) -> None:
     """Dry-run YuniKorn's scheduler: every allocation in the order the core makes it, the queue priority changes
     after each step, and why every ask still pending waits. Deterministic: no cluster, no wall clock."""
-    from yk_cli.commands.tree import check_format, collector_paused
+    from yk_cli.cli import check_format
+    from yk_cli.load.workload import collector_paused
 
     check_format(fmt, FORMATS)
     options = options_from(until, max_steps, yunikorn_version)

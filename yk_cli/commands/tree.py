@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from yk_cli.cli import app, fail_usage
+from yk_cli.cli import app, check_format, fail_usage
 from yk_cli.core.diagnostics import EXIT_PROBLEMS, Level, Path, Problem
 
 if TYPE_CHECKING:
@@ -124,13 +124,6 @@ def _report(problems: list[Problem], texts: dict[str, str], files: int) -> None:
     from yk_cli.report.problems import render_problems
 
     sys.stderr.write(render_problems("text", sorted(problems, key=Problem.sort_key), texts, files))
-
-
-def check_format(fmt: str, allowed: tuple[str, ...]) -> str:
-    """The format name, or a usage error."""
-    if fmt not in allowed:
-        raise fail_usage(f"unknown format {fmt!r}; choose one of {', '.join(allowed)}")
-    return fmt
 
 
 @app.command()
