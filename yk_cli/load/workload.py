@@ -15,9 +15,7 @@ partition's core.queues.QueueTree), applications that name a missing or parent q
 from __future__ import annotations
 
 import contextlib
-import gc
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -40,7 +38,7 @@ from yk_cli.core.workload import (
 from yk_cli.core.yamldoc import Node, SourceMap
 from yk_cli.load import workload_fast
 from yk_cli.load.schema import Gate, SchemaRules, compile_gate, load_schema, schema_problems
-from yk_cli.load.source import decode_text, parse_yaml, read_input
+from yk_cli.load.source import collector_paused, decode_text, parse_yaml, read_input
 
 SCHEMA_FILE = "workload.schema.json"
 SCHEMA_RULES = SchemaRules(unknown_key=rules.UNKNOWN_KEY, missing_key=rules.MISSING_KEY, wrong_type=rules.WRONG_TYPE)
@@ -121,21 +119,6 @@ def parse_workload(
         loaded = LoadedWorkload(file, workload, text=text, document=document)
         loaded.problems = sorted(loaded.locate(problems), key=Problem.sort_key)
     return loaded
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector: building 100,000 asks would otherwise trigger it hundreds of times.
-
-    Nothing yk builds is cyclic garbage, so commands that make many values run inside it too.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 @cache
