@@ -1,4 +1,4 @@
-"""`yk schema`: print the JSON Schema of queues.yaml (for editors and other validators)."""
+"""`yk schema`: print a JSON Schema: queues.yaml, the workload file or the simulate trace (for editors, validators)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,10 @@ def schema_text(name: str = "queues") -> str:
 
 @app.command()
 def schema(
-    name: Annotated[str, typer.Argument(help="Which schema: queues (the default) or workload.")] = "queues",
+    name: Annotated[
+        str,
+        typer.Argument(help="Which schema: queues (the default), workload, or trace (`yk simulate --format json`)."),
+    ] = "queues",
 ) -> None:
     """Print a JSON Schema (queues.yaml by default); point yaml-language-server at it for checks in the editor."""
     names = schema_names()

@@ -15,8 +15,10 @@ from yk_cli.cli import app, fail_usage
 
 if TYPE_CHECKING:
     from yk_cli.core.config import PartitionConfig
+    from yk_cli.core.diagnostics import Problem
     from yk_cli.core.simulation import SimulationOptions
     from yk_cli.core.workload import Workload
+    from yk_cli.load.config import LoadResult
 
 FORMATS = ("text", "json", "markdown")
 BUNDLED_QUEUES = "tenants-queues.yaml"
@@ -81,6 +83,92 @@ def _display(name: str) -> str:
     return "<stdin>" if name == "-" else name
 
 
+def load_cluster_scenario(dump: str, config: str | None, partition_name: str | None) -> Scenario:
+    """A kubectl dump as workload with CONFIG, its ConfigMap's or the built-in queue config; problems as validate."""
+    from yk_cli.core.diagnostics import EXIT_PROBLEMS, Level, Problem
+    from yk_cli.core.placement import default_partition
+    from yk_cli.load.kubernetes import cluster_from_bytes
+    from yk_cli.load.source import InputError, decode_text, read_input
+
+    if config == "-" and dump == "-":
+        raise fail_usage("'-' (standard input) may be given only once")
+    try:
+        data = read_input(dump)
+    except InputError as err:
+        raise fail_usage(str(err)) from None
+    shown = _display(dump)
+    workload, queues_yaml, found = cluster_from_bytes(data, shown)
+    problems: list[Problem] = list(found)
+    texts = {shown: decode_text(data)[0] or ""}
+    partitions: dict[str, PartitionConfig] = {}
+    if config is None and queues_yaml is None:
+        partitions = {"default": default_partition()}
+        source = f"{shown} (no yunikorn-configs ConfigMap: YuniKorn's built-in default queue config)"
+    else:
+        try:
+            loaded, origin = _cluster_config(config, dump, data, queues_yaml)
+        except InputError as err:
+            _report(problems, texts)
+            raise fail_usage(str(err)) from None
+        texts[loaded.file] = loaded.text
+        problems.extend(p for p in loaded.problems if p not in problems)
+        decoded = [c for c in loaded.configs if c.decoded and c.config.partitions]
+        if decoded:
+            chosen = next((c for c in decoded if c.origin.startswith(f"{origin},")), decoded[0])
+            partitions = {p.display_name: p for p in chosen.config.partitions}
+        source = f"{_display(config)} + {shown}" if config is not None else f"{shown} (queue config from its ConfigMap)"
+    problems.sort(key=Problem.sort_key)
+    _report(problems, texts)
+    if any(p.level == Level.ERROR for p in problems):
+        raise typer.Exit(EXIT_PROBLEMS)
+    if not partitions:
+        typer.echo(f"yk: error: {_display(config or dump)} defines no partition", err=True)
+        raise typer.Exit(EXIT_PROBLEMS)
+    name = partition_name or workload.partition
+    partition = partitions.get(name)
+    if partition is None and partition_name is None and len(partitions) == 1:
+        partition = next(iter(partitions.values()))
+    if partition is None:
+        raise fail_usage(
+            f"the queue config has no partition {name!r} (it has: {', '.join(partitions)}); use --partition"
+        )
+    return Scenario(partition, workload, source)
+
+
+def _cluster_config(config: str | None, dump: str, data: bytes, queues_yaml: str | None) -> tuple[LoadResult, str]:
+    """The loaded queue config for --cluster and the origin to prefer among its documents."""
+    from dataclasses import replace
+
+    from yk_cli.load.config import load_config
+
+    if config is not None:
+        return load_config(config), ""
+    assert queues_yaml is not None
+    # The dump's own ConfigMap, located in the dump (as `yk validate DUMP` reports it); yunikorn-configs wins.
+    loaded = load_config(dump, stdin=data)
+    for origin in ("ConfigMap yunikorn-configs", "ConfigMap yunikorn-defaults"):
+        if any(c.decoded and c.origin.startswith(f"{origin},") for c in loaded.configs):
+            return loaded, origin
+    # Another policy group's key: check the merged text the loader found, named after the dump.
+    label = f"{_display(dump)}[queues.yaml]"
+    loaded = load_config("-", stdin=queues_yaml.encode("utf-8"))
+    loaded.file = label
+    loaded.problems = [replace(p, file=label) for p in loaded.problems]
+    for item in loaded.configs:
+        item.file = label
+    return loaded, ""
+
+
+def _report(problems: list[Problem], texts: dict[str, str]) -> None:
+    """Problems exactly as `yk validate` prints them, on standard error."""
+    if not problems:
+        return
+    from yk_cli.core.diagnostics import Problem
+    from yk_cli.report.problems import render_problems
+
+    sys.stderr.write(render_problems("text", sorted(problems, key=Problem.sort_key), texts, len(texts)))
+
+
 @app.command()
 def simulate(
     config: Annotated[
@@ -103,26 +191,49 @@ def simulate(
     partition: Annotated[
         Optional[str], typer.Option("--partition", help="The partition (default: the workload's `partition`).")
     ] = None,
+    cluster: Annotated[
+        Optional[str],
+        typer.Option(
+            "--cluster",
+            help="A `kubectl get nodes,pods,priorityclasses -A -o yaml` dump ('-' for stdin) as the workload. Its "
+            "yunikorn-configs queues.yaml is the queue config (YuniKorn's built-in default without one), unless "
+            "CONFIG is given: `yk simulate --cluster dump.yaml` or `yk simulate new-queues.yaml --cluster "
+            "dump.yaml`. WORKLOAD may not be given with it.",
+        ),
+    ] = None,
 ) -> None:
     """Dry-run YuniKorn's scheduler: every allocation in the order the core makes it, the queue priority changes
-    after each step, and why every ask still pending waits. Deterministic: no cluster, no wall clock."""
+    after each step, and why every ask still pending waits. Deterministic: no cluster, no wall clock.
+
+    Inputs: CONFIG and WORKLOAD; or --cluster DUMP (with an optional CONFIG to try a new queue config on the
+    cluster); or nothing, for the tenant example of YuniKorn's 'App & Queue Priorities' document."""
     from yk_cli.cli import check_format
     from yk_cli.load.workload import collector_paused
 
     check_format(fmt, FORMATS)
+    if cluster is not None and workload is not None:
+        raise fail_usage("--cluster DUMP is the workload: give CONFIG (optional) and the dump, not WORKLOAD")
     options = options_from(until, max_steps, yunikorn_version)
     with collector_paused():
-        sys.stdout.write(run_simulate(config, workload, fmt, options, partition))
+        sys.stdout.write(run_simulate(config, workload, fmt, options, partition, cluster))
 
 
 def run_simulate(
-    config: str | None, workload: str | None, fmt: str, options: SimulationOptions, partition: str | None = None
+    config: str | None,
+    workload: str | None,
+    fmt: str,
+    options: SimulationOptions,
+    partition: str | None = None,
+    cluster: str | None = None,
 ) -> str:
-    """Load, run and render (typer.Exit on input errors)."""
+    """Load, run and render (typer.Exit on input errors); with cluster, the dump is the workload."""
     from yk_cli.core.queues import build_queue_tree
     from yk_cli.core.simulation import simulate as dry_run
     from yk_cli.report.trace_render import render_trace
 
-    scenario = load_scenario(config, workload, partition)
+    if cluster is not None:
+        scenario = load_cluster_scenario(cluster, config, partition)
+    else:
+        scenario = load_scenario(config, workload, partition)
     trace = dry_run(scenario.partition, build_queue_tree(scenario.partition), scenario.workload, options)
     return render_trace(fmt, trace, scenario.source)
