@@ -1,0 +1,96 @@
+"""What the real YuniKorn core did: every ../shared/conformance case without preemption, run in-process.
+
+The comparison is check.py's own (imported from the shared folder): allocations in order with their nodes,
+victims before an allocation as a set, and the pending set. Cases under preempt/ whose expected trace has no
+preemption must agree too; the ones that preempt belong to the next issue's engine and are left out here.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from tests.conftest import SHARED
+from yk_cli.commands.simulate import options_from, run_simulate
+
+CONFORMANCE = SHARED / "conformance"
+
+
+def _check_module() -> ModuleType | None:
+    """The shared check.py as a module (None when the shared folder is absent)."""
+    path = CONFORMANCE / "check.py"
+    if not path.is_file():
+        return None
+    spec = importlib.util.spec_from_file_location("yk_conformance_check", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+CHECK = _check_module()
+
+
+def _preempts(case: Path) -> bool:
+    """Whether the real core preempted anything in this case."""
+    events = json.loads((case / "expected.json").read_text(encoding="utf-8"))["events"]
+    return any(event["type"] == "preempt" for event in events)
+
+
+def _cases(kind: str, *, preempting: bool | None = None) -> list[Path]:
+    folder = CONFORMANCE / kind
+    if not folder.is_dir():
+        return []
+    cases = sorted(path for path in folder.iterdir() if (path / "expected.json").is_file())
+    return [case for case in cases if preempting is None or _preempts(case) == preempting]
+
+
+SIMULATE = _cases("simulate")
+PREEMPT_FREE = _cases("preempt", preempting=False)
+ABSENT = [pytest.param(None, marks=pytest.mark.skip(reason=f"no conformance cases under {CONFORMANCE}"))]
+
+
+def observed(case: Path) -> tuple[list[tuple[Any, ...]], list[str]]:
+    """check.py's `observed`, in-process: `yk simulate queues.yaml workload.yaml --until 0s --format json`."""
+    text = run_simulate(str(case / "queues.yaml"), str(case / "workload.yaml"), "json", options_from("0s", None, "1.8"))
+    data = json.loads(text)
+    seq: list[tuple[Any, ...]] = []
+    for event in data.get("events", []):
+        if event.get("type") == "allocate":
+            seq.append(("allocate", event.get("ask"), event.get("node")))
+        elif event.get("type") == "preempt":
+            seq.extend(("preempt", victim.get("allocation")) for victim in event.get("victims", []))
+    return seq, sorted(pending.get("ask") for pending in data.get("pending", []))
+
+
+def agree(case: Path) -> None:
+    """Assert yk's trace equals the real core's, exactly as check.py compares them."""
+    assert CHECK is not None
+    want_seq, want_pending = CHECK.expected(str(case))
+    got_seq, got_pending = observed(case)
+    assert CHECK.grouped(got_seq) == CHECK.grouped(want_seq), f"{case.name}: allocation order differs from the core"
+    assert got_pending == want_pending, f"{case.name}: pending set differs from the core"
+
+
+@pytest.mark.parametrize("case", SIMULATE or ABSENT, ids=lambda case: case.name if case else "absent")
+def test_simulate_case(case: Path) -> None:
+    agree(case)
+
+
+@pytest.mark.parametrize("case", PREEMPT_FREE or ABSENT, ids=lambda case: case.name if case else "absent")
+def test_preempt_case_without_preemption(case: Path) -> None:
+    agree(case)
+
+
+@pytest.mark.skipif(CHECK is None, reason=f"no {CONFORMANCE / 'check.py'}")
+def test_the_case_sets_are_the_documented_ones() -> None:
+    """The README promises 50 simulate cases and 75 preempt cases of which 30 preempt."""
+    assert len(SIMULATE) == 50
+    assert len(_cases("preempt")) == 75
+    assert len(_cases("preempt", preempting=True)) == 30
+    assert len(PREEMPT_FREE) == 45
