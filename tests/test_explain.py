@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -372,6 +375,49 @@ def test_fifo_with_priority_enabled_lets_priority_win(run_yk, tmp_path: Path) ->
     assert data["comparison"]["decidedBy"] == "priority"
 
 
+def test_fair_leaf_usage_ratio_decides(run_yk, tmp_path: Path) -> None:
+    queues = """
+        partitions:
+          - name: default
+            queues:
+              - name: root
+                submitacl: "*"
+                queues:
+                  - name: shared
+                    resources: {guaranteed: {vcore: 10}}
+                    properties:
+                      application.sort.policy: fair
+    """
+    workload = """
+        nodes:
+          - {name: node-1, resources: {vcore: 16}}
+        applications:
+          - id: heavy
+            queue: root.shared
+            allocations:
+              - {name: heavy-run, node: node-1, resources: {vcore: 4}}
+            asks: [{name: heavy-ask, priority: 5, resources: {vcore: 1}}]
+          - id: light
+            queue: root.shared
+            allocations:
+              - {name: light-run, node: node-1, resources: {vcore: 1}}
+            asks: [{name: light-ask, priority: 5, resources: {vcore: 1}}]
+    """
+    data = explained(run_yk, *files(tmp_path, queues, workload), "heavy-ask", "light-ask")
+    assert data["first"] == "light/light-ask"
+    comparison = data["comparison"]
+    assert comparison["level"] == "application"
+    assert [f["name"] for f in comparison["fields"]] == ["priority", "usage ratio", "submission time", "file order"]
+    assert comparison["decidedBy"] == "usage ratio"
+    assert field_values(data)["usage ratio"] == [[0.4], [0.1]]
+    texts = {f["name"]: f["texts"] for f in comparison["fields"]}
+    assert texts["usage ratio"] == [
+        "0.4 (largest: vcore 4 of guaranteed 10)",
+        "0.1 (largest: vcore 1 of guaranteed 10)",
+    ]
+    assert "on usage ratio: 0.1 vs 0.4 (lower first)" in data["summary"]
+
+
 def test_configuration_order_tie_is_flagged(run_yk, tmp_path: Path) -> None:
     workload = """
         nodes:
@@ -435,7 +481,7 @@ def test_an_ask_that_never_fits_loses_with_its_reason(run_yk, tmp_path: Path) ->
     )
     text = run_yk("explain", *files(tmp_path, SMALL_QUEUES, HUGE_WORKLOAD), "huge", "small").stdout
     assert "never allocated: no node is large enough for {vcore: 12}" in text
-    assert "At that cycle huge could not be placed: no node is large enough for {vcore: 12} (node-too-small)" in text
+    assert "At step 1 (0s) huge could not be placed: no node is large enough for {vcore: 12} (node-too-small)." in text
 
 
 def test_both_pending(run_yk, tmp_path: Path) -> None:
@@ -626,6 +672,21 @@ def test_output_is_deterministic(run_yk) -> None:
     first = run_yk("explain", *TENANTS, "a2-p4", "b1-p9")
     second = run_yk("explain", *TENANTS, "a2-p4", "b1-p9")
     assert first.stdout == second.stdout
+
+
+def test_output_does_not_depend_on_the_hash_seed() -> None:
+    outputs = set()
+    for hash_seed in ("0", "1", "4242"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        done = subprocess.run(
+            [sys.executable, "-m", "yk_cli", "explain", *TENANTS, "b1-p9", "a2-p4", "--format", "json"],
+            capture_output=True,
+            check=True,
+            env=env,
+            cwd=ROOT,
+        )
+        outputs.add(done.stdout)
+    assert len(outputs) == 1
 
 
 # --- consistency with the dry run --------------------------------------------------------------------------

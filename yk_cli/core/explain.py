@@ -451,18 +451,21 @@ def _app_value(state: RunState, name: str, app: AppState) -> tuple[object, str]:
     if name == "file order":
         return app.seq, f"#{app.seq + 1} in the workload"
     assert name == "usage ratio"
-    shares = policies.usage_shares_of(app.allocated, app.usage_dens)
-    parts = []
-    for i, used in enumerate(app.allocated):
-        if used:
-            den = app.usage_dens[i]
-            kind = state.types[i]
-            if den:
-                parts.append(f"{kind} {format_quantity(kind, used)} of guaranteed {format_quantity(kind, den)}")
-            else:
-                parts.append(f"{kind} {used} (no guarantee: raw amount)")
-    text = ", ".join(_number(s) for s in shares if s) or "0"
-    return [s for s in shares if s], (f"{text} ({'; '.join(parts)})" if parts else "0 (nothing allocated)")
+    shares = [share for share in policies.usage_shares_of(app.allocated, app.usage_dens) if share]
+    if not shares:
+        return [], "0 (nothing allocated)"
+    top = max(range(len(app.allocated)), key=lambda i: _usage_share(app, i))  # the first of equal largest shares
+    kind, used, den = state.types[top], app.allocated[top], app.usage_dens[top]
+    if den:
+        largest = f"{kind} {format_quantity(kind, used)} of guaranteed {format_quantity(kind, den)}"
+    else:
+        largest = f"{kind} {used}: no guarantee, the raw amount counts"
+    return shares, f"{', '.join(_number(s) for s in shares)} (largest: {largest})"
+
+
+def _usage_share(app: AppState, i: int) -> float:
+    used, den = app.allocated[i], app.usage_dens[i]
+    return float(used) if den == 0 else used / den
 
 
 def _ask_value(name: str, ask: AskState) -> tuple[object, str]:
@@ -503,27 +506,39 @@ def _pending_of(app: AppState) -> list[AskState]:
 
 
 def _queue_priority(state: RunState, queue: QState, ask: AskState) -> PrioritySide:
-    """A child queue's priority and the breakdown, up to that queue, of the pending ask that drives it."""
+    """A child queue's priority and the breakdown, up to that queue, of the pending ask that drives it.
+
+    The driver is the explained ask when its value at the queue is the queue's priority, else the first pending
+    ask below the queue (file order) with the highest value there.
+    """
     current = queue.prio.current
-    best: tuple[int, list[Step], AskState] | None = None
-    candidates = [ask] + [a for a in state.asks if a is not ask and a.status == PENDING]
     prefix = queue.path + "."
-    for candidate in candidates:
-        app = candidate.app
-        leaf = app.leaf
+    values: dict[tuple[str, int], int] = {}
+    best: tuple[int, AskState] | None = None
+    for candidate in [ask, *(a for a in state.asks if a is not ask)]:
+        leaf = candidate.app.leaf
         if leaf is None or candidate.status != PENDING or not (leaf is queue or leaf.path.startswith(prefix)):
             continue
-        _, steps = explain_ask(leaf.queue, candidate.ask, app.priority())
-        cut = next(i for i, s in enumerate(steps) if i >= 2 and s.queue_path == queue.path)
-        chain = steps[: cut + 1]
-        value = chain[-1].value
-        if value == current:
-            return PrioritySide(current, f"{app.id}/{candidate.name}", tuple(chain))
+        key = (leaf.path, candidate.priority)
+        value = values.get(key)
+        if value is None:
+            value = values[key] = _chain(leaf, candidate, queue)[-1].value
         if best is None or value > best[0]:
-            best = (value, chain, candidate)
+            best = (value, candidate)
+        if value == current:
+            break
     if best is None:  # pragma: no cover - a queue with a pending ask below it
         return PrioritySide(current, "", ())
-    return PrioritySide(current, f"{best[2].app.id}/{best[2].name}", tuple(best[1]))
+    driver = best[1]
+    return PrioritySide(current, f"{driver.app.id}/{driver.name}", _chain(driver.app.leaf, driver, queue))
+
+
+def _chain(leaf: QState | None, ask: AskState, top: QState) -> tuple[Step, ...]:
+    """explain_ask's steps for a pending ask, from the ask up to and including the queue top."""
+    assert leaf is not None
+    _, steps = explain_ask(leaf.queue, ask.ask, ask.app.priority())
+    cut = next(i for i, s in enumerate(steps) if i >= 2 and s.queue_path == top.path)
+    return tuple(steps[: cut + 1])
 
 
 HIGHER_FIRST = {"priority"}

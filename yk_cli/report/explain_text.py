@@ -4,13 +4,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from yk_cli.core.explain import BOTH_PENDING, RESERVATION, AskFacts, Comparison, Explanation, PrioritySide
+from yk_cli.core import trace as codes
+from yk_cli.core.explain import (
+    BOTH_PENDING,
+    RESERVATION,
+    SORTED_FIRST,
+    AskFacts,
+    Comparison,
+    Explanation,
+    PrioritySide,
+)
 from yk_cli.core.priority import show
 from yk_cli.core.properties import Source, format_duration
 from yk_cli.core.queues import Queue
 from yk_cli.report.tree_common import Locate, cause_text, nowhere
 
 MARK = "<- first difference"
+NOT_PENDING = (codes.NOT_SUBMITTED, codes.UNPLACED, codes.QUEUE_MISSING)
+"""Reasons that keep an ask out of the scheduler altogether."""
 
 
 def outcome(facts: AskFacts) -> str:
@@ -125,8 +136,13 @@ def render(
         )
     if explanation.other_reason and explanation.winner is not None and explanation.verdict != BOTH_PENDING:
         other = explanation.asks[1 - explanation.winner]
+        when = f"At step {explanation.step} ({format_duration(explanation.time or 0)})"
+        if explanation.other_code in NOT_PENDING:
+            state = "was not pending"
+        elif explanation.verdict == SORTED_FIRST:
+            state = "could not have been placed either"
+        else:
+            state = "could not be placed"
         out.append("")
-        out.append(
-            f"At that cycle {other.ask} could not be placed: {explanation.other_reason} ({explanation.other_code})"
-        )
+        out.append(f"{when} {other.ask} {state}: {explanation.other_reason} ({explanation.other_code}).")
     return "\n".join(out) + "\n"
