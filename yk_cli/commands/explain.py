@@ -14,8 +14,13 @@ EXPLAIN_FORMATS = ("text", "json")
 
 @app.command()
 def explain(
-    config: Annotated[str, typer.Argument(help="Queue config: queues.yaml, a ConfigMap or a List; '-' for stdin.")],
-    workload: Annotated[str, typer.Argument(help="Workload file: nodes, applications, asks; '-' for stdin.")],
+    config: Annotated[
+        str,
+        typer.Argument(metavar="CONFIG", help="Queue config: queues.yaml, a ConfigMap or a List; '-' for stdin."),
+    ],
+    workload: Annotated[
+        str, typer.Argument(metavar="WORKLOAD", help="Workload file: nodes, applications, asks; '-' for stdin.")
+    ],
     ask_a: Annotated[str, typer.Argument(metavar="ASK_A", help="An ask name, or application/ask.")],
     ask_b: Annotated[str, typer.Argument(metavar="ASK_B", help="Another ask name, or application/ask.")],
     fmt: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",

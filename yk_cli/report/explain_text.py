@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from yk_cli.core import trace as codes
 from yk_cli.core.explain import (
@@ -31,7 +31,7 @@ def outcome(facts: AskFacts) -> str:
     return f"never allocated: {facts.reason}" if facts.reason else "never allocated"
 
 
-def table(rows: list[tuple[str, ...]], indent: str = "  ") -> list[str]:
+def table(rows: Sequence[tuple[str, ...]], indent: str = "  ") -> list[str]:
     """Left-aligned columns separated by two spaces, trailing blanks removed."""
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return [(indent + "  ".join(f"{cell:<{widths[i]}}" for i, cell in enumerate(row))).rstrip() for row in rows]
