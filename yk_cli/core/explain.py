@@ -303,7 +303,7 @@ def compare(state: RunState, a: AskState, b: AskState) -> Comparison:
         keys = (_app_key(a.app), _app_key(b.app))
         names = policies.app_fields(leaf_a.policy, leaf_a.sort_priority)
         fields = _fields(names, keys, lambda name, i: _app_value(state, name, apps[i]))
-        sides = (_app_priority(a), _app_priority(b))
+        sides = (_app_priority(state, a), _app_priority(state, b))
         order = (
             f"{leaf_a.path} sorts its applications by {_then(names)} "
             f"(application.sort.policy {leaf_a.policy}, application.sort.priority {_enabled(leaf_a)})"
@@ -483,26 +483,23 @@ def _ask_priority(ask: AskState) -> PrioritySide:
     return PrioritySide(ask.priority, f"{ask.app.id}/{ask.name}", (ask_step(leaf.queue, ask.ask),))
 
 
-def _app_priority(ask: AskState) -> PrioritySide:
+def _app_priority(state: RunState, ask: AskState) -> PrioritySide:
     """The application's priority: its highest pending ask (the named one when it is among the highest)."""
     app = ask.app
     leaf = app.leaf
     assert leaf is not None
     priority = app.priority()
-    driver = ask if ask.priority == priority else _highest_pending(app, priority)
+    driver = ask if ask.priority == priority else _highest_pending(state, app, priority)
     _, steps = explain_ask(leaf.queue, driver.ask, priority)
     return PrioritySide(priority, f"{app.id}/{driver.name}", tuple(steps[:2]))
 
 
-def _highest_pending(app: AppState, priority: int) -> AskState:
-    for _, ask in sorted((a.ask.seq, a) for a in _pending_of(app)):
-        if ask.priority == priority:
+def _highest_pending(state: RunState, app: AppState, priority: int) -> AskState:
+    """The first pending ask of the application (file order) at the given priority."""
+    for ask in state.asks:
+        if ask.app is app and ask.status == PENDING and ask.priority == priority:
             return ask
     raise AssertionError(f"no pending ask of {app.id} at priority {priority}")  # pragma: no cover
-
-
-def _pending_of(app: AppState) -> list[AskState]:
-    return [entry[-1] for entry in app.asks] + [ask for group in app.res_groups.values() for _, ask in group]
 
 
 def _queue_priority(state: RunState, queue: QState, ask: AskState) -> PrioritySide:
