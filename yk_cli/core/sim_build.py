@@ -61,6 +61,8 @@ class RunState:
     reserve_dead: set[Size] = field(default_factory=set)
     """Sizes no unreserved node is large enough for, so an old ask of that size cannot reserve."""
     nres: int = 0
+    res_seq: int = 0
+    """Counter giving applications their reservation order."""
     allocations: int = 0
     completions: int = 0
     reservations: int = 0
@@ -177,6 +179,7 @@ def build_state(
             queue.parent.children.append(queue.entry)
     for queue in queues.values():
         queue.children.sort()
+        queue.limited = queue.max is not None or queue.maxapps > 0
     return state, {app_id: note for app_id, (_, note) in placements.items() if note}
 
 

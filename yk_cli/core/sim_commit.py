@@ -21,7 +21,7 @@ from yk_cli.core.sim_build import (
 )
 from yk_cli.core.sim_cycle import set_own_live
 from yk_cli.core.sim_nodes import Fit, NodeState
-from yk_cli.core.sim_state import ALLOCATED, DONE, PENDING, AllocState, AppState, AskState, QState, bump
+from yk_cli.core.sim_state import ALLOCATED, DONE, PENDING, AllocState, AppState, AskState, QState, bump, fits
 
 
 def arrive(state: RunState, ask: AskState) -> None:
@@ -49,6 +49,7 @@ def arrive(state: RunState, ask: AskState) -> None:
         queue = queue.parent
     state.cache.add_ask(app.id, ask.priority)
     rekey(app)
+    refresh_path(state, leaf)
     if not ask.old:
         state.young.append(ask)
 
@@ -134,6 +135,7 @@ def allocate(state: RunState, ask: AskState, node: NodeState) -> tuple[list[Prio
     changes: list[PriorityChange] = []
     state.cache.remove_ask(app.id, ask.priority, changes)
     rekey(app)
+    refresh_path(state, leaf)
     if end is not None:
         state.push(end, COMPLETE, alloc)
     state.allocations += 1
@@ -151,8 +153,18 @@ def reserve(state: RunState, ask: AskState, node: NodeState) -> None:
     add_sizes(leaf, app, ask.size, ask.old, -1)
     ask.reserved = node
     ask.own_live = False
-    app.reserved.append(ask)
-    leaf.res_apps.setdefault(app, []).append(ask)
+    state.res_seq += 1
+    ask.res_seq = state.res_seq
+    held = leaf.res_apps.get(app)
+    if held is None:
+        app.res_order = state.res_seq
+        held = leaf.res_apps[app] = []
+    held.append(ask)
+    group = app.res_groups.get(ask.size)
+    if group is None:
+        group = app.res_groups[ask.size] = []
+        insort(leaf.res_by_size.setdefault(ask.size, []), (app.res_order, app))
+    group.append((ask.res_seq, ask))
     queue: QState | None = leaf
     while queue is not None:
         queue.nres += 1
@@ -161,6 +173,7 @@ def reserve(state: RunState, ask: AskState, node: NodeState) -> None:
     state.nres += 1
     state.reservations += 1
     rekey(app)
+    refresh_path(state, leaf)
 
 
 def complete(state: RunState, alloc: AllocState) -> None:
@@ -191,14 +204,39 @@ def complete(state: RunState, alloc: AllocState) -> None:
         for i, v in fit:
             allocated[i] -= v
         queue.share_cache = None
+        if queue.hr_waiters:
+            _wake(state, queue)
         queue = queue.parent
     rekey(app)
+    refresh_path(state, leaf)
+
+
+def _wake(state: RunState, queue: QState) -> None:
+    """The queue freed resources: reserved asks waiting for its headroom that now fit it are worth a try."""
+    top = queue.max
+    assert top is not None
+    room = [m - a for m, a in zip(top, queue.allocated, strict=True)]
+    waiters = queue.hr_waiters
+    for size in [s for s in waiters if fits(room, state.fits[s])]:
+        for waiter in waiters.pop(size):
+            node = waiter.reserved
+            if node is not None and node.fits(waiter.fit):
+                set_own_live(waiter, True)  # (otherwise its node freeing up wakes it)
 
 
 def starting_timeout(app: AppState) -> None:
     """YuniKorn <= 1.5: an application still Starting after 5 minutes becomes Running."""
     if app.state == "Starting":
         app.state = "Running"
+
+
+def refresh_path(state: RunState, leaf: QState) -> None:
+    """Recompute blocked and open of every queue from the leaf up."""
+    queue: QState | None = leaf
+    cached = state.fits
+    while queue is not None:
+        queue.refresh(cached)
+        queue = queue.parent
 
 
 def rekey(app: AppState) -> None:
@@ -263,7 +301,14 @@ def _drop_reservation(state: RunState, ask: AskState) -> None:
     set_own_live(ask, False)
     node.reserved_by = None
     ask.reserved = None
-    app.reserved.remove(ask)
+    group = app.res_groups[ask.size]
+    del group[bisect_left(group, (ask.res_seq, ask))]
+    if not group:
+        del app.res_groups[ask.size]
+        apps = leaf.res_by_size[ask.size]
+        del apps[bisect_left(apps, (app.res_order, app))]
+        if not apps:
+            del leaf.res_by_size[ask.size]
     held = leaf.res_apps[app]
     held.remove(ask)
     if not held:

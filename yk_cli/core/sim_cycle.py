@@ -17,6 +17,7 @@ Skipping only leaves out asks that would fail, so the outcome is exactly the one
 
 from __future__ import annotations
 
+from bisect import bisect_left, insort
 from dataclasses import dataclass
 
 from yk_cli.core import policies
@@ -47,7 +48,7 @@ def find_decision(state: RunState) -> Decision | None:
         if found is not None:
             return found
     root = state.root
-    if not root.sizes:
+    if not root.open:
         return None
     return _visit(state, root, None, True)
 
@@ -57,20 +58,30 @@ def _possible(state: RunState, sizes: dict[Size, int], new: dict[Size, int] | No
     if state.preemptor is not None or len(sizes) > SIZE_LIMIT:
         return True
     node_dead, reserve_dead, cached = state.index.dead, state.reserve_dead, state.fits
+    if node_dead.issuperset(sizes) and (not old or reserve_dead.issuperset(old)):
+        return False  # the usual answer in a full cluster, decided in C
     for size, count in sizes.items():
         if new is not None and count <= new.get(size, 0):
             continue  # only asks of applications that may not start
-        if not fits(hr, cached[size]):
-            continue
-        if size not in node_dead:
-            return True
-        if size not in reserve_dead and old.get(size):
-            return True
+        for i, v in cached[size]:
+            if hr[i] < v:
+                break
+        else:
+            if size not in node_dead:
+                return True
+            if size not in reserve_dead and old.get(size):
+                return True
     return False
 
 
 def _visit(state: RunState, queue: QState, parent_hr: list[float] | None, new_ok: bool) -> Decision | None:
-    hr = parent_hr if queue.max is None else queue.headroom(parent_hr)
+    top = queue.max
+    if top is None:
+        hr = parent_hr
+    elif parent_hr is None:
+        hr = [m - a for m, a in zip(top, queue.allocated, strict=True)]
+    else:
+        hr = [d if (d := m - a) < p else p for m, a, p in zip(top, queue.allocated, parent_hr, strict=True)]
     if new_ok and queue.maxapps and queue.running + 1 > queue.maxapps:
         new_ok = False
     if not _possible(state, queue.sizes, None if new_ok else queue.new_sizes, queue.old, hr):
@@ -79,7 +90,7 @@ def _visit(state: RunState, queue: QState, parent_hr: list[float] | None, new_ok
         return _leaf(state, queue, hr, new_ok)
     for entry in queue.children:
         child = entry[-1]
-        if child.sizes:
+        if child.open:
             found = _visit(state, child, hr, new_ok)
             if found is not None:
                 return found
@@ -130,21 +141,12 @@ def try_ask(state: RunState, ask: AskState, hr: list[float]) -> Decision | None:
 
 def reservation_target(state: RunState, ask: AskState) -> NodeState | None:
     """The unreserved node, large enough by capacity, with the lowest FitInScore; ties go to node order."""
-    best: NodeState | None = None
-    best_score = 0.0
-    fit, size = ask.fit, ask.size
-    for node in state.index:
-        if not node.fits_capacity(fit):
-            continue
-        score = policies.fit_in_score_of(size, node.available)
-        if best is None or score < best_score:
-            best, best_score = node, score
-    return best
+    return state.index.reservation_target(ask.size, ask.fit)
 
 
 def _reserved(state: RunState, queue: QState, parent_hr: list[float] | None) -> Decision | None:
     """TryReservedAllocate: sorted queues; per application its reserved nodes first, then any other node."""
-    hr = queue.headroom(parent_hr)
+    hr = parent_hr if queue.max is None and parent_hr is not None else queue.headroom(parent_hr)
     if not queue.is_leaf:
         for entry in queue.children:
             child = entry[-1]
@@ -153,27 +155,72 @@ def _reserved(state: RunState, queue: QState, parent_hr: list[float] | None) -> 
                 if found is not None:
                     return found
         return None
-    for asks in queue.res_apps.values():
-        for ask in asks:
-            if not ask.own_live or not fits(hr, ask.fit):
-                continue
-            node = ask.reserved
-            assert node is not None
-            if node.fits(ask.fit):
-                return Decision(ALLOCATE, ask, node, node)
-            set_own_live(ask, False)
-        for ask in asks:
-            if ask.size in state.index.dead or not fits(hr, ask.fit):
-                continue
-            node = state.index.first_fit(ask.size, ask.fit)
-            if node is not None:
-                return Decision(ALLOCATE, ask, node, ask.reserved)
-    return None
+    dead, cached = state.index.dead, state.fits
+    while True:
+        # the first application (reservation order) with a reserved ask that might now be placed
+        best = queue.res_live_apps[0] if queue.res_live_apps else None
+        for size, apps in queue.res_by_size.items():
+            if size not in dead and fits(hr, cached[size]) and (best is None or apps[0] < best):
+                best = apps[0]
+        if best is None:
+            return None
+        found = _reserved_app(state, queue, best[1], hr)
+        if found is not None:
+            return found
+
+
+def _reserved_app(state: RunState, leaf: QState, app: AppState, hr: list[float]) -> Decision | None:
+    """Application.tryReservedAllocate: each reserved ask on its own node, then each on any other node.
+
+    Every ask tried and failed is marked (not live, or its size known to fit no node), so the leaf's loop ends.
+    Reserved asks of one size behave alike on other nodes, so only the oldest reservation of each size is tried.
+    """
+    for _, ask in list(app.res_live_asks):
+        if not fits(hr, ask.fit):
+            set_own_live(ask, False)  # until the queue that is full frees resources
+            blocking_queue(leaf, ask).hr_waiters.setdefault(ask.size, []).append(ask)
+            continue
+        node = ask.reserved
+        assert node is not None
+        if node.fits(ask.fit):
+            return Decision(ALLOCATE, ask, node, node)
+        set_own_live(ask, False)
+    dead, cached = state.index.dead, state.fits
+    failed: set[Size] = set()  # sizes the node index does not track remember their failure here
+    while True:
+        best = None
+        for size, group in app.res_groups.items():
+            if size not in dead and size not in failed and fits(hr, cached[size]) and (best is None or group[0] < best):
+                best = group[0]
+        if best is None:
+            return None
+        ask = best[1]
+        node = state.index.first_fit(ask.size, ask.fit)
+        if node is not None:
+            return Decision(ALLOCATE, ask, node, ask.reserved)
+        failed.add(ask.size)
+
+
+def blocking_queue(leaf: QState, ask: AskState) -> QState:
+    """The queue nearest the leaf whose max minus usage is too small for the ask."""
+    queue: QState | None = leaf
+    while queue is not None:
+        top = queue.max
+        if top is not None:
+            allocated = queue.allocated
+            for i, v in ask.fit:
+                if top[i] - allocated[i] < v:
+                    return queue
+        queue = queue.parent
+    return leaf
 
 
 def _other_possible(state: RunState, queue: QState, hr: list[float]) -> bool:
     """Whether a reserved ask below the queue might fit an unreserved node (its size is not known to fit none)."""
-    return any(size not in state.index.dead and fits(hr, state.fits[size]) for size in queue.res_sizes)
+    dead = state.index.dead
+    if dead.issuperset(queue.res_sizes):
+        return False
+    return any(size not in dead and fits(hr, state.fits[size]) for size in queue.res_sizes)
 
 
 def set_own_live(ask: AskState, live: bool) -> None:
@@ -182,7 +229,19 @@ def set_own_live(ask: AskState, live: bool) -> None:
         return
     ask.own_live = live
     delta = 1 if live else -1
-    queue = ask.app.leaf
+    app = ask.app
+    leaf = app.leaf
+    assert leaf is not None
+    asks, item = app.res_live_asks, (ask.res_seq, ask)
+    if live:
+        insort(asks, item)
+        if len(asks) == 1:
+            insort(leaf.res_live_apps, (app.res_order, app))
+    else:
+        del asks[bisect_left(asks, item)]
+        if not asks:
+            del leaf.res_live_apps[bisect_left(leaf.res_live_apps, (app.res_order, app))]
+    queue: QState | None = leaf
     while queue is not None:
         queue.res_live += delta
         queue = queue.parent

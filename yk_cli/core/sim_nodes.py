@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 import math
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Iterator, Mapping, Sequence
@@ -113,6 +114,8 @@ class NodeIndex:
         """size -> [first fitting node or None, bound entry, fit pairs, fitting nodes per block]."""
         self.dead: set[tuple[int, ...]] = set()
         """Sizes no node in the index can hold right now."""
+        self._targets: dict[tuple[int, ...], tuple[list, Fit]] = {}
+        """size -> (heap of (FitInScore, node entry), fit) over nodes large enough: see reservation_target."""
 
     def __len__(self) -> int:
         return len(self._members)
@@ -157,6 +160,13 @@ class NodeIndex:
                 if entry < (first.entry if first is not None else record[1]):
                     record[0] = node
                     self.dead.discard(size)
+        if self._targets:
+            limit = 4 * len(self._members) + 64
+            for size, (heap, fit) in self._targets.items():
+                if node.fits_capacity(fit):
+                    heapq.heappush(heap, (policies.fit_in_score_of(size, available), entry))
+                    if len(heap) > limit:
+                        heap[:] = self._target_heap(size, fit)
         if len(blocks[bi]) > 2 * BLOCK:
             self._split(bi)
 
@@ -204,6 +214,33 @@ class NodeIndex:
         else:
             record[0] = first
         return first
+
+    def reservation_target(self, size: tuple[int, ...], fit: Fit) -> NodeState | None:
+        """The node an old ask that fits nowhere reserves: large enough by capacity, lowest FitInScore of the ask
+        in its free resources, ties to the first in node order (YuniKorn's tryNodes).
+
+        A lazy heap per size: every node joining the index pushes its current score; entries of nodes that left
+        or changed since are dropped when they reach the top.
+        """
+        target = self._targets.get(size)
+        if target is None:
+            target = self._targets[size] = (self._target_heap(size, fit), fit)
+        heap = target[0]
+        members = self._members
+        while heap:
+            entry = heap[0][1]
+            node = entry[2]
+            if node.name in members and node.entry is entry:
+                return node
+            heapq.heappop(heap)
+        return None
+
+    def _target_heap(self, size: tuple[int, ...], fit: Fit) -> list:
+        heap = [
+            (policies.fit_in_score_of(size, node.available), node.entry) for node in self if node.fits_capacity(fit)
+        ]
+        heapq.heapify(heap)
+        return heap
 
     def _scan(self, record: list) -> NodeState | None:
         """The first fitting node at or after the record's bound, skipping blocks without one."""

@@ -14,10 +14,11 @@ from yk_cli.core.trace import PendingAsk
 def pending_asks(state: RunState, notes: dict[str, str]) -> tuple[PendingAsk, ...]:
     """Every ask not placed (or not yet arrived) at the end of the run, in workload order, with its reason."""
     out = []
+    nodes = Nodes(state)
     for ask in state.asks:
         if ask.status not in (WAITING, PENDING):
             continue
-        code, reason = diagnose(state, ask)
+        code, reason = diagnose(state, ask, nodes)
         app = ask.app
         out.append(
             PendingAsk(
@@ -39,8 +40,25 @@ def resources_of(state: RunState, size: Size | list[float]) -> dict[str, int]:
     return {state.types[i]: int(v) for i, v in enumerate(size) if v and v != INF}
 
 
-def diagnose(state: RunState, ask: AskState) -> tuple[str, str]:
+class Nodes:
+    """What diagnose needs to know about nodes, computed once per state."""
+
+    def __init__(self, state: RunState) -> None:
+        self.usable = [node for node in state.nodes if node.schedulable]
+        self.reserved = [node for node in self.usable if node.reserved_by is not None]
+        self._large: dict[Size, bool] = {}
+
+    def large_enough(self, ask: AskState) -> bool:
+        """Whether some schedulable node could hold the ask when empty."""
+        found = self._large.get(ask.size)
+        if found is None:
+            found = self._large[ask.size] = any(node.fits_capacity(ask.fit) for node in self.usable)
+        return found
+
+
+def diagnose(state: RunState, ask: AskState, nodes: Nodes | None = None) -> tuple[str, str]:
     """(reason code, message) for an ask that is not running, checked in the scheduler's order."""
+    nodes = nodes or Nodes(state)
     app = ask.app
     if app.problem is not None:
         return app.problem
@@ -62,12 +80,11 @@ def diagnose(state: RunState, ask: AskState) -> tuple[str, str]:
         return codes.QUEUE_MAX, limit
     if ask.reserved is not None:
         return codes.RESERVED, f"reserved node {ask.reserved.name}: waits for {wanted} to be free there"
-    usable = [node for node in state.nodes if node.schedulable]
-    if not any(node.fits_capacity(ask.fit) for node in usable):
+    if not nodes.large_enough(ask):
         return codes.NODE_TOO_SMALL, f"no node is large enough for {wanted}"
     if state.index.first_fit(ask.size, ask.fit) is not None:
         return codes.STOPPED, "fits now: the run stopped (--until or --max-steps) before its turn"
-    for node in usable:
+    for node in nodes.reserved:
         holder = node.reserved_by
         if holder is not None and holder is not ask and node.fits(ask.fit):
             assert isinstance(holder, AskState)

@@ -50,12 +50,15 @@ class QState:
     __slots__ = (
         "allocated",
         "apps",
+        "blocked",
         "children",
         "depth",
         "entry",
         "fair_dens",
         "guaranteed",
+        "hr_waiters",
         "is_leaf",
+        "limited",
         "max",
         "maxapps",
         "members",
@@ -63,6 +66,8 @@ class QState:
         "new_sizes",
         "nres",
         "old",
+        "open",
+        "open_children",
         "order",
         "parent",
         "path",
@@ -71,7 +76,9 @@ class QState:
         "prio",
         "queue",
         "res_apps",
+        "res_by_size",
         "res_live",
+        "res_live_apps",
         "res_sizes",
         "running",
         "share_cache",
@@ -117,6 +124,13 @@ class QState:
         """The part of sizes whose application has not started (subject to maxapplications)."""
         self.old: dict[Size, int] = {}
         """The part of sizes old enough to reserve a node."""
+        self.blocked = False
+        """No pending ask below fits this queue's own max or may start under its maxapplications (see refresh)."""
+        self.open = False
+        """Worth visiting: asks pending below, not blocked, and (a parent) some child open."""
+        self.open_children = 0
+        self.limited = False
+        """The queue has a max or maxapplications: only such a queue can be blocked."""
         self.running = 0
         """Started applications below this queue that still run or wait for more (maxapplications counts them)."""
         self.nres = 0
@@ -124,8 +138,43 @@ class QState:
         self.res_live = 0
         """Reservations below this queue worth trying on their own node again."""
         self.res_sizes: dict[Size, int] = {}
+        self.hr_waiters: dict[Size, list[AskState]] = {}
+        """Reserved asks whose last try failed this queue's headroom: worth trying again once it frees resources."""
+        self.res_live_apps: list[tuple[int, AppState]] = []
+        """Leaf: (reservation order, application) of applications with a reserved ask worth trying on its node."""
+        self.res_by_size: dict[Size, list[tuple[int, AppState]]] = {}
+        """Leaf: per size, (reservation order, application) of applications holding reserved asks of that size."""
         self.res_apps: dict[AppState, list[AskState]] = {}
         """Leaf: applications holding reservations, in reservation order, with their reserved asks."""
+
+    def refresh(self, cached: Mapping[Size, Fit]) -> None:
+        """Recompute blocked and open; tells the parent when open changes (call bottom-up along a path)."""
+        if self.limited:
+            self._refresh_blocked(cached)
+        now = bool(self.sizes) and not self.blocked and (self.is_leaf or self.open_children > 0)
+        if now != self.open:
+            self.open = now
+            if self.parent is not None:
+                self.parent.open_children += 1 if now else -1
+
+    def _refresh_blocked(self, cached: Mapping[Size, Fit]) -> None:
+        """Recompute blocked from this queue's own max, usage, maxapplications and pending sizes."""
+        sizes = self.sizes
+        if not sizes:
+            self.blocked = False
+            return
+        top = self.max
+        room = None if top is None else [m - a for m, a in zip(top, self.allocated, strict=True)]
+        full = self.maxapps and self.running + 1 > self.maxapps
+        new = self.new_sizes
+        for size, count in sizes.items():
+            if full and count <= new.get(size, 0):
+                continue
+            if room is not None and not fits(room, cached[size]):
+                continue
+            self.blocked = False
+            return
+        self.blocked = True
 
     def can_start_app(self) -> bool:
         """Whether one more application may start here (maxapplications; 0 is unlimited)."""
@@ -181,7 +230,9 @@ class AppState:
         "old",
         "prio",
         "problem",
-        "reserved",
+        "res_groups",
+        "res_live_asks",
+        "res_order",
         "seq",
         "sizes",
         "started",
@@ -201,7 +252,12 @@ class AppState:
         """Submission time: the application's, lowered to its oldest arrived ask or allocation."""
         self.asks: list[tuple] = []
         """Entries (ask key..., AskState) of unreserved pending asks in sort order."""
-        self.reserved: list[AskState] = []
+        self.res_live_asks: list[tuple[int, AskState]] = []
+        """(reservation seq, ask) of reserved asks worth trying on their own node again."""
+        self.res_groups: dict[Size, list[tuple[int, AskState]]] = {}
+        """Reserved asks by size, each group in reservation order."""
+        self.res_order = 0
+        """When the application took its first current reservation: the order of the reservation pass."""
         self.sizes: dict[Size, int] = {}
         self.old: dict[Size, int] = {}
         self.npending = 0
@@ -246,6 +302,7 @@ class AskState:
         "old",
         "own_live",
         "priority",
+        "res_seq",
         "reserved",
         "size",
         "status",
@@ -264,6 +321,8 @@ class AskState:
         self.old = False
         """Older than the reservation delay: may reserve a node when nothing fits."""
         self.reserved: NodeState | None = None
+        self.res_seq = 0
+        """Order in which the ask reserved its node."""
         self.own_live = False
         """Reserved: worth trying on the reserved node in the next reservation pass."""
         self.node: NodeState | None = None
