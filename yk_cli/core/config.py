@@ -217,12 +217,8 @@ def _partition(raw: dict[str, Any], path: Path) -> PartitionConfig:
     return PartitionConfig(
         name=raw.get("name") or "",
         path=path,
-        queues=None
-        if queues_raw is None
-        else tuple(_queue(q, (*path, "queues", i)) for i, q in _decoded(queues_raw)),
-        placementrules=tuple(
-            _rule(r, (*path, "placementrules", i)) for i, r in _decoded(raw.get("placementrules"))
-        ),
+        queues=None if queues_raw is None else tuple(_queue(q, (*path, "queues", i)) for i, q in _decoded(queues_raw)),
+        placementrules=tuple(_rule(r, (*path, "placementrules", i)) for i, r in _decoded(raw.get("placementrules"))),
         limits=tuple(_limit(lim, (*path, "limits", i)) for i, lim in _decoded(raw.get("limits"))),
         preemption_enabled=preemption.get("enabled"),
         quota_preemption_enabled=preemption.get("quotapreemptionenabled"),
