@@ -178,11 +178,17 @@ def pending_key(pending: Sequence[int]) -> tuple[int, ...]:
     return tuple(map(neg, pending))
 
 
-def queue_key(priority_first: bool, priority: int, share: float, pending: tuple[int, ...], order: int) -> tuple:
-    """Child queue order under a parent: priority/fair share in the parent's order, then pending, then config."""
+def queue_key(
+    priority_first: bool, priority: int, share: float, pending: tuple[int, ...], order: int, item: object = None
+) -> tuple:
+    """Child queue order under a parent: priority/fair share in the parent's order, then pending, then config.
+
+    The last element is item (the queue itself in the engine's sorted lists); order is unique among siblings, so
+    item is never compared.
+    """
     if priority_first:
-        return (-priority, share, pending, order)
-    return (share, -priority, pending, order)
+        return (-priority, share, pending, order, item)
+    return (share, -priority, pending, order, item)
 
 
 def queue_fields(priority_first: bool) -> tuple[str, ...]:
@@ -190,19 +196,28 @@ def queue_fields(priority_first: bool) -> tuple[str, ...]:
     return QUEUE_FIELDS_PRIORITY if priority_first else QUEUE_FIELDS_FAIRNESS
 
 
-def app_key(policy: str, priority_first: bool, priority: int, submit: int, usage: tuple[float, ...], seq: int) -> tuple:
+def app_key(
+    policy: str,
+    priority_first: bool,
+    priority: int,
+    submit: int,
+    usage: tuple[float, ...],
+    seq: int,
+    item: object = None,
+) -> tuple:
     """Application order in a leaf: fifo by submission time, fair by usage ratio; priority first when enabled.
 
     Equal submission times keep file order before priority: YuniKorn creates applications one after another, so
-    their nanosecond submission times never tie and fifo without priority is plain arrival order.
+    their nanosecond submission times never tie and fifo without priority is plain arrival order. The last
+    element is item (never compared: seq is unique).
     """
     if policy == FAIR:
         if priority_first:
-            return (-priority, usage, submit, seq)
-        return (usage, -priority, submit, seq)
+            return (-priority, usage, submit, seq, item)
+        return (usage, -priority, submit, seq, item)
     if priority_first:
-        return (-priority, submit, seq)
-    return (submit, seq, -priority)
+        return (-priority, submit, seq, item)
+    return (submit, seq, -priority, item)
 
 
 def app_fields(policy: str, priority_first: bool) -> tuple[str, ...]:
@@ -216,13 +231,13 @@ def app_fields(policy: str, priority_first: bool) -> tuple[str, ...]:
     return ("submission time", "file order", "priority")
 
 
-def ask_key(priority: int, created: int, seq: int) -> tuple[int, int, int]:
-    """Ask order inside an application: priority descending, creation time ascending, then file order."""
-    return (-priority, created, seq)
+def ask_key(priority: int, created: int, seq: int, item: object = None) -> tuple:
+    """Ask order inside an application: priority descending, creation time ascending, then file order (and item)."""
+    return (-priority, created, seq, item)
 
 
 def first_difference(left: tuple, right: tuple) -> int:
-    """Index of the first field where two keys differ (-1 when equal)."""
+    """Index of the first field where two keys differ (-1 when equal); leave the trailing item out of the keys."""
     for i, (a, b) in enumerate(zip(left, right, strict=False)):
         if a != b:
             return i

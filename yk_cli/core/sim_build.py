@@ -66,6 +66,9 @@ class RunState:
     allocations: int = 0
     completions: int = 0
     reservations: int = 0
+    arrivals: list[tuple[int, int, AskState]] = field(default_factory=list)
+    """Every ask arrival as (time, seq, ask), sorted: consumed in order beside the heap (cheaper than heap pops)."""
+    next_arrival: int = 0
     young: list[AskState] = field(default_factory=list)
     """Asks that arrived at the current time too young to reserve (see sim_commit.schedule_old)."""
     preemptor: object | None = None
@@ -170,6 +173,7 @@ def build_state(
     )
     for app in workload.applications:
         _application(state, app, placements, index_of)
+    state.arrivals.sort(key=lambda item: (item[0], item[1]))
     for node in nodes:
         if node.schedulable:
             state.index.add(node)
@@ -271,7 +275,8 @@ def _application(
         runtime_ask = AskState(ask, runtime, size, state.fit(size), arrival)
         state.asks.append(runtime_ask)
         if leaf is not None:
-            state.push(arrival, ARRIVE, runtime_ask)
+            state.seq += 1
+            state.arrivals.append((arrival, state.seq, runtime_ask))
 
 
 def add_sizes(leaf: QState, app: AppState, size: Size, old: bool, delta: int) -> None:

@@ -48,8 +48,7 @@ def arrive(state: RunState, ask: AskState) -> None:
             pending[i] += v
         queue = queue.parent
     state.cache.add_ask(app.id, ask.priority)
-    rekey(app)
-    refresh_path(state, leaf)
+    rekey(state, app)
     if not ask.old:
         state.young.append(ask)
 
@@ -134,8 +133,7 @@ def allocate(state: RunState, ask: AskState, node: NodeState) -> tuple[list[Prio
         app.state = "Running"
     changes: list[PriorityChange] = []
     state.cache.remove_ask(app.id, ask.priority, changes)
-    rekey(app)
-    refresh_path(state, leaf)
+    rekey(state, app)
     if end is not None:
         state.push(end, COMPLETE, alloc)
     state.allocations += 1
@@ -172,8 +170,7 @@ def reserve(state: RunState, ask: AskState, node: NodeState) -> None:
         queue = queue.parent
     state.nres += 1
     state.reservations += 1
-    rekey(app)
-    refresh_path(state, leaf)
+    rekey(state, app)
 
 
 def complete(state: RunState, alloc: AllocState) -> None:
@@ -207,8 +204,7 @@ def complete(state: RunState, alloc: AllocState) -> None:
         if queue.hr_waiters:
             _wake(state, queue)
         queue = queue.parent
-    rekey(app)
-    refresh_path(state, leaf)
+    rekey(state, app)
 
 
 def _wake(state: RunState, queue: QState) -> None:
@@ -230,57 +226,53 @@ def starting_timeout(app: AppState) -> None:
         app.state = "Running"
 
 
-def refresh_path(state: RunState, leaf: QState) -> None:
-    """Recompute blocked and open of every queue from the leaf up."""
-    queue: QState | None = leaf
-    cached = state.fits
-    while queue is not None:
-        queue.refresh(cached)
-        queue = queue.parent
-
-
-def rekey(app: AppState) -> None:
-    """Re-sort the application in its leaf and every queue on the path under its parent."""
+def rekey(state: RunState, app: AppState) -> None:
+    """After a change below the leaf: per queue up to root recompute blocked/open (bottom-up, so a parent sees its
+    children's new state), and mark the application and queues whose sort entries are stale. Entries are
+    recomputed when the leaf or parent is next visited (QState.settle), once however many changes came first."""
     leaf = app.leaf
     assert leaf is not None
-    entry = app.entry
-    if app.asks:
-        new = app.key()
-        if entry is None:
-            insort(leaf.apps, new)
-            app.entry = new
-        elif new[:-1] != entry[:-1]:
-            del leaf.apps[bisect_left(leaf.apps, entry)]
-            insort(leaf.apps, new)
-            app.entry = new
-    elif entry is not None:
-        del leaf.apps[bisect_left(leaf.apps, entry)]
-        app.entry = None
+    if not app.dirty:
+        app.dirty = True
+        leaf.dirty_apps.append(app)
+    cached = state.fits
     queue = leaf
-    parent = queue.parent
-    while parent is not None:
-        children = parent.children
-        if len(children) > 1:  # an only child needs no place among siblings
-            new = queue.key()
-            old = queue.entry
-            if new[:-1] != old[:-1]:
-                del children[bisect_left(children, old)]
-                insort(children, new)
-                queue.entry = new
-        queue, parent = parent, parent.parent
+    while True:
+        if queue.limited:
+            queue.refresh_blocked(cached)
+        parent = queue.parent
+        now = bool(queue.sizes) and not queue.blocked and (queue.is_leaf or queue.open_children > 0)
+        if now != queue.open:
+            queue.open = now
+            if parent is not None:
+                parent.open_children += 1 if now else -1
+        if parent is None:
+            return
+        if not queue.dirty and len(parent.children) > 1:  # an only child needs no place among siblings
+            queue.dirty = True
+            parent.dirty_children.append(queue)
+        queue = parent
+
+
+def settle_all(state: RunState) -> None:
+    """Bring every stored sort entry up to date (before anyone reads them, e.g. yk explain)."""
+    for queue in state.queues.values():
+        queue.settle()
 
 
 def _change_node(state: RunState, node: NodeState, fit: Fit, sign: int) -> None:
     """Add (sign 1) or take (sign -1) resources on a node, keeping its place in the node index."""
-    listed = node in state.index
+    index = state.index
+    listed = node in index
+    counted = node.counted
     if listed:
-        state.index.remove(node)
+        index.remove(node)
     available = node.available
     for i, v in fit:
         available[i] += sign * v
     node.rescore()
     if listed:
-        state.index.add(node)
+        index.add(node, counted if sign < 0 else None)  # less room: only sizes that fitted can still fit
 
 
 def _return_node(state: RunState, node: NodeState) -> None:

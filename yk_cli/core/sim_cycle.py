@@ -88,6 +88,8 @@ def _visit(state: RunState, queue: QState, parent_hr: list[float] | None, new_ok
         return None
     if queue.is_leaf:
         return _leaf(state, queue, hr, new_ok)
+    if queue.dirty_children:
+        queue.settle()
     for entry in queue.children:
         child = entry[-1]
         if child.open:
@@ -99,6 +101,8 @@ def _visit(state: RunState, queue: QState, parent_hr: list[float] | None, new_ok
 
 def _leaf(state: RunState, leaf: QState, hr: list[float], new_ok: bool) -> Decision | None:
     admitted = stateaware_admitted(leaf) if leaf.stateaware else None
+    if leaf.dirty_apps:
+        leaf.settle()
     for entry in leaf.apps:
         app: AppState = entry[-1]
         if not app.started and not new_ok:
@@ -148,6 +152,8 @@ def _reserved(state: RunState, queue: QState, parent_hr: list[float] | None) -> 
     """TryReservedAllocate: sorted queues; per application its reserved nodes first, then any other node."""
     hr = parent_hr if queue.max is None and parent_hr is not None else queue.headroom(parent_hr)
     if not queue.is_leaf:
+        if queue.dirty_children:
+            queue.settle()
         for entry in queue.children:
             child = entry[-1]
             if child.nres and (child.res_live or _other_possible(state, child, hr)):

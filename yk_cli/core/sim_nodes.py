@@ -111,7 +111,7 @@ class NodeIndex:
         self._firsts: list[tuple[float, str, NodeState]] = []
         self._members: set[str] = set()
         self._sizes: dict[tuple[int, ...], list] = {}
-        """size -> [first fitting node or None, bound entry, fit pairs, fitting nodes per block]."""
+        """size -> [first fit or None, bound entry, fit pairs, fitting nodes per block, none fit per block, size]."""
         self.dead: set[tuple[int, ...]] = set()
         """Sizes no node in the index can hold right now."""
         self._targets: dict[tuple[int, ...], tuple[list, Fit]] = {}
@@ -128,8 +128,8 @@ class NodeIndex:
             for entry in block:
                 yield entry[2]
 
-    def add(self, node: NodeState) -> None:
-        """Insert a node at its current score."""
+    def add(self, node: NodeState, candidates: list[list] | None = None) -> None:
+        """Insert a node at its current score; candidates limits the size records checked (after a shrink)."""
         entry = node.entry
         self._members.add(node.name)
         blocks = self._blocks
@@ -138,6 +138,7 @@ class NodeIndex:
             self._firsts.append(entry)
             for record in self._sizes.values():
                 record[3].append(0)
+                record[4].append(True)
             bi = 0
         else:
             bi = bisect_right(self._firsts, entry) - 1
@@ -149,17 +150,20 @@ class NodeIndex:
                 self._firsts[bi] = entry
         available = node.available
         counted = node.counted = []
-        for size, record in self._sizes.items():
+        for record in self._sizes.values() if candidates is None else candidates:
             for i, v in record[2]:
                 if available[i] < v:
                     break
             else:
-                record[3][bi] += 1
+                counts = record[3]
+                counts[bi] += 1
+                if counts[bi] == 1:
+                    record[4][bi] = False
                 counted.append(record)
                 first = record[0]
                 if entry < (first.entry if first is not None else record[1]):
                     record[0] = node
-                    self.dead.discard(size)
+                    self.dead.discard(record[5])
         if self._targets:
             limit = 4 * len(self._members) + 64
             for size, (heap, fit) in self._targets.items():
@@ -179,15 +183,17 @@ class NodeIndex:
         j = bisect_left(block, entry)
         del block[j]
         for record in node.counted:
-            record[3][bi] -= 1
+            counts = record[3]
+            counts[bi] -= 1
+            if not counts[bi]:
+                record[4][bi] = True
             if record[0] is node:
                 record[0] = None
                 record[1] = entry
-        node.counted = []
         if not block:
             del self._blocks[bi], self._firsts[bi]
             for record in self._sizes.values():
-                del record[3][bi]
+                del record[3][bi], record[4][bi]
         elif j == 0:
             self._firsts[bi] = block[0]
 
@@ -197,7 +203,8 @@ class NodeIndex:
         if record is None:
             if len(self._sizes) >= TRACKED:
                 return next((node for node in self if node.fits(fit)), None)
-            record = self._sizes[size] = [None, LOW, fit, [self._count(block, fit) for block in self._blocks]]
+            counts = [self._count(block, fit) for block in self._blocks]
+            record = self._sizes[size] = [None, LOW, fit, counts, [not c for c in counts], size]
             for block in self._blocks:
                 for entry in block:
                     if entry[2].fits(fit):
@@ -243,24 +250,29 @@ class NodeIndex:
         return heap
 
     def _scan(self, record: list) -> NodeState | None:
-        """The first fitting node at or after the record's bound, skipping blocks without one."""
-        blocks, counts, fit, bound = self._blocks, record[3], record[2], record[1]
-        start = offset = 0
+        """The first fitting node at or after the record's bound, skipping blocks without one (found in C)."""
+        blocks, empty, fit, bound = self._blocks, record[4], record[2], record[1]
+        bi = offset = 0
         if bound is not LOW and blocks:
-            start = max(bisect_right(self._firsts, bound) - 1, 0)
-            offset = bisect_left(blocks[start], bound)
-        for bi in range(start, len(blocks)):
-            if counts[bi]:
-                block = blocks[bi]
-                for k in range(offset, len(block)):
-                    available = block[k][2].available
-                    for i, v in fit:
-                        if available[i] < v:
-                            break
-                    else:
-                        return block[k][2]
+            bi = max(bisect_right(self._firsts, bound) - 1, 0)
+            offset = bisect_left(blocks[bi], bound)
+        while True:
+            try:
+                found = empty.index(False, bi)
+            except ValueError:
+                return None
+            if found != bi:
+                bi, offset = found, 0
+            block = blocks[bi]
+            for k in range(offset, len(block)):
+                available = block[k][2].available
+                for i, v in fit:
+                    if available[i] < v:
+                        break
+                else:
+                    return block[k][2]
+            bi += 1
             offset = 0
-        return None
 
     @staticmethod
     def _count(block: list[tuple[float, str, NodeState]], fit: Fit) -> int:
@@ -272,5 +284,13 @@ class NodeIndex:
         left, right = block[:half], block[half:]
         self._blocks[bi : bi + 1] = [left, right]
         self._firsts[bi : bi + 1] = [left[0], right[0]]
+        moved: dict[int, int] = {}
+        for entry in right:
+            for record in entry[2].counted:
+                moved[id(record)] = moved.get(id(record), 0) + 1
         for record in self._sizes.values():
-            record[3][bi : bi + 1] = [self._count(left, record[2]), self._count(right, record[2])]
+            total = record[3][bi]
+            on_right = moved.get(id(record), 0)
+            counts = [total - on_right, on_right]
+            record[3][bi : bi + 1] = counts
+            record[4][bi : bi + 1] = [not c for c in counts]

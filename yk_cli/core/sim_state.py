@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, insort
 from collections.abc import Mapping, Sequence
 
 from yk_cli.core import policies
@@ -35,6 +36,16 @@ def fits(room: Sequence[float], fit: Fit) -> bool:
     return True
 
 
+def _place(items: list[tuple], old: tuple, new: tuple) -> None:
+    """Replace an entry of a sorted list by its new value, moving it only when its neighbours demand."""
+    i = bisect_left(items, old)
+    if (i == 0 or items[i - 1] < new) and (i + 1 == len(items) or new < items[i + 1]):
+        items[i] = new
+    else:
+        del items[i]
+        insort(items, new)
+
+
 def bump(counter: dict[Size, int], size: Size, delta: int) -> None:
     """Add delta to a size counter, dropping entries that reach zero."""
     value = counter.get(size, 0) + delta
@@ -53,6 +64,9 @@ class QState:
         "blocked",
         "children",
         "depth",
+        "dirty",
+        "dirty_apps",
+        "dirty_children",
         "entry",
         "fair_dens",
         "guaranteed",
@@ -68,6 +82,7 @@ class QState:
         "old",
         "open",
         "open_children",
+        "open_size",
         "order",
         "parent",
         "path",
@@ -117,7 +132,11 @@ class QState:
         self.members: list[AppState] = []
         """Leaf: every application placed here, in file order."""
         self.entry: tuple = ()
-        """This queue's entry (key..., QState) in the parent's children list."""
+        """This queue's entry (key..., QState) in the parent's children list (stale while dirty)."""
+        self.dirty = False
+        """The entry may be stale: the queue is in its parent's dirty_children."""
+        self.dirty_children: list[QState] = []
+        self.dirty_apps: list[AppState] = []
         self.sizes: dict[Size, int] = {}
         """Unreserved pending asks below this queue, by size."""
         self.new_sizes: dict[Size, int] = {}
@@ -129,6 +148,8 @@ class QState:
         self.open = False
         """Worth visiting: asks pending below, not blocked, and (a parent) some child open."""
         self.open_children = 0
+        self.open_size: Size | None = None
+        """The pending size last found to fit this queue's own limits (checked first by refresh_blocked)."""
         self.limited = False
         """The queue has a max or maxapplications: only such a queue can be blocked."""
         self.running = 0
@@ -147,34 +168,74 @@ class QState:
         self.res_apps: dict[AppState, list[AskState]] = {}
         """Leaf: applications holding reservations, in reservation order, with their reserved asks."""
 
-    def refresh(self, cached: Mapping[Size, Fit]) -> None:
-        """Recompute blocked and open; tells the parent when open changes (call bottom-up along a path)."""
-        if self.limited:
-            self._refresh_blocked(cached)
-        now = bool(self.sizes) and not self.blocked and (self.is_leaf or self.open_children > 0)
-        if now != self.open:
-            self.open = now
-            if self.parent is not None:
-                self.parent.open_children += 1 if now else -1
+    def refresh_blocked(self, cached: Mapping[Size, Fit]) -> None:
+        """Recompute blocked from this queue's own max, usage, maxapplications and pending sizes.
 
-    def _refresh_blocked(self, cached: Mapping[Size, Fit]) -> None:
-        """Recompute blocked from this queue's own max, usage, maxapplications and pending sizes."""
+        The size found open last time is checked first: it usually still is.
+        """
         sizes = self.sizes
         if not sizes:
             self.blocked = False
             return
-        top = self.max
-        room = None if top is None else [m - a for m, a in zip(top, self.allocated, strict=True)]
+        top, allocated, new = self.max, self.allocated, self.new_sizes
         full = self.maxapps and self.running + 1 > self.maxapps
-        new = self.new_sizes
+        last = self.open_size
+        if last is not None:
+            count = sizes.get(last)
+            if count and not (full and count <= new.get(last, 0)):
+                if top is None:
+                    self.blocked = False
+                    return
+                for i, v in cached[last]:
+                    if top[i] - allocated[i] < v:
+                        break
+                else:
+                    self.blocked = False
+                    return
         for size, count in sizes.items():
             if full and count <= new.get(size, 0):
                 continue
-            if room is not None and not fits(room, cached[size]):
+            if top is not None:
+                for i, v in cached[size]:
+                    if top[i] - allocated[i] < v:
+                        break
+                else:
+                    self.open_size = size
+                    self.blocked = False
+                    return
                 continue
+            self.open_size = size
             self.blocked = False
             return
         self.blocked = True
+
+    def settle(self) -> None:
+        """Re-sort the children and applications changed since the last visit (their entries were stale)."""
+        if self.dirty_children:
+            children = self.children
+            for child in self.dirty_children:
+                child.dirty = False
+                new = child.key()
+                if new != child.entry:
+                    _place(children, child.entry, new)
+                    child.entry = new
+            self.dirty_children.clear()
+        if self.dirty_apps:
+            apps = self.apps
+            for app in self.dirty_apps:
+                app.dirty = False
+                entry = app.entry
+                if app.asks:
+                    new = app.key()
+                    if entry is None:
+                        insort(apps, new)
+                    elif new != entry:
+                        _place(apps, entry, new)
+                    app.entry = new
+                elif entry is not None:
+                    del apps[bisect_left(apps, entry)]
+                    app.entry = None
+            self.dirty_apps.clear()
 
     def can_start_app(self) -> bool:
         """Whether one more application may start here (maxapplications; 0 is unlimited)."""
@@ -199,10 +260,14 @@ class QState:
     def key(self) -> tuple:
         """This queue's sort entry under its parent (the parent's application.sort.priority decides the order)."""
         assert self.parent is not None
-        key = policies.queue_key(
-            self.parent.sort_priority, self.prio.current, self.share(), policies.pending_key(self.pending), self.order
+        return policies.queue_key(
+            self.parent.sort_priority,
+            self.prio.current,
+            self.share(),
+            policies.pending_key(self.pending),
+            self.order,
+            self,
         )
-        return (*key, self)
 
     def ancestors(self) -> list[QState]:
         """This queue, its parent, ..., root."""
@@ -222,6 +287,7 @@ class AppState:
         "allocated",
         "app",
         "asks",
+        "dirty",
         "entry",
         "id",
         "leaf",
@@ -269,6 +335,9 @@ class AppState:
         """Counted in its queues' running applications."""
         self.state = "New"
         self.entry: tuple | None = None
+        """The application's entry in its leaf's apps list (None while it has no unreserved pending ask)."""
+        self.dirty = False
+        """The entry may be stale: the application is in its leaf's dirty_apps."""
         self.usage_dens: tuple[int, ...] = ()
         self.prio: PrioAppState | None = None
         """The priority cache's record of this application (None when it has no queue)."""
@@ -278,8 +347,7 @@ class AppState:
         leaf = self.leaf
         assert leaf is not None
         usage = policies.usage_shares_of(self.allocated, self.usage_dens) if leaf.policy == policies.FAIR else ()
-        key = policies.app_key(leaf.policy, leaf.sort_priority, self.priority(), self.submit, usage, self.seq)
-        return (*key, self)
+        return policies.app_key(leaf.policy, leaf.sort_priority, self.priority(), self.submit, usage, self.seq, self)
 
     def priority(self) -> int:
         """The highest pending ask priority (MinInt32 when none): YuniKorn's askMaxPriority."""
@@ -327,7 +395,7 @@ class AskState:
         """Reserved: worth trying on the reserved node in the next reservation pass."""
         self.node: NodeState | None = None
         self.alloc: AllocState | None = None
-        self.entry = (*policies.ask_key(ask.priority, ask.submit_time, ask.seq), self)
+        self.entry = policies.ask_key(ask.priority, ask.submit_time, ask.seq, self)
 
 
 class AllocState:

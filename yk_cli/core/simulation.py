@@ -15,7 +15,16 @@ from yk_cli.core.config import PartitionConfig
 from yk_cli.core.priority import PriorityChange
 from yk_cli.core.queues import QueueTree
 from yk_cli.core.sim_build import ARRIVE, COMPLETE, OLD, STARTED, RunState, build_state
-from yk_cli.core.sim_commit import allocate, arrive, become_old, complete, reserve, schedule_old, starting_timeout
+from yk_cli.core.sim_commit import (
+    allocate,
+    arrive,
+    become_old,
+    complete,
+    reserve,
+    schedule_old,
+    settle_all,
+    starting_timeout,
+)
 from yk_cli.core.sim_cycle import Decision, find_decision
 from yk_cli.core.sim_reasons import pending_asks
 from yk_cli.core.sim_state import PENDING, AllocState, AppState, AskState
@@ -86,25 +95,28 @@ class Simulation:
     def run(self) -> Trace:
         """Process events and cycles until nothing is left, the clock passes --until, or a step limit is hit."""
         state = self.state
-        heap = state.heap
+        heap, arrivals = state.heap, state.arrivals
         until = self.options.until
-        while heap and not self._stop:
-            time, _, kind, obj = heap[0]
-            if _stale(kind, obj):
+        while (heap or state.next_arrival < len(arrivals)) and not self._stop:
+            if heap and _stale(heap[0][2], heap[0][3]):
                 heapq.heappop(heap)  # a timer that no longer matters must not move the clock
                 continue
+            time = _next_time(state)
             if until is not None and time > until:
                 self.stopped_by = "until"
                 break
             state.now = time
-            while heap and heap[0][0] == time and not self._stop:
-                _, _, kind, obj = heapq.heappop(heap)
-                self._event(kind, obj)
+            while not self._stop:
+                item = _pop_due(state, time)
+                if item is None:
+                    break
+                self._event(*item)
             while not self._stop and self._cycle():
                 pass
             schedule_old(state)
         if until is not None and self.stopped_by == "idle" and not self._stop and state.now < until:
             state.now = until
+        settle_all(state)
         return self.trace()
 
     def trace(self) -> Trace:
@@ -192,6 +204,28 @@ class Simulation:
                 reason=reason,
             )
         )
+
+
+def _next_time(state: RunState) -> int:
+    """The time of the next heap event or arrival."""
+    arrivals, heap = state.arrivals, state.heap
+    if state.next_arrival < len(arrivals):
+        first = arrivals[state.next_arrival][0]
+        return min(first, heap[0][0]) if heap else first
+    return heap[0][0]
+
+
+def _pop_due(state: RunState, time: int) -> tuple[int, object] | None:
+    """The next (kind, object) due at this time, heap events and arrivals merged by (time, seq)."""
+    arrivals, heap = state.arrivals, state.heap
+    arrival = arrivals[state.next_arrival] if state.next_arrival < len(arrivals) else None
+    if arrival is not None and arrival[0] == time and (not heap or (arrival[0], arrival[1]) < heap[0][:2]):
+        state.next_arrival += 1
+        return ARRIVE, arrival[2]
+    if heap and heap[0][0] == time:
+        _, _, kind, obj = heapq.heappop(heap)
+        return kind, obj
+    return None
 
 
 def _stale(kind: int, obj: object) -> bool:
