@@ -69,6 +69,8 @@ class RunState:
     arrivals: list[tuple[int, int, AskState]] = field(default_factory=list)
     """Every ask arrival as (time, seq, ask), sorted: consumed in order beside the heap (cheaper than heap pops)."""
     next_arrival: int = 0
+    vectors: dict[int, Size] = field(default_factory=dict)
+    """Set-up only: resource map object id -> vector (asks expanded from one entry share their map)."""
     young: list[AskState] = field(default_factory=list)
     """Asks that arrived at the current time too young to reserve (see sim_commit.schedule_old)."""
     preemptor: object | None = None
@@ -269,8 +271,12 @@ def _application(
             runtime.state = "Running"
             for queue in leaf.ancestors():
                 queue.running += 1
+    sizes = state.vectors
     for ask in app.asks:
-        size = vector(ask.resources, index_of, width)
+        key = id(ask.resources)
+        size = sizes.get(key)
+        if size is None:
+            size = sizes[key] = vector(ask.resources, index_of, width)
         arrival = max(ask.submit_time, app.submit_time, 0)
         runtime_ask = AskState(ask, runtime, size, state.fit(size), arrival)
         state.asks.append(runtime_ask)

@@ -21,7 +21,7 @@ from yk_cli.core.sim_build import (
 )
 from yk_cli.core.sim_cycle import set_own_live
 from yk_cli.core.sim_nodes import Fit, NodeState
-from yk_cli.core.sim_state import ALLOCATED, DONE, PENDING, AllocState, AppState, AskState, QState, bump, fits
+from yk_cli.core.sim_state import ALLOCATED, DONE, PENDING, AllocState, AppState, AskState, QState, Size, bump, fits
 
 
 def arrive(state: RunState, ask: AskState) -> None:
@@ -32,7 +32,9 @@ def arrive(state: RunState, ask: AskState) -> None:
     ask.status = PENDING
     ask.old = state.now - ask.created > RESERVATION_DELAY
     insort(app.asks, ask.entry)
-    add_sizes(leaf, app, ask.size, ask.old, 1)
+    bump(app.sizes, ask.size, 1)
+    if ask.old:
+        bump(app.old, ask.size, 1)
     app.npending += 1
     if app.state == "New":
         app.state = "Accepted"
@@ -40,15 +42,8 @@ def arrive(state: RunState, ask: AskState) -> None:
         _set_active(app, True)
     if ask.created < app.submit:
         app.submit = ask.created
-    size = ask.size
-    queue: QState | None = leaf
-    while queue is not None:
-        pending = queue.pending
-        for i, v in enumerate(size):
-            pending[i] += v
-        queue = queue.parent
     state.cache.add_ask(app.id, ask.priority)
-    rekey(state, app)
+    _climb(state, app, ask.size, ask.fit, 1, 0, 1, ask.old, not app.started)
     if not ask.old:
         state.young.append(ask)
 
@@ -107,33 +102,14 @@ def allocate(state: RunState, ask: AskState, node: NodeState) -> tuple[list[Prio
     allocated = app.allocated
     for i, v in fit:
         allocated[i] += v
-    new, old = not app.started, ask.old
-    queue: QState | None = leaf
-    while queue is not None:
-        if counted:
-            sizes = queue.sizes
-            left = sizes[size] - 1
-            if left:
-                sizes[size] = left
-            else:
-                del sizes[size]
-            if new:
-                bump(queue.new_sizes, size, -1)
-            if old:
-                bump(queue.old, size, -1)
-        allocated, pending = queue.allocated, queue.pending
-        for i, v in fit:
-            allocated[i] += v
-            pending[i] -= v
-        queue.share_cache = None
-        queue = queue.parent
+    new = not app.started
     if new:
-        _start(state, app)
+        _start(state, app)  # first: the climb below then sees the application counted as running
     elif app.state == "Starting":
         app.state = "Running"
+    _climb(state, app, size, fit, -1 if counted else 0, 1, -1, ask.old, new)
     changes: list[PriorityChange] = []
     state.cache.remove_ask(app.id, ask.priority, changes)
-    rekey(state, app)
     if end is not None:
         state.push(end, COMPLETE, alloc)
     state.allocations += 1
@@ -180,7 +156,7 @@ def complete(state: RunState, alloc: AllocState) -> None:
     fit = state.fit(size)
     del node.allocations[alloc.name]
     _change_node(state, node, fit, 1)
-    if node not in state.index and node.reserved_by is not None:
+    if not node.listed and node.reserved_by is not None:
         set_own_live(node.reserved_by, True)  # type: ignore[arg-type]
     if alloc.ask is not None:
         alloc.ask.status = DONE
@@ -195,16 +171,7 @@ def complete(state: RunState, alloc: AllocState) -> None:
         allocated[i] -= v
     if app.nalloc == 0 and app.npending == 0 and app.active:
         _set_active(app, False)
-    queue: QState | None = leaf
-    while queue is not None:
-        allocated = queue.allocated
-        for i, v in fit:
-            allocated[i] -= v
-        queue.share_cache = None
-        if queue.hr_waiters:
-            _wake(state, queue)
-        queue = queue.parent
-    rekey(state, app)
+    _climb(state, app, size, fit, 0, -1, 0, False, False)
 
 
 def _wake(state: RunState, queue: QState) -> None:
@@ -254,6 +221,61 @@ def rekey(state: RunState, app: AppState) -> None:
         queue = parent
 
 
+def _climb(
+    state: RunState, app: AppState, size: Size, fit: Fit, count: int, used: int, waiting: int, old: bool, new: bool
+) -> None:
+    """One walk from the application's leaf to root after a change.
+
+    Counts (+1/-1) the ask among unreserved pending sizes (and the old/new ones), adds used (+1/-1) times it to
+    usage and waiting times it to pending, wakes reserved asks waiting for freed headroom, recomputes
+    blocked/open bottom-up and marks stale sort entries (see rekey).
+    """
+    leaf = app.leaf
+    assert leaf is not None
+    if not app.dirty:
+        app.dirty = True
+        leaf.dirty_apps.append(app)
+    cached = state.fits
+    queue = leaf
+    while True:
+        if count:
+            sizes = queue.sizes
+            left = sizes.get(size, 0) + count
+            if left:
+                sizes[size] = left
+            else:
+                del sizes[size]
+            if new:
+                bump(queue.new_sizes, size, count)
+            if old:
+                bump(queue.old, size, count)
+        if used:
+            allocated = queue.allocated
+            for i, v in fit:
+                allocated[i] += used * v
+            queue.share_cache = None
+            if used < 0 and queue.hr_waiters:
+                _wake(state, queue)
+        if waiting:
+            pending = queue.pending
+            for i, v in fit:
+                pending[i] += waiting * v
+        if queue.limited:
+            queue.refresh_blocked(cached)
+        parent = queue.parent
+        now = bool(queue.sizes) and not queue.blocked and (queue.is_leaf or queue.open_children > 0)
+        if now != queue.open:
+            queue.open = now
+            if parent is not None:
+                parent.open_children += 1 if now else -1
+        if parent is None:
+            return
+        if not queue.dirty and len(parent.children) > 1:  # an only child needs no place among siblings
+            queue.dirty = True
+            parent.dirty_children.append(queue)
+        queue = parent
+
+
 def settle_all(state: RunState) -> None:
     """Bring every stored sort entry up to date (before anyone reads them, e.g. yk explain)."""
     for queue in state.queues.values():
@@ -263,7 +285,7 @@ def settle_all(state: RunState) -> None:
 def _change_node(state: RunState, node: NodeState, fit: Fit, sign: int) -> None:
     """Add (sign 1) or take (sign -1) resources on a node, keeping its place in the node index."""
     index = state.index
-    listed = node in index
+    listed = node.listed
     counted = node.counted
     if listed:
         index.remove(node)
@@ -277,7 +299,7 @@ def _change_node(state: RunState, node: NodeState, fit: Fit, sign: int) -> None:
 
 def _return_node(state: RunState, node: NodeState) -> None:
     """A node whose reservation ended goes back into the node index (if schedulable)."""
-    if node.reserved_by is None and node.schedulable and node not in state.index:
+    if node.reserved_by is None and node.schedulable and not node.listed:
         state.index.add(node)
         for size in [s for s in state.reserve_dead if node.fits_capacity(state.fits[s])]:
             state.reserve_dead.discard(size)

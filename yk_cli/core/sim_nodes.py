@@ -29,6 +29,7 @@ class NodeState:
         "counted",
         "entry",
         "index",
+        "listed",
         "name",
         "reserved_by",
         "schedulable",
@@ -54,6 +55,8 @@ class NodeState:
         self.schedulable = schedulable
         self.reserved_by: object | None = None
         """The AskState holding a reservation on this node."""
+        self.listed = False
+        """In the node index (schedulable and not reserved)."""
         self.counted: list[list] = []
         """The node index's size records that count this node as fitting (set while it is in the index)."""
         self.allocations: dict[str, object] = {}
@@ -109,7 +112,7 @@ class NodeIndex:
         self._width = width
         self._blocks: list[list[tuple[float, str, NodeState]]] = []
         self._firsts: list[tuple[float, str, NodeState]] = []
-        self._members: set[str] = set()
+        self._count_nodes = 0
         self._sizes: dict[tuple[int, ...], list] = {}
         """size -> [first fit or None, bound entry, fit pairs, fitting nodes per block, none fit per block, size]."""
         self.dead: set[tuple[int, ...]] = set()
@@ -118,10 +121,10 @@ class NodeIndex:
         """size -> (heap of (FitInScore, node entry), fit) over nodes large enough: see reservation_target."""
 
     def __len__(self) -> int:
-        return len(self._members)
+        return self._count_nodes
 
     def __contains__(self, node: NodeState) -> bool:
-        return node.name in self._members
+        return node.listed
 
     def __iter__(self) -> Iterator[NodeState]:
         for block in self._blocks:
@@ -131,7 +134,8 @@ class NodeIndex:
     def add(self, node: NodeState, candidates: list[list] | None = None) -> None:
         """Insert a node at its current score; candidates limits the size records checked (after a shrink)."""
         entry = node.entry
-        self._members.add(node.name)
+        node.listed = True
+        self._count_nodes += 1
         blocks = self._blocks
         if not blocks:
             blocks.append([entry])
@@ -165,7 +169,7 @@ class NodeIndex:
                     record[0] = node
                     self.dead.discard(record[5])
         if self._targets:
-            limit = 4 * len(self._members) + 64
+            limit = 4 * self._count_nodes + 64
             for size, (heap, fit) in self._targets.items():
                 if node.fits_capacity(fit):
                     heapq.heappush(heap, (policies.fit_in_score_of(size, available), entry))
@@ -177,7 +181,8 @@ class NodeIndex:
     def remove(self, node: NodeState) -> None:
         """Take a node out (before its free resources or score change, or when it is reserved)."""
         entry = node.entry
-        self._members.discard(node.name)
+        node.listed = False
+        self._count_nodes -= 1
         bi = bisect_right(self._firsts, entry) - 1
         block = self._blocks[bi]
         j = bisect_left(block, entry)
@@ -233,11 +238,10 @@ class NodeIndex:
         if target is None:
             target = self._targets[size] = (self._target_heap(size, fit), fit)
         heap = target[0]
-        members = self._members
         while heap:
             entry = heap[0][1]
             node = entry[2]
-            if node.name in members and node.entry is entry:
+            if node.listed and node.entry is entry:
                 return node
             heapq.heappop(heap)
         return None

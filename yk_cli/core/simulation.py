@@ -91,6 +91,8 @@ class Simulation:
         self.halted: Decision | AllocState | None = None
         """The outcome (or completion) that halt_before_step stopped in front of."""
         self._stop = False
+        self._maps: dict[tuple[int, ...], dict[str, int]] = {}
+        """One resource map per ask size, shared by the events (never mutated)."""
 
     def run(self) -> Trace:
         """Process events and cycles until nothing is left, the clock passes --until, or a step limit is hit."""
@@ -188,7 +190,10 @@ class Simulation:
         changes: list[PriorityChange] | tuple[()],
         reason: str,
     ) -> None:
-        types = self.state.types
+        resources = self._maps.get(size)
+        if resources is None:
+            types = self.state.types
+            resources = self._maps[size] = {types[i]: v for i, v in enumerate(size) if v}
         self.events.append(
             TraceEvent(
                 step=len(self.events) + 1,
@@ -199,7 +204,7 @@ class Simulation:
                 ask=name,
                 priority=priority,
                 node=node,
-                resources={types[i]: v for i, v in enumerate(size) if v},
+                resources=resources,
                 priority_changes=tuple(c for c in changes if c.queue_path != "root"),
                 reason=reason,
             )
