@@ -280,7 +280,7 @@ def _application(
         arrival = max(ask.submit_time, app.submit_time, 0)
         runtime_ask = AskState(ask, runtime, size, state.fit(size), arrival)
         state.asks.append(runtime_ask)
-        if leaf is not None:
+        if leaf is not None and runtime_ask.fit:  # an ask for nothing never reaches the scheduler
             state.seq += 1
             state.arrivals.append((arrival, state.seq, runtime_ask))
 

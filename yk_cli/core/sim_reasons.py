@@ -62,6 +62,8 @@ def diagnose(state: RunState, ask: AskState, nodes: Nodes | None = None) -> tupl
     app = ask.app
     if app.problem is not None:
         return app.problem
+    if not ask.fit:
+        return codes.INVALID_ASK, "requests no resources: YuniKorn refuses such an ask (invalid ask added to app)"
     if ask.status == WAITING:
         return codes.NOT_SUBMITTED, f"not submitted yet: arrives at {format_duration(ask.arrival)}"
     leaf = app.leaf

@@ -24,6 +24,8 @@ NOT_SUBMITTED = "not-submitted"
 """The ask (or its application) arrives after the end of the run."""
 UNPLACED = "unplaced"
 """The application has no queue: placement rules rejected it or none could run."""
+INVALID_ASK = "invalid-ask"
+"""The ask requests no resources: YuniKorn refuses it (`invalid ask added to app`)."""
 QUEUE_MISSING = "queue-missing"
 """The application names a queue that does not exist or is not a leaf."""
 MAX_APPLICATIONS = "max-applications"
@@ -45,6 +47,7 @@ STOPPED = "stopped"
 REASON_CODES = (
     NOT_SUBMITTED,
     UNPLACED,
+    INVALID_ASK,
     QUEUE_MISSING,
     MAX_APPLICATIONS,
     STATE_FILTER,
