@@ -704,7 +704,6 @@ def test_required_node_ask_runs_only_on_its_node() -> None:
     )
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: an application naming a queue bypasses the placement rules")
 def test_placement_rules_apply_to_applications_that_name_a_queue() -> None:
     config = """
     partitions:
@@ -730,8 +729,8 @@ def test_placement_rules_apply_to_applications_that_name_a_queue() -> None:
     """
     trace = run(config, workload)
     assert [e.queue_path for e in trace.events] == ["root.b"], (
-        "ENGINE BUG: the rules have no `provided` rule, so YuniKorn (and yk_cli.core.placement.place) put the "
-        "application in root.b; sim_build only places applications without a queue"
+        "the rules have no `provided` rule, so YuniKorn (and yk_cli.core.placement.place) put the application in "
+        "root.b: a named queue is only the provided rule's input"
     )
 
 

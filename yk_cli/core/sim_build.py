@@ -90,19 +90,24 @@ class RunState:
 
 
 def _place(partition: PartitionConfig, tree: QueueTree, apps: tuple[Application, ...]) -> dict[str, tuple[str, str]]:
-    """Place the applications that name no queue; app id -> (queue path, '') or ('', why not)."""
-    unplaced = [app for app in apps if app.queue is None]
-    if not unplaced:
-        return {}
-    try:
-        from yk_cli.core.placement import place_all
-    except ImportError:  # pragma: no cover - placement ships with yk; kept for partial checkouts
-        return {app.id: ("", "the application names no queue and yk cannot run placement rules") for app in unplaced}
-    placed = place_all(partition, tree, unplaced)
-    return {
-        app_id: (p.queue_path, "") if p.queue_path else ("", f"rejected by the placement rules: {p.reason}")
-        for app_id, p in placed.items()
-    }
+    """Place every application by the partition's rules, as YuniKorn does (a named queue is only the `provided`
+    rule's input); app id -> (queue path, '') or ('', why not)."""
+    from yk_cli.core.placement import place_all
+
+    placed = place_all(partition, tree, apps)
+    return {app_id: (p.queue_path or "", p.reason) for app_id, p in placed.items()}
+
+
+def _may_create(partition: PartitionConfig) -> bool:
+    """Whether a placement rule (or one of its parent rules) may create queues."""
+    rules = list(partition.placementrules)
+    while rules:
+        rule = rules.pop()
+        if rule.create:
+            return True
+        if rule.parent is not None:
+            rules.append(rule.parent)
+    return False
 
 
 def _normalise(path: str) -> str:
@@ -128,8 +133,8 @@ def build_state(
     partition: PartitionConfig, tree: QueueTree, workload: Workload, legacy: bool
 ) -> tuple[RunState, dict[str, str]]:
     """Build the run state at time 0 (before any arrival); also returns placement notes by application id."""
-    if any(app.queue is None for app in workload.applications):
-        tree = copy.deepcopy(tree)  # placement creates dynamic queues: never touch the caller's tree
+    if _may_create(partition):
+        tree = copy.deepcopy(tree)  # placement may create dynamic queues: never touch the caller's tree
     placements = _place(partition, tree, workload.applications)
     types = _types(workload, tree)
     index_of = {name: i for i, name in enumerate(types)}
@@ -217,21 +222,16 @@ def _application(
     state: RunState, app: Application, placements: dict[str, tuple[str, str]], index_of: dict[str, int]
 ) -> None:
     problem: tuple[str, str] | None = None
-    leaf: QState | None = None
-    if app.queue is None:
-        path, note = placements.get(app.id, ("", "not placed"))
-        if path:
-            leaf = state.queues.get(path)
-        else:
-            problem = (UNPLACED, note)
-    else:
-        found = state.queues.get(_normalise(app.queue))
-        if found is None:
+    path, note = placements.get(app.id, ("", "not placed"))
+    leaf: QState | None = state.queues.get(path) if path else None
+    if leaf is None:
+        named = state.queues.get(_normalise(app.queue)) if app.queue is not None else None
+        if app.queue is not None and named is None:
             problem = (QUEUE_MISSING, f"queue {_normalise(app.queue)} does not exist")
-        elif not found.is_leaf:
-            problem = (QUEUE_MISSING, f"queue {found.path} is a parent queue: applications run in leaf queues")
+        elif named is not None and not named.is_leaf:
+            problem = (QUEUE_MISSING, f"queue {named.path} is a parent queue: applications run in leaf queues")
         else:
-            leaf = found
+            problem = (UNPLACED, f"rejected by the placement rules: {note}")
     width = state.width
     runtime = AppState(app, leaf, width, problem)
     if leaf is not None:
