@@ -58,6 +58,7 @@ class RAsk:
     old: bool = False
     reserved: RNode | None = None
     res_seq: int = 0
+    required: str = ""
 
 
 @dataclass(eq=False)
@@ -105,6 +106,7 @@ class Reference:
         self.res_seq = 0
         self.now = 0
         self.events: list[tuple[str, int, str, str, str]] = []
+        self.cancel: RAsk | None = None
         for app in workload.applications:
             leaf = tree.get(app.queue if app.queue.startswith("root") else f"root.{app.queue}")  # type: ignore[union-attr]
             assert leaf is not None and leaf.is_leaf
@@ -125,8 +127,19 @@ class Reference:
             for a in app.asks:
                 arrival = max(a.submit_time, app.submit_time, 0)
                 self.asks.append(
-                    RAsk(a.name, runtime, a.priority, dict(a.resources), a.submit_time, arrival, a.seq, a.duration)
+                    RAsk(
+                        a.name,
+                        runtime,
+                        a.priority,
+                        dict(a.resources),
+                        a.submit_time,
+                        arrival,
+                        a.seq,
+                        a.duration,
+                        required=a.required_node,
+                    )
                 )
+        self.by_name = by_name
         arrivals = sorted(self.asks, key=lambda a: (a.arrival, a.seq))
         for a in arrivals:
             if any(v > 0 for v in a.resources.values()):  # YuniKorn refuses an ask for nothing
@@ -279,7 +292,7 @@ class Reference:
                 ):  # type: ignore[union-attr]
                     return ("allocate", ask, ask.reserved)  # type: ignore[return-value]
             for ask in reserved:
-                if room is not None and not fits_in_max_undef(ask.resources, room):
+                if ask.required or (room is not None and not fits_in_max_undef(ask.resources, room)):
                     continue
                 for node in self._node_order():
                     if fits_in(ask.resources, node.capacity) and fits_in(ask.resources, node.available):
@@ -309,6 +322,14 @@ class Reference:
             for ask in sorted(self._app_pending(app), key=lambda a: policies.ask_key(a.priority, a.created, a.seq)):
                 if room is not None and not fits_in_max_undef(ask.resources, room):
                     continue
+                if ask.required:
+                    if ask.reserved is not None:
+                        continue  # tried by the reservation pass on its node
+                    node = self.by_name.get(ask.required)
+                    if node is None or (node.reserved_by is not None and node.reserved_by.required):
+                        continue
+                    self.cancel = node.reserved_by
+                    return ("allocate" if fits_in(ask.resources, node.available) else "reserve", ask, node)
                 order = self._node_order()
                 node = next(
                     (n for n in order if fits_in(ask.resources, n.capacity) and fits_in(ask.resources, n.available)),
@@ -332,6 +353,11 @@ class Reference:
 
     def _commit(self, kind: str, ask: RAsk, node: RNode) -> None:
         app = ask.app
+        holder, self.cancel = self.cancel, None
+        if holder is not None:
+            holder.reserved = None
+            node.reserved_by = None
+            self.events.append(("unreserve", self.now, holder.app.id, holder.name, node.name))
         if kind == "reserve":
             if not any(a.reserved is not None for a in self.asks if a.app is app):
                 self.res_seq += 1

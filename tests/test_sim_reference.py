@@ -108,6 +108,8 @@ def busy_case(draw: st.DrawFn) -> tuple[str, str, str]:
             }
             if draw(st.integers(0, 2)):
                 ask["duration"] = f"{draw(st.integers(1, 30))}s"
+            if draw(st.integers(0, 9)) == 0:
+                ask["requiredNode"] = draw(st.sampled_from([n["name"] for n in nodes] + ["gone"]))
             app_asks.append(ask)
         apps.append(
             {
@@ -135,3 +137,78 @@ def test_engine_matches_the_naive_reference_in_a_crowded_cluster(case: tuple[str
     config, workload, version = case
     assume(not any(p.level == Level.ERROR for p in parse_workload(workload).problems))
     compare(config, workload, version)
+
+
+# --- required-node asks (DaemonSet pods): tryRequiredNode --------------------------------------------------------
+
+REQUIRED_CONFIG = """
+partitions:
+  - name: default
+    queues:
+      - name: root
+        submitacl: '*'
+        queues:
+          - name: leaf
+"""
+
+
+def test_required_node_cancels_another_reservation_and_reserves_at_once() -> None:
+    """A required-node ask cancels the reservation another ask holds on its node; one that does not fit its node
+    reserves it at once (no 2 s delay) and runs there as soon as the node frees up."""
+    workload = """
+    nodes:
+      - {name: n1, resources: {memory: 10}}
+      - {name: n2, resources: {memory: 10}}
+    applications:
+      - id: run
+        queue: root.leaf
+        allocations:
+          - {name: r1, node: n1, resources: {memory: 5}, startTime: -60s, duration: 20s}
+          - {name: r2, node: n2, resources: {memory: 5}, startTime: -60s, duration: 30s}
+      - id: big
+        queue: root.leaf
+        submitTime: -30s
+        asks:
+          - {name: b1, resources: {memory: 9}, submitTime: -30s}
+      - id: ds
+        queue: root.leaf
+        submitTime: 5s
+        asks:
+          - {name: d1, resources: {memory: 4}, requiredNode: n1}
+          - {name: d2, resources: {memory: 6}, requiredNode: n1}
+    """
+    partition, tree, loaded = scenario(REQUIRED_CONFIG, workload)
+    trace = simulate(partition, tree, loaded)
+    seconds = 1_000_000_000
+    got = [(e.time // seconds, e.type, e.ask, e.node) for e in trace.events]
+    assert got == [
+        (0, "reserve", "b1", "n1"),  # 9 fits the cluster's 10 free but no node: best fit, ties to n1
+        (5, "unreserve", "b1", "n1"),  # d1 requires n1
+        (5, "allocate", "d1", "n1"),
+        (5, "reserve", "d2", "n1"),  # 6 does not fit n1's 1 left: reserved at once (b1 now fails root headroom)
+        (20, "complete", "r1", "n1"),
+        (20, "allocate", "d2", "n1"),  # the reservation pass
+        (30, "complete", "r2", "n2"),
+        (30, "allocate", "b1", "n2"),
+    ]
+    assert trace.events[1].reason == "cancelled: ds/d1 requires the node"
+    assert trace.pending == ()
+    compare(REQUIRED_CONFIG, workload, "1.8")
+
+
+def test_required_node_may_be_unschedulable_and_missing_nodes_are_reasons() -> None:
+    """tryRequiredNode does not look at schedulability (DaemonSet pods run on cordoned nodes); an unknown node
+    leaves the ask pending with that reason."""
+    workload = """
+    nodes:
+      - {name: n1, resources: {memory: 10}, schedulable: false}
+      - {name: n2, resources: {memory: 10}}
+    applications:
+      - id: ds
+        queue: root.leaf
+        asks:
+          - {name: d1, resources: {memory: 4}, requiredNode: n1}
+          - {name: d2, resources: {memory: 4}}
+    """
+    trace = simulate(*scenario(REQUIRED_CONFIG, workload))
+    assert [(e.ask, e.node) for e in trace.events] == [("d1", "n1"), ("d2", "n2")]

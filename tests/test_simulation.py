@@ -685,7 +685,6 @@ def test_inputs_are_not_changed() -> None:
 # --- engine gaps (see the report): what the real core does, which yk does not do yet ----------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: requiredNode (DaemonSet pods) is ignored by the simulator")
 def test_required_node_ask_runs_only_on_its_node() -> None:
     workload = """
     nodes:
@@ -699,8 +698,7 @@ def test_required_node_ask_runs_only_on_its_node() -> None:
     """
     trace = run(one_leaf(), workload)
     assert [(e.ask, e.node) for e in trace.events] == [("d1", "n2")], (
-        "ENGINE BUG: an ask with requiredNode n2 was placed on another node (YuniKorn's tryRequiredNode only "
-        "uses the required node)"
+        "an ask with requiredNode n2 must run on n2 (YuniKorn's tryRequiredNode only uses the required node)"
     )
 
 

@@ -18,7 +18,6 @@ from yk_cli.core.sim_state import (
     AskState,
     QState,
     Size,
-    bump,
     fit_of,
     vector,
 )
@@ -283,19 +282,3 @@ def _application(
         if leaf is not None and runtime_ask.fit:  # an ask for nothing never reaches the scheduler
             state.seq += 1
             state.arrivals.append((arrival, state.seq, runtime_ask))
-
-
-def add_sizes(leaf: QState, app: AppState, size: Size, old: bool, delta: int) -> None:
-    """Count (delta=1) or uncount (-1) an unreserved pending ask in its application and every queue above."""
-    bump(app.sizes, size, delta)
-    if old:
-        bump(app.old, size, delta)
-    new = not app.started
-    queue: QState | None = leaf
-    while queue is not None:
-        bump(queue.sizes, size, delta)
-        if new:
-            bump(queue.new_sizes, size, delta)
-        if old:
-            bump(queue.old, size, delta)
-        queue = queue.parent

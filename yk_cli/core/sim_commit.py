@@ -17,7 +17,6 @@ from yk_cli.core.sim_build import (
     STARTED,
     STARTING_TIMEOUT,
     RunState,
-    add_sizes,
 )
 from yk_cli.core.sim_cycle import set_own_live
 from yk_cli.core.sim_nodes import Fit, NodeState
@@ -35,6 +34,8 @@ def arrive(state: RunState, ask: AskState) -> None:
     bump(app.sizes, ask.size, 1)
     if ask.old:
         bump(app.old, ask.size, 1)
+    if ask.required:
+        app.required += 1
     app.npending += 1
     if app.state == "New":
         app.state = "Accepted"
@@ -43,7 +44,7 @@ def arrive(state: RunState, ask: AskState) -> None:
     if ask.created < app.submit:
         app.submit = ask.created
     state.cache.add_ask(app.id, ask.priority)
-    _climb(state, app, ask.size, ask.fit, 1, 0, 1, ask.old, not app.started)
+    _climb(state, app, ask.size, ask.fit, 1, 0, 1, ask.old, not app.started, bool(ask.required))
     if not ask.old:
         state.young.append(ask)
 
@@ -84,6 +85,8 @@ def allocate(state: RunState, ask: AskState, node: NodeState) -> tuple[list[Prio
         bump(app.sizes, size, -1)
         if ask.old:
             bump(app.old, size, -1)
+        if ask.required:
+            app.required -= 1
     else:
         _drop_reservation(state, ask)
         note = "from its reservation" if reserved is node else f"reservation on {reserved.name} released"
@@ -107,7 +110,7 @@ def allocate(state: RunState, ask: AskState, node: NodeState) -> tuple[list[Prio
         _start(state, app)  # first: the climb below then sees the application counted as running
     elif app.state == "Starting":
         app.state = "Running"
-    _climb(state, app, size, fit, -1 if counted else 0, 1, -1, ask.old, new)
+    _climb(state, app, size, fit, -1 if counted else 0, 1, -1, ask.old, new, bool(ask.required))
     changes: list[PriorityChange] = []
     state.cache.remove_ask(app.id, ask.priority, changes)
     if end is not None:
@@ -121,10 +124,15 @@ def reserve(state: RunState, ask: AskState, node: NodeState) -> None:
     app = ask.app
     leaf = app.leaf
     assert leaf is not None
-    state.index.remove(node)
+    if node.listed:
+        state.index.remove(node)
     node.reserved_by = ask
     del app.asks[bisect_left(app.asks, ask.entry)]
-    add_sizes(leaf, app, ask.size, ask.old, -1)
+    bump(app.sizes, ask.size, -1)
+    if ask.old:
+        bump(app.old, ask.size, -1)
+    if ask.required:
+        app.required -= 1
     ask.reserved = node
     ask.own_live = False
     state.res_seq += 1
@@ -134,19 +142,38 @@ def reserve(state: RunState, ask: AskState, node: NodeState) -> None:
         app.res_order = state.res_seq
         held = leaf.res_apps[app] = []
     held.append(ask)
-    group = app.res_groups.get(ask.size)
-    if group is None:
-        group = app.res_groups[ask.size] = []
-        insort(leaf.res_by_size.setdefault(ask.size, []), (app.res_order, app))
-    group.append((ask.res_seq, ask))
+    if not ask.required:  # a required-node ask never tries other nodes: it stays out of the per-size groups
+        group = app.res_groups.get(ask.size)
+        if group is None:
+            group = app.res_groups[ask.size] = []
+            insort(leaf.res_by_size.setdefault(ask.size, []), (app.res_order, app))
+        group.append((ask.res_seq, ask))
     queue: QState | None = leaf
     while queue is not None:
         queue.nres += 1
-        bump(queue.res_sizes, ask.size, 1)
+        if not ask.required:
+            bump(queue.res_sizes, ask.size, 1)
         queue = queue.parent
     state.nres += 1
     state.reservations += 1
-    rekey(state, app)
+    _climb(state, app, ask.size, ask.fit, -1, 0, 0, ask.old, not app.started, bool(ask.required))
+
+
+def unreserve(state: RunState, ask: AskState) -> NodeState:
+    """Cancel the ask's reservation without placing it: the node returns, the ask is pending as before."""
+    node = ask.reserved
+    assert node is not None
+    app = ask.app
+    _drop_reservation(state, ask)
+    _return_node(state, node)
+    insort(app.asks, ask.entry)
+    bump(app.sizes, ask.size, 1)
+    if ask.old:
+        bump(app.old, ask.size, 1)
+    if ask.required:
+        app.required += 1
+    _climb(state, app, ask.size, ask.fit, 1, 0, 0, ask.old, not app.started, bool(ask.required))
+    return node
 
 
 def complete(state: RunState, alloc: AllocState) -> None:
@@ -193,42 +220,23 @@ def starting_timeout(app: AppState) -> None:
         app.state = "Running"
 
 
-def rekey(state: RunState, app: AppState) -> None:
-    """After a change below the leaf: per queue up to root recompute blocked/open (bottom-up, so a parent sees its
-    children's new state), and mark the application and queues whose sort entries are stale. Entries are
-    recomputed when the leaf or parent is next visited (QState.settle), once however many changes came first."""
-    leaf = app.leaf
-    assert leaf is not None
-    if not app.dirty:
-        app.dirty = True
-        leaf.dirty_apps.append(app)
-    cached = state.fits
-    queue = leaf
-    while True:
-        if queue.limited:
-            queue.refresh_blocked(cached)
-        parent = queue.parent
-        now = bool(queue.sizes) and not queue.blocked and (queue.is_leaf or queue.open_children > 0)
-        if now != queue.open:
-            queue.open = now
-            if parent is not None:
-                parent.open_children += 1 if now else -1
-        if parent is None:
-            return
-        if not queue.dirty and len(parent.children) > 1:  # an only child needs no place among siblings
-            queue.dirty = True
-            parent.dirty_children.append(queue)
-        queue = parent
-
-
 def _climb(
-    state: RunState, app: AppState, size: Size, fit: Fit, count: int, used: int, waiting: int, old: bool, new: bool
+    state: RunState,
+    app: AppState,
+    size: Size,
+    fit: Fit,
+    count: int,
+    used: int,
+    waiting: int,
+    old: bool,
+    new: bool,
+    required: bool = False,
 ) -> None:
     """One walk from the application's leaf to root after a change.
 
     Counts (+1/-1) the ask among unreserved pending sizes (and the old/new ones), adds used (+1/-1) times it to
     usage and waiting times it to pending, wakes reserved asks waiting for freed headroom, recomputes
-    blocked/open bottom-up and marks stale sort entries (see rekey).
+    blocked/open bottom-up and marks stale sort entries (re-sorted lazily by QState.settle).
     """
     leaf = app.leaf
     assert leaf is not None
@@ -249,6 +257,8 @@ def _climb(
                 bump(queue.new_sizes, size, count)
             if old:
                 bump(queue.old, size, count)
+            if required:
+                queue.required += count
         if used:
             allocated = queue.allocated
             for i, v in fit:
@@ -315,14 +325,15 @@ def _drop_reservation(state: RunState, ask: AskState) -> None:
     set_own_live(ask, False)
     node.reserved_by = None
     ask.reserved = None
-    group = app.res_groups[ask.size]
-    del group[bisect_left(group, (ask.res_seq, ask))]
-    if not group:
-        del app.res_groups[ask.size]
-        apps = leaf.res_by_size[ask.size]
-        del apps[bisect_left(apps, (app.res_order, app))]
-        if not apps:
-            del leaf.res_by_size[ask.size]
+    if not ask.required:
+        group = app.res_groups[ask.size]
+        del group[bisect_left(group, (ask.res_seq, ask))]
+        if not group:
+            del app.res_groups[ask.size]
+            apps = leaf.res_by_size[ask.size]
+            del apps[bisect_left(apps, (app.res_order, app))]
+            if not apps:
+                del leaf.res_by_size[ask.size]
     held = leaf.res_apps[app]
     held.remove(ask)
     if not held:
@@ -330,7 +341,8 @@ def _drop_reservation(state: RunState, ask: AskState) -> None:
     queue: QState | None = leaf
     while queue is not None:
         queue.nres -= 1
-        bump(queue.res_sizes, ask.size, -1)
+        if not ask.required:
+            bump(queue.res_sizes, ask.size, -1)
         queue = queue.parent
     state.nres -= 1
 

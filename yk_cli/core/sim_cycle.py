@@ -39,6 +39,8 @@ class Decision:
     node: NodeState
     reserved: NodeState | None = None
     """The node the ask held a reservation on (allocations from the reservation pass)."""
+    cancel: AskState | None = None
+    """A reservation on the node that a required-node ask cancels first (YuniKorn's tryRequiredNode)."""
 
 
 def find_decision(state: RunState) -> Decision | None:
@@ -53,9 +55,14 @@ def find_decision(state: RunState) -> Decision | None:
     return _visit(state, root, None, True)
 
 
-def _possible(state: RunState, sizes: dict[Size, int], new: dict[Size, int] | None, old: dict[Size, int], hr) -> bool:
-    """Whether some ask counted in sizes might succeed: fits the headroom and either fits a node or may reserve."""
-    if state.preemptor is not None or len(sizes) > SIZE_LIMIT:
+def _possible(
+    state: RunState, sizes: dict[Size, int], new: dict[Size, int] | None, old: dict[Size, int], hr, required: int
+) -> bool:
+    """Whether some ask counted in sizes might succeed: fits the headroom and either fits a node or may reserve.
+
+    Required-node asks allocate or reserve their node whenever the headroom allows: they always count.
+    """
+    if required or state.preemptor is not None or len(sizes) > SIZE_LIMIT:
         return True
     node_dead, reserve_dead, cached = state.index.dead, state.reserve_dead, state.fits
     if node_dead.issuperset(sizes) and (not old or reserve_dead.issuperset(old)):
@@ -84,7 +91,7 @@ def _visit(state: RunState, queue: QState, parent_hr: list[float] | None, new_ok
         hr = [d if (d := m - a) < p else p for m, a, p in zip(top, queue.allocated, parent_hr, strict=True)]
     if new_ok and queue.maxapps and queue.running + 1 > queue.maxapps:
         new_ok = False
-    if not _possible(state, queue.sizes, None if new_ok else queue.new_sizes, queue.old, hr):
+    if not _possible(state, queue.sizes, None if new_ok else queue.new_sizes, queue.old, hr, queue.required):
         return None
     if queue.is_leaf:
         return _leaf(state, queue, hr, new_ok)
@@ -109,7 +116,7 @@ def _leaf(state: RunState, leaf: QState, hr: list[float], new_ok: bool) -> Decis
             continue  # maxapplications: an application that has not started may not start now
         if admitted is not None and app not in admitted:
             continue
-        if not _possible(state, app.sizes, None, app.old, hr):
+        if not _possible(state, app.sizes, None, app.old, hr, app.required):
             continue
         for ask_entry in app.asks:
             found = try_ask(state, ask_entry[-1], hr)
@@ -131,6 +138,8 @@ def try_ask(state: RunState, ask: AskState, hr: list[float]) -> Decision | None:
     for i, v in fit:
         if hr[i] < v:
             return None  # Not enough queue quota (the preemption engine's headroom branch goes here)
+    if ask.required:
+        return _required(state, ask)
     size = ask.size
     node = state.index.first_fit(size, fit)
     if node is not None:
@@ -141,6 +150,21 @@ def try_ask(state: RunState, ask: AskState, hr: list[float]) -> Decision | None:
             return Decision(RESERVE, ask, node)
         state.reserve_dead.add(size)
     return None  # no node and no reservation (the preemption engine's node branch goes here)
+
+
+def _required(state: RunState, ask: AskState) -> Decision | None:
+    """tryRequiredNode: cancel another ask's reservation of the node, then allocate there or reserve it at once
+    (no 2 s delay). Nothing when the node is unknown or held for another required-node ask."""
+    node = state.node_by_name.get(ask.required)
+    if node is None:
+        return None
+    holder = node.reserved_by
+    if holder is not None:
+        assert isinstance(holder, AskState)
+        if holder.required:
+            return None  # YuniKorn keeps that reservation and cannot reserve the node twice
+    kind = ALLOCATE if node.fits(ask.fit) else RESERVE
+    return Decision(kind, ask, node, cancel=holder)  # type: ignore[arg-type]
 
 
 def reservation_target(state: RunState, ask: AskState) -> NodeState | None:

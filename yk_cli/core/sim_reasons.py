@@ -82,6 +82,15 @@ def diagnose(state: RunState, ask: AskState, nodes: Nodes | None = None) -> tupl
         return codes.QUEUE_MAX, limit
     if ask.reserved is not None:
         return codes.RESERVED, f"reserved node {ask.reserved.name}: waits for {wanted} to be free there"
+    if ask.required:
+        node = state.node_by_name.get(ask.required)
+        if node is None:
+            return codes.NO_NODE_FITS, f"its required node {ask.required} is not in the cluster"
+        holder = node.reserved_by
+        if isinstance(holder, AskState) and holder is not ask:
+            who = f"{holder.app.id}/{holder.name}"
+            return codes.NODE_RESERVED, f"its required node {node.name} is reserved by {who}, which also requires it"
+        return codes.STOPPED, "fits now: the run stopped (--until or --max-steps) before its turn"
     if not nodes.large_enough(ask):
         return codes.NODE_TOO_SMALL, f"no node is large enough for {wanted}"
     if state.index.first_fit(ask.size, ask.fit) is not None:

@@ -90,6 +90,7 @@ class QState:
         "policy",
         "prio",
         "queue",
+        "required",
         "res_apps",
         "res_by_size",
         "res_live",
@@ -152,6 +153,8 @@ class QState:
         """The pending size last found to fit this queue's own limits (checked first by refresh_blocked)."""
         self.limited = False
         """The queue has a max or maxapplications: only such a queue can be blocked."""
+        self.required = 0
+        """Unreserved pending asks below that must run on one given node (DaemonSet pods): never pruned."""
         self.running = 0
         """Started applications below this queue that still run or wait for more (maxapplications counts them)."""
         self.nres = 0
@@ -174,7 +177,7 @@ class QState:
         The size found open last time is checked first: it usually still is.
         """
         sizes = self.sizes
-        if not sizes:
+        if not sizes or self.required:
             self.blocked = False
             return
         top, allocated, new = self.max, self.allocated, self.new_sizes
@@ -296,6 +299,7 @@ class AppState:
         "old",
         "prio",
         "problem",
+        "required",
         "res_groups",
         "res_live_asks",
         "res_order",
@@ -328,6 +332,8 @@ class AppState:
         self.old: dict[Size, int] = {}
         self.npending = 0
         """Arrived, unallocated asks (reserved ones included)."""
+        self.required = 0
+        """Unreserved pending asks with a required node."""
         self.allocated = [0] * width
         self.nalloc = 0
         self.started = False
@@ -370,6 +376,7 @@ class AskState:
         "old",
         "own_live",
         "priority",
+        "required",
         "res_seq",
         "reserved",
         "size",
@@ -388,6 +395,8 @@ class AskState:
         self.status = WAITING
         self.old = False
         """Older than the reservation delay: may reserve a node when nothing fits."""
+        self.required = ask.required_node
+        """The node this ask must run on ('' for any): YuniKorn's requiredNode (DaemonSet pods)."""
         self.reserved: NodeState | None = None
         self.res_seq = 0
         """Order in which the ask reserved its node."""

@@ -24,11 +24,12 @@ from yk_cli.core.sim_commit import (
     schedule_old,
     settle_all,
     starting_timeout,
+    unreserve,
 )
 from yk_cli.core.sim_cycle import Decision, find_decision
 from yk_cli.core.sim_reasons import pending_asks
 from yk_cli.core.sim_state import PENDING, AllocState, AppState, AskState
-from yk_cli.core.trace import ALLOCATE, RESERVE, Summary, Trace, TraceEvent
+from yk_cli.core.trace import ALLOCATE, RESERVE, UNRESERVE, Summary, Trace, TraceEvent
 from yk_cli.core.trace import COMPLETE as COMPLETE_EVENT
 from yk_cli.core.workload import Workload
 
@@ -171,6 +172,11 @@ class Simulation:
         if decision is None or not self._may_step(decision):
             return False
         ask = decision.ask
+        holder = decision.cancel
+        if holder is not None:
+            node = unreserve(self.state, holder)
+            reason = f"cancelled: {ask.app.id}/{ask.name} requires the node"
+            self._emit(UNRESERVE, holder.app, holder.name, holder.priority, node.name, holder.size, (), reason)
         if decision.kind == RESERVE:
             reserve(self.state, ask, decision.node)
             self._emit(RESERVE, ask.app, ask.name, ask.priority, decision.node.name, ask.size, (), "")
