@@ -28,6 +28,7 @@ class NodeState:
         "capacity_map",
         "counted",
         "entry",
+        "fitting",
         "index",
         "listed",
         "name",
@@ -58,6 +59,8 @@ class NodeState:
         self.listed = False
         """In the node index (schedulable and not reserved)."""
         self.counted: list[list] = []
+        self.fitting = 0
+        """Bit mask of the size records in counted (one bit per tracked size): the scan's fit test."""
         """The node index's size records that count this node as fitting (set while it is in the index)."""
         self.allocations: dict[str, object] = {}
         """Allocation name -> running allocation on this node, in placement order."""
@@ -114,7 +117,7 @@ class NodeIndex:
         self._firsts: list[tuple[float, str, NodeState]] = []
         self._count_nodes = 0
         self._sizes: dict[tuple[int, ...], list] = {}
-        """size -> [first fit or None, bound entry, fit pairs, fitting nodes per block, none fit per block, size]."""
+        """size -> [first fit or None, bound, fit pairs, fitting nodes per block, none fit per block, size, bit]."""
         self.dead: set[tuple[int, ...]] = set()
         """Sizes no node in the index can hold right now."""
         self._targets: dict[tuple[int, ...], tuple[list, Fit]] = {}
@@ -154,6 +157,7 @@ class NodeIndex:
                 self._firsts[bi] = entry
         available = node.available
         counted = node.counted = []
+        mask = 0
         for record in self._sizes.values() if candidates is None else candidates:
             for i, v in record[2]:
                 if available[i] < v:
@@ -164,10 +168,12 @@ class NodeIndex:
                 if counts[bi] == 1:
                     record[4][bi] = False
                 counted.append(record)
+                mask |= record[6]
                 first = record[0]
                 if entry < (first.entry if first is not None else record[1]):
                     record[0] = node
                     self.dead.discard(record[5])
+        node.fitting = mask
         if self._targets:
             limit = 4 * self._count_nodes + 64
             for size, (heap, fit) in self._targets.items():
@@ -209,11 +215,13 @@ class NodeIndex:
             if len(self._sizes) >= TRACKED:
                 return next((node for node in self if node.fits(fit)), None)
             counts = [self._count(block, fit) for block in self._blocks]
-            record = self._sizes[size] = [None, LOW, fit, counts, [not c for c in counts], size]
+            bit = 1 << len(self._sizes)
+            record = self._sizes[size] = [None, LOW, fit, counts, [not c for c in counts], size, bit]
             for block in self._blocks:
                 for entry in block:
                     if entry[2].fits(fit):
                         entry[2].counted.append(record)
+                        entry[2].fitting |= bit
         first = record[0]
         if first is not None:
             return first
@@ -255,7 +263,7 @@ class NodeIndex:
 
     def _scan(self, record: list) -> NodeState | None:
         """The first fitting node at or after the record's bound, skipping blocks without one (found in C)."""
-        blocks, empty, fit, bound = self._blocks, record[4], record[2], record[1]
+        blocks, empty, bit, bound = self._blocks, record[4], record[6], record[1]
         bi = offset = 0
         if bound is not LOW and blocks:
             bi = max(bisect_right(self._firsts, bound) - 1, 0)
@@ -269,12 +277,9 @@ class NodeIndex:
                 bi, offset = found, 0
             block = blocks[bi]
             for k in range(offset, len(block)):
-                available = block[k][2].available
-                for i, v in fit:
-                    if available[i] < v:
-                        break
-                else:
-                    return block[k][2]
+                node = block[k][2]
+                if node.fitting & bit:
+                    return node
             bi += 1
             offset = 0
 
