@@ -141,10 +141,12 @@ def build_state(
     policy, weights = policies.node_policy(partition), policies.node_weights(partition)
     nodes: list[NodeState] = []
     cluster: dict[str, int] = {}
+    order = sorted(range(len(workload.nodes)), key=lambda i: (workload.nodes[i].name, i))
+    rank = {i: r for r, i in enumerate(order)}  # name order (file order between equal names)
     for i, spec in enumerate(workload.nodes):
         node = NodeState(
             spec.name,
-            i,
+            rank[i],
             vector(spec.capacity, index_of, width),
             spec.capacity,
             spec.schedulable,

@@ -29,9 +29,9 @@ class NodeState:
         "counted",
         "entry",
         "fitting",
-        "index",
         "listed",
         "name",
+        "rank",
         "reserved_by",
         "schedulable",
         "score",
@@ -40,7 +40,7 @@ class NodeState:
     def __init__(
         self,
         name: str,
-        index: int,
+        rank: int,
         capacity: Sequence[int],
         capacity_map: Mapping[str, int],
         schedulable: bool,
@@ -49,7 +49,6 @@ class NodeState:
         types: Sequence[str],
     ) -> None:
         self.name = name
-        self.index = index
         self.capacity = list(capacity)
         self.capacity_map = dict(capacity_map)
         self.available = list(capacity)
@@ -67,14 +66,16 @@ class NodeState:
         self._policy = policy
         self._weighted = policies.node_weighting(types, capacity_map, weights)
         self.score = 0.0
-        self.entry: tuple[float, str, NodeState] = (0.0, name, self)
+        self.rank = rank
+        """Position of the name in name order: the tie-breaker of equal scores (an int compares faster)."""
+        self.entry: tuple[float, int, NodeState] = (0.0, rank, self)
         self.rescore()
 
     def rescore(self) -> None:
         """Recompute the sort score from the free resources (same arithmetic as policies.node_usage)."""
         usage = policies.weighted_usage(self.available, self._weighted)
         self.score = policies.node_score(self._policy, usage)
-        self.entry = (self.score, self.name, self)
+        self.entry = (self.score, self.rank, self)
 
     def fits(self, fit: Fit) -> bool:
         """Whether the free resources hold the ask."""
@@ -113,8 +114,8 @@ class NodeIndex:
 
     def __init__(self, width: int) -> None:
         self._width = width
-        self._blocks: list[list[tuple[float, str, NodeState]]] = []
-        self._firsts: list[tuple[float, str, NodeState]] = []
+        self._blocks: list[list[tuple[float, int, NodeState]]] = []
+        self._firsts: list[tuple[float, int, NodeState]] = []
         self._count_nodes = 0
         self._sizes: dict[tuple[int, ...], list] = {}
         """size -> [first fit or None, bound, fit pairs, fitting nodes per block, none fit per block, size, bit]."""
@@ -284,7 +285,7 @@ class NodeIndex:
             offset = 0
 
     @staticmethod
-    def _count(block: list[tuple[float, str, NodeState]], fit: Fit) -> int:
+    def _count(block: list[tuple[float, int, NodeState]], fit: Fit) -> int:
         return sum(1 for entry in block if entry[2].fits(fit))
 
     def _split(self, bi: int) -> None:

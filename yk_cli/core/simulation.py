@@ -229,10 +229,11 @@ def _next_time(state: RunState) -> int:
 def _pop_due(state: RunState, time: int) -> tuple[int, object] | None:
     """The next (kind, object) due at this time, heap events and arrivals merged by (time, seq)."""
     arrivals, heap = state.arrivals, state.heap
-    arrival = arrivals[state.next_arrival] if state.next_arrival < len(arrivals) else None
-    if arrival is not None and arrival[0] == time and (not heap or (arrival[0], arrival[1]) < heap[0][:2]):
-        state.next_arrival += 1
-        return ARRIVE, arrival[2]
+    if state.next_arrival < len(arrivals):
+        arrival = arrivals[state.next_arrival]
+        if arrival[0] == time and (not heap or heap[0][0] > time or arrival[1] < heap[0][1]):
+            state.next_arrival += 1
+            return ARRIVE, arrival[2]
     if heap and heap[0][0] == time:
         _, _, kind, obj = heapq.heappop(heap)
         return kind, obj

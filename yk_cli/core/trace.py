@@ -70,9 +70,13 @@ class Victim:
     node: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TraceEvent:
-    """One thing that happened in the run, in order: an allocation, a completion, a reservation, ..."""
+    """One thing that happened in the run, in order: an allocation, a completion, a reservation, ...
+
+    Treat it as immutable. It is not a frozen dataclass only because a run creates hundreds of thousands and a
+    frozen one takes five times longer to build.
+    """
 
     step: int
     """1-based position in the trace."""
