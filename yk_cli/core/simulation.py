@@ -107,6 +107,7 @@ class Simulation:
             time = _next_time(state)
             if until is not None and time > until:
                 self.stopped_by = "until"
+                state.now = max(state.now, until)  # the clock stops at --until
                 break
             state.now = time
             while not self._stop:
