@@ -121,6 +121,8 @@ class NodeIndex:
         """size -> [first fit or None, bound, fit pairs, fitting nodes per block, none fit per block, size, bit]."""
         self.dead: set[tuple[int, ...]] = set()
         """Sizes no node in the index can hold right now."""
+        self._untracked_dead: set[tuple[int, ...]] = set()
+        """The part of dead beyond the TRACKED sizes: forgotten whenever any node gains room."""
         self._targets: dict[tuple[int, ...], tuple[list, Fit]] = {}
         """size -> (heap of (FitInScore, node entry), fit) over nodes large enough: see reservation_target."""
 
@@ -156,6 +158,9 @@ class NodeIndex:
             insort(block, entry)
             if block[0] is entry:
                 self._firsts[bi] = entry
+        if candidates is None and self._untracked_dead:  # more room somewhere: forget what fitted nowhere
+            self.dead -= self._untracked_dead
+            self._untracked_dead.clear()
         available = node.available
         counted = node.counted = []
         mask = 0
@@ -214,7 +219,13 @@ class NodeIndex:
         record = self._sizes.get(size)
         if record is None:
             if len(self._sizes) >= TRACKED:
-                return next((node for node in self if node.fits(fit)), None)
+                if size in self._untracked_dead:
+                    return None
+                found = next((node for node in self if node.fits(fit)), None)
+                if found is None:
+                    self._untracked_dead.add(size)
+                    self.dead.add(size)
+                return found
             counts = [self._count(block, fit) for block in self._blocks]
             bit = 1 << len(self._sizes)
             record = self._sizes[size] = [None, LOW, fit, counts, [not c for c in counts], size, bit]
