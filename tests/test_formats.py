@@ -396,9 +396,12 @@ def test_validate_path_does_not_import_rich_or_jsonschema(tmp_path: Path) -> Non
     path = tmp_path / "q.yaml"
     path.write_text(CLEAN)
     code = (
-        "import sys; from yk_cli.cli import main; sys.argv = ['yk', 'validate', sys.argv[1]]\n"
-        "try:\n    main()\nexcept SystemExit:\n    pass\n"
-        "print(sorted(m for m in ('rich', 'jsonschema', 'pydantic') if m in sys.modules))"
+        "import sys; from yk_cli import cli; sys.argv = ['yk', 'validate', sys.argv[1]]\n"
+        "def report(code):\n"
+        "    print(sorted(m for m in ('rich', 'jsonschema', 'pydantic') if m in sys.modules))\n"
+        "    sys.exit(code)\n"
+        "cli.exit_process = report\n"
+        "cli.main()"
     )
     out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True)
     assert out.stdout.splitlines()[-1] == "[]"

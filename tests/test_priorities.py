@@ -333,3 +333,44 @@ def test_stdin_workload(run_yk) -> None:
     result = run_yk("priorities", TENANTS[0], "-", "--format", "json", input=text)
     assert result.exit_code == 0
     assert len(json.loads(result.stdout)["asks"]) == 11
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        (TENANTS[0], TENANTS[1]),
+        (TENANTS[0], TENANTS[1], "--format=json", "--partition", "default"),
+        ("-f", "json", TENANTS[0], "samples/workloads/invalid/workload-priority-mismatch.yaml"),
+        (TENANTS[0], "samples/workloads/invalid/workload-unknown-queue.yaml"),
+        (TENANTS[0], TENANTS[1], "--format", "xml"),
+        (TENANTS[0], TENANTS[1], "--partition", "gpu"),
+        ("missing.yaml", TENANTS[1]),
+        ("--", TENANTS[0], TENANTS[1]),
+    ],
+)
+def test_the_program_prints_what_the_command_prints(run_yk, args: tuple[str, ...]) -> None:
+    """`python -m yk_cli priorities` (the console entry point with its fast path and early exit) against typer."""
+    import subprocess
+    import sys
+
+    expected = run_yk("priorities", *args)
+    env = {**os.environ, "COLUMNS": "100"}
+    env.pop("GITHUB_ACTIONS", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "yk_cli", "priorities", *args], capture_output=True, text=True, cwd=ROOT, env=env
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (expected.exit_code, expected.stdout, expected.stderr)
+
+
+def test_the_fast_path_leaves_help_and_odd_arguments_to_typer() -> None:
+    from yk_cli.commands.priorities import fast_path
+
+    for args in (
+        [],
+        ["--help"],
+        ["a.yaml", "b.yaml", "--format"],
+        ["a.yaml"],
+        ["a.yaml", "b.yaml", "-fjson"],
+        ["a", "b", "--bogus"],
+    ):
+        assert fast_path(args) is None

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-import sys
-from typing import Annotated, Optional
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from yk_cli.cli import app
+from yk_cli.cli import app, check_format, exit_process, plain_arguments, write_stdout
+
+if TYPE_CHECKING:
+    from yk_cli.report.priorities_common import PriorityView
 
 PRIORITY_FORMATS = ("text", "json")
 
@@ -24,23 +27,52 @@ def priorities(
     """Queue priorities as YuniKorn computes them, and for every pending ask its effective priority as seen from
     root with the breakdown along its queue path (like Slurm's sprio): ask, application, each queue's offset,
     fence and clamp, and the config line behind each step."""
-    from yk_cli.cli import check_format
-    from yk_cli.load.workload import collector_paused
+    from yk_cli.load.source import collector_paused
 
     check_format(fmt, PRIORITY_FORMATS)
     with collector_paused():
-        sys.stdout.write(run_priorities(config, workload, fmt, partition))
+        write_stdout(render_chunks(priority_view(config, workload, partition), fmt))
+
+
+_VALUE_OPTIONS = {"--format": "fmt", "-f": "fmt", "--partition": "partition"}
+
+
+def fast_path(args: Sequence[str]) -> int | None:
+    """Run `yk priorities CONFIG WORKLOAD [options]` without typer's parameter machinery and end the process once the
+    report is printed (its values are never freed one by one); None when the arguments need typer."""
+    from yk_cli.load.source import collector_paused
+
+    parsed = plain_arguments(args, _VALUE_OPTIONS)
+    if parsed is None or len(parsed[0]) != 2:
+        return None
+    (config, workload), options = parsed
+    fmt = options.get("fmt", "text")
+    partition = options.get("partition")
+    assert isinstance(fmt, str) and (partition is None or isinstance(partition, str))
+    try:
+        check_format(fmt, PRIORITY_FORMATS)
+        with collector_paused():
+            view = priority_view(config, workload, partition)
+            write_stdout(render_chunks(view, fmt))
+    except typer.Exit as done:
+        return done.exit_code
+    exit_process(0)
 
 
 def run_priorities(config: str, workload: str, fmt: str = "text", partition: str | None = None) -> str:
     """Load, check, compute and render; problems go to stderr like `yk validate` (typer.Exit on errors)."""
+    return "".join(render_chunks(priority_view(config, workload, partition), fmt))
+
+
+def priority_view(config: str, workload: str, partition: str | None = None) -> PriorityView:
+    """Load and check both inputs, place the applications and compute every priority (typer.Exit on problems)."""
     from yk_cli.commands.tree import prepare_inputs
     from yk_cli.core.priority import explain_pending, pending_priorities
     from yk_cli.report.priorities_common import PriorityView
 
     inputs = prepare_inputs(config, workload, partition)
     cache = pending_priorities(inputs.tree, inputs.placed)
-    view = PriorityView(
+    return PriorityView(
         inputs.tree,
         inputs.partition.display_name,
         cache,
@@ -48,10 +80,14 @@ def run_priorities(config: str, workload: str, fmt: str = "text", partition: str
         inputs.rejected,
         inputs.locate,
     )
+
+
+def render_chunks(view: PriorityView, fmt: str) -> Iterable[str]:
+    """The report in the chosen format, in pieces."""
     if fmt == "json":
         from yk_cli.report import priorities_json
 
-        return priorities_json.render(view)
+        return (priorities_json.render(view),)
     from yk_cli.report import priorities_text
 
-    return priorities_text.render(view)
+    return priorities_text.chunks(view)

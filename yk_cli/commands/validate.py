@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from yk_cli.cli import UsageError, app, fail_usage, usage_message
+from yk_cli.cli import UsageError, app, fail_usage, plain_arguments, usage_message, write_stdout
 from yk_cli.core.diagnostics import EXIT_USAGE, Problem, exit_code
 from yk_cli.report.problems import FORMATS
 
@@ -78,7 +78,7 @@ def run_validate(
             found = [p for p in found if _in_partition(p, result, partition)]
         problems.extend(found)
     problems.sort(key=Problem.sort_key)
-    _write(_render(chosen, problems, texts, len(files)))
+    write_stdout((_render(chosen, problems, texts, len(files)),))
     return exit_code(problems, strict)
 
 
@@ -103,16 +103,6 @@ def _color_wanted() -> bool:
         return False
 
 
-def _write(text: str) -> None:
-    """Print the report; a closed pipe (`yk validate ... | head`) is not an error."""
-    try:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-
-
 def _in_partition(problem: Problem, result: LoadResult, name: str) -> bool:
     if len(problem.path) < 2 or problem.path[0] != "partitions":
         return True
@@ -129,34 +119,22 @@ _VALUE_OPTIONS = {"--format": "fmt", "-f": "fmt", "--partition": "partition", "-
 
 def fast_path(args: Sequence[str]) -> int | None:
     """Run `yk validate ARGS` without typer's parameter machinery; None when the arguments need typer (help, errors)."""
-    values: dict[str, str] = {}
-    strict = False
-    files: list[str] = []
-    rest = iter(args)
-    for arg in rest:
-        if arg == "--":
-            files.extend(rest)
-            break
-        if arg == "--strict":
-            strict = True
-        elif arg in _VALUE_OPTIONS:
-            value = next(rest, None)
-            if value is None:
-                return None
-            values[_VALUE_OPTIONS[arg]] = value
-        elif arg.startswith("--") and "=" in arg and arg.split("=", 1)[0] in _VALUE_OPTIONS:
-            name, value = arg.split("=", 1)
-            values[_VALUE_OPTIONS[name]] = value
-        elif arg.startswith("-") and arg != "-":
-            return None
-        else:
-            files.append(arg)
-    if not files:
+    parsed = plain_arguments(args, _VALUE_OPTIONS, {"--strict": "strict"})
+    if parsed is None or not parsed[0]:
         return None
+    files, options = parsed
     try:
         return run_validate(
-            files, values.get("fmt"), strict, values.get("partition"), values.get("policy_group", "queues")
+            files,
+            _text(options.get("fmt")),
+            options.get("strict") is True,
+            _text(options.get("partition")),
+            _text(options.get("policy_group")) or "queues",
         )
     except UsageError as err:
         sys.stderr.write(usage_message(str(err)) + "\n")
         return EXIT_USAGE
+
+
+def _text(value: str | bool | None) -> str | None:
+    return value if isinstance(value, str) else None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from yk_cli.core.priority import AskBreakdown, Step, show
 from yk_cli.core.properties import Source
 from yk_cli.report.priorities_common import PriorityView, sorts_by, step_causes
@@ -31,13 +33,18 @@ def queue_table(view: PriorityView) -> list[str]:
 
 def render(view: PriorityView) -> str:
     """The whole report."""
-    out = [f"Queue priorities in partition {view.partition} (n/a: nothing pending)", ""]
-    out.extend(queue_table(view))
-    out.append("")
+    return "".join(chunks(view))
+
+
+def chunks(view: PriorityView) -> Iterator[str]:
+    """The report in pieces, one per ask (large reports are printed as they are made)."""
+    yield f"Queue priorities in partition {view.partition} (n/a: nothing pending)\n\n"
+    yield "".join(f"{row}\n" for row in queue_table(view))
+    yield "\n"
     if not view.asks:
-        out.append("No pending asks.")
+        yield "No pending asks.\n"
     else:
-        out.append("Pending asks: effective priority as seen from root, step by step")
+        yield "Pending asks: effective priority as seen from root, step by step\n"
         label_width = max(11, *(len(q.name) for q in view.tree.queues.values()))
         indent = " " * (2 + label_width + 1 + VALUE_WIDTH + 2)
         lines: dict[int, str] = {}
@@ -67,11 +74,9 @@ def render(view: PriorityView) -> str:
             chain = chains.get(chain_key)
             if chain is None:  # the queue steps depend only on the leaf and the ask's priority
                 chain = chains[chain_key] = "\n".join(step_lines(step) for step in steps[2:])
-            out.append(f"\n{headline(item)}\n{step_lines(steps[0])}\n{step_lines(steps[1])}\n{chain}")
+            yield f"\n{headline(item)}\n{step_lines(steps[0])}\n{step_lines(steps[1])}\n{chain}\n"
     for app, reason in view.rejected:
-        out.append("")
-        out.append(f"application {app.id} is not placed, its asks are not pending anywhere: {reason}")
-    return "\n".join(out) + "\n"
+        yield f"\napplication {app.id} is not placed, its asks are not pending anywhere: {reason}\n"
 
 
 def headline(item: AskBreakdown) -> str:
