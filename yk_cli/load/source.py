@@ -33,7 +33,9 @@ def identity_position(line: int, column: int) -> tuple[int, int]:
 def collector_paused() -> Iterator[None]:
     """Pause the cyclic garbage collector while large, all-alive structures are built (about 3x faster).
 
-    Nothing yk builds is cyclic garbage, so loaders and commands that make many values run inside it.
+    Nothing yk builds is cyclic garbage, so loaders and commands that make many values run inside it. On the way
+    out, what was made is moved to the oldest generation (freeze, then unfreeze): otherwise the first collection
+    after the pause would scan all of it as young objects (0.25 s after a 100,000-ask workload).
     """
     enabled = gc.isenabled()
     gc.disable()
@@ -41,6 +43,8 @@ def collector_paused() -> Iterator[None]:
         yield
     finally:
         if enabled:
+            gc.freeze()
+            gc.unfreeze()
             gc.enable()
 
 
