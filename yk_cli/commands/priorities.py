@@ -87,7 +87,7 @@ def render_chunks(view: PriorityView, fmt: str) -> Iterable[str]:
     if fmt == "json":
         from yk_cli.report import priorities_json
 
-        return (priorities_json.render(view),)
+        return priorities_json.chunks(view)
     from yk_cli.report import priorities_text
 
     return priorities_text.chunks(view)

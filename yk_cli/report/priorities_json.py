@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from json.encoder import encode_basestring as _string  # what json.dumps(ensure_ascii=False) makes of a str
 
 from yk_cli.core.priority import Cause, Step
 from yk_cli.report.priorities_common import PriorityView
@@ -46,6 +48,11 @@ def step_dict(view: PriorityView, step: Step) -> dict[str, object]:
 
 def render(view: PriorityView) -> str:
     """`{"partition", "queues": [...], "asks": [...], "rejected": [...]}` with one queue or ask per line."""
+    return "".join(chunks(view))
+
+
+def chunks(view: PriorityView) -> Iterator[str]:
+    """The report in pieces, one per ask (large reports are printed as they are made)."""
     queues = []
     for queue in depth_first(view.tree):
         queues.append(
@@ -59,6 +66,11 @@ def render(view: PriorityView) -> str:
                 "isLeaf": queue.is_leaf,
             }
         )
+    yield (
+        "{\n"
+        f'  "partition": {json.dumps(view.partition)},\n'
+        f'  "queues": {_lines([json.dumps(q, ensure_ascii=False) for q in queues])},\n'
+    )
     encoded: dict[int, str] = {}
 
     def step_json(step: Step) -> str:
@@ -67,30 +79,33 @@ def render(view: PriorityView) -> str:
             text = encoded[id(step)] = json.dumps(step_dict(view, step), ensure_ascii=False)
         return text
 
-    asks = []
-    for item in view.asks:
-        head = json.dumps(
-            {
-                "application": item.application,
-                "ask": item.ask.name,
-                "queuePath": item.queue_path,
-                "priority": item.ask.priority,
-                "priorityClass": item.ask.priority_class or None,
-                "applicationPriority": priority_json(item.app_priority),
-                "effectivePriority": priority_json(item.effective),
-            },
-            ensure_ascii=False,
-        )
-        asks.append(f'{head[:-1]}, "steps": [{", ".join(step_json(s) for s in item.steps)}]}}')
+    if not view.asks:
+        yield '  "asks": [],\n'
+    else:
+        chains: dict[tuple[str, int], str] = {}
+        separator = '  "asks": [\n    '
+        for item in view.asks:
+            ask, steps = item.ask, item.steps
+            chain_key = (item.queue_path, ask.priority)
+            chain = chains.get(chain_key)
+            if chain is None:  # the queue steps depend only on the leaf and the ask's priority
+                chain = chains[chain_key] = "".join(f", {step_json(step)}" for step in steps[2:])
+            yield (
+                f'{separator}{{"application": {_string(item.application)}, "ask": {_string(ask.name)}, '
+                f'"queuePath": {_string(item.queue_path)}, "priority": {ask.priority}, '
+                f'"priorityClass": {_string(ask.priority_class) if ask.priority_class else "null"}, '
+                f'"applicationPriority": {_number(item.app_priority)}, "effectivePriority": {_number(item.effective)}, '
+                f'"steps": [{step_json(steps[0])}, {step_json(steps[1])}{chain}]}}'
+            )
+            separator = ",\n    "
+        yield "\n  ],\n"
     rejected = [json.dumps({"application": app.id, "reason": reason}) for app, reason in view.rejected]
-    return (
-        "{\n"
-        f'  "partition": {json.dumps(view.partition)},\n'
-        f'  "queues": {_lines([json.dumps(q, ensure_ascii=False) for q in queues])},\n'
-        f'  "asks": {_lines(asks)},\n'
-        f'  "rejected": {_lines(rejected)}\n'
-        "}\n"
-    )
+    yield f'  "rejected": {_lines(rejected)}\n}}\n'
+
+
+def _number(priority: int) -> str:
+    value = priority_json(priority)
+    return "null" if value is None else str(value)
 
 
 def _lines(items: list[str]) -> str:
