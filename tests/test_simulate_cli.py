@@ -488,3 +488,29 @@ def test_packaged_trace_schema_is_byte_identical(run_yk) -> None:
         "schemas/trace.schema.json is the source of truth: copy it to yk_cli/data/trace.schema.json"
     )
     assert ok(run_yk, "schema", "trace") == SCHEMA_PATH.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("args", [(), ("--until", "0s"), ("--max-steps", "0")])
+def test_json_is_printed_in_pieces_exactly_as_one_indented_document(args: tuple[str, ...]) -> None:
+    """The streamed JSON equals json.dumps(document, indent=2), with and without events and pending asks."""
+    from yk_cli.commands.simulate import options_from
+    from yk_cli.core.queues import build_queue_tree
+    from yk_cli.core.simulation import simulate
+    from yk_cli.load.config import load_config
+    from yk_cli.load.workload import load_workload
+    from yk_cli.report import trace_json
+
+    config = load_config(str(ROOT / "samples/queues/tenants.yaml")).configs[0].config.partitions[0]
+    workload, _ = load_workload(str(ROOT / "samples/workloads/tenants.yaml"))
+    until = args[1] if args[:1] == ("--until",) else None
+    steps = int(args[1]) if args[:1] == ("--max-steps",) else None
+    for load in (workload, type(workload)()):
+        trace = simulate(config, build_queue_tree(config), load, options_from(until, steps, "1.8"))
+        document = {
+            "source": "src",
+            "partition": trace.partition,
+            "events": [trace_json.event_dict(e) for e in trace.events],
+            "pending": [trace_json.pending_dict(p) for p in trace.pending],
+            "summary": trace_json.summary_dict(trace.summary),
+        }
+        assert trace_json.render(trace, "src") == json.dumps(document, indent=2, ensure_ascii=False) + "\n"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from yk_cli.cli import app, fail_usage
+from yk_cli.cli import app, fail_usage, write_stdout
 
 if TYPE_CHECKING:
     from yk_cli.core.config import PartitionConfig
@@ -215,7 +215,8 @@ def simulate(
         raise fail_usage("--cluster DUMP is the workload: give CONFIG (optional) and the dump, not WORKLOAD")
     options = options_from(until, max_steps, yunikorn_version)
     with collector_paused():
-        sys.stdout.write(run_simulate(config, workload, fmt, options, partition, cluster))
+        report = simulation_report(config, workload, fmt, options, partition, cluster)
+    write_stdout(report)  # with the collector back on: json's indenting encoder leaves a reference cycle per call
 
 
 def run_simulate(
@@ -227,13 +228,25 @@ def run_simulate(
     cluster: str | None = None,
 ) -> str:
     """Load, run and render (typer.Exit on input errors); with cluster, the dump is the workload."""
+    return "".join(simulation_report(config, workload, fmt, options, partition, cluster))
+
+
+def simulation_report(
+    config: str | None,
+    workload: str | None,
+    fmt: str,
+    options: SimulationOptions,
+    partition: str | None = None,
+    cluster: str | None = None,
+) -> Iterable[str]:
+    """Load and run (typer.Exit on input errors), then the report in pieces; with cluster, the dump is the workload."""
     from yk_cli.core.queues import build_queue_tree
     from yk_cli.core.simulation import simulate as dry_run
-    from yk_cli.report.trace_render import render_trace
+    from yk_cli.report.trace_render import trace_chunks
 
     if cluster is not None:
         scenario = load_cluster_scenario(cluster, config, partition)
     else:
         scenario = load_scenario(config, workload, partition)
     trace = dry_run(scenario.partition, build_queue_tree(scenario.partition), scenario.workload, options)
-    return render_trace(fmt, trace, scenario.source)
+    return trace_chunks(fmt, trace, scenario.source)

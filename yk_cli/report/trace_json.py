@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 from yk_cli.core.priority import MIN_PRIORITY
@@ -70,11 +71,31 @@ def summary_dict(s: Summary) -> dict[str, Any]:
 
 def render(trace: Trace, source: str) -> str:
     """The whole JSON document, keys in a fixed order."""
-    data = {
-        "source": source,
-        "partition": trace.partition,
-        "events": [event_dict(e) for e in trace.events],
-        "pending": [pending_dict(p) for p in trace.pending],
-        "summary": summary_dict(trace.summary),
-    }
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return "".join(chunks(trace, source))
+
+
+def chunks(trace: Trace, source: str) -> Iterator[str]:
+    """The document in pieces, one per event: the text `json.dumps(document, indent=2)` gives, without holding the
+    whole document (or its text) in memory at once."""
+    yield f"{{\n  {_dumps('source')}: {_dumps(source)},\n  {_dumps('partition')}: {_dumps(trace.partition)},\n"
+    yield from _array("events", map(event_dict, trace.events))
+    yield ",\n"
+    yield from _array("pending", map(pending_dict, trace.pending))
+    yield f',\n  "summary": {_nested(summary_dict(trace.summary))}\n}}\n'
+
+
+def _array(key: str, items: Iterator[dict[str, Any]]) -> Iterator[str]:
+    separator = f"  {_dumps(key)}: [\n    "
+    for item in items:
+        yield separator + _nested(item, 4)
+        separator = ",\n    "
+    yield f"  {_dumps(key)}: []" if separator[0] == " " else "\n  ]"
+
+
+def _nested(value: dict[str, Any], depth: int = 2) -> str:
+    """A value as json.dumps(indent=2) writes it `depth` spaces deep."""
+    return _dumps(value, indent=2).replace("\n", "\n" + " " * depth)
+
+
+def _dumps(value: Any, indent: int | None = None) -> str:
+    return json.dumps(value, indent=indent, ensure_ascii=False)

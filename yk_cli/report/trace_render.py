@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from yk_cli.core.trace import Trace
 from yk_cli.report.trace_common import FORMATS
 
@@ -21,3 +23,12 @@ def render_trace(fmt: str, trace: Trace, source: str) -> str:
 
         return trace_text.render(trace, source)
     raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+
+
+def trace_chunks(fmt: str, trace: Trace, source: str) -> Iterable[str]:
+    """Like render_trace, in pieces: JSON, the large format, is printed as it is made."""
+    if fmt == "json":
+        from yk_cli.report import trace_json
+
+        return trace_json.chunks(trace, source)
+    return (render_trace(fmt, trace, source),)
