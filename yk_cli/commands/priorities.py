@@ -17,8 +17,12 @@ PRIORITY_FORMATS = ("text", "json")
 
 @app.command()
 def priorities(
-    config: Annotated[str, typer.Argument(help="Queue config: queues.yaml, a ConfigMap or a List; '-' for stdin.")],
-    workload: Annotated[str, typer.Argument(help="Workload file: nodes, applications, asks; '-' for stdin.")],
+    config: Annotated[
+        str, typer.Argument(metavar="CONFIG", help="Queue config: queues.yaml, a ConfigMap or a List; '-' for stdin.")
+    ],
+    workload: Annotated[
+        str, typer.Argument(metavar="WORKLOAD", help="Workload file: nodes, applications, asks; '-' for stdin.")
+    ],
     fmt: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
     partition: Annotated[
         Optional[str], typer.Option("--partition", help="The partition (default: the workload's `partition`).")

@@ -12,7 +12,9 @@ from yk_cli.cli import app, fail_usage
 
 @app.command()
 def rules(
-    ids: Annotated[list[str] | None, typer.Argument(help="Only these rule ids (default: every rule).")] = None,
+    ids: Annotated[
+        list[str] | None, typer.Argument(metavar="RULE", help="Only these rule ids (default: every rule).")
+    ] = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
 ) -> None:
     """List the rules `yk validate` reports: id, level, summary and full documentation."""

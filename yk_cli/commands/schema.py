@@ -30,7 +30,9 @@ def schema_text(name: str = "queues") -> str:
 def schema(
     name: Annotated[
         str,
-        typer.Argument(help="Which schema: queues (the default), workload, or trace (`yk simulate --format json`)."),
+        typer.Argument(
+            metavar="NAME", help="Which schema: queues (the default), workload, or trace (`yk simulate --format json`)."
+        ),
     ] = "queues",
 ) -> None:
     """Print a JSON Schema (queues.yaml by default); point yaml-language-server at it for checks in the editor."""

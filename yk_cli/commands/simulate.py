@@ -174,11 +174,14 @@ def simulate(
     config: Annotated[
         Optional[str],
         typer.Argument(
+            metavar="CONFIG",
             help="Queue config (queues.yaml, ConfigMap or List; '-' for stdin). Omit both files for the "
-            "bundled tenant example."
+            "bundled tenant example.",
         ),
     ] = None,
-    workload: Annotated[Optional[str], typer.Argument(help="Workload file: nodes, applications, asks.")] = None,
+    workload: Annotated[
+        Optional[str], typer.Argument(metavar="WORKLOAD", help="Workload file: nodes, applications, asks.")
+    ] = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help="text, json or markdown.")] = "text",
     until: Annotated[
         Optional[str],

@@ -128,7 +128,9 @@ def _report(problems: list[Problem], texts: dict[str, str], files: int) -> None:
 
 @app.command()
 def tree(
-    config: Annotated[str, typer.Argument(help="Queue config: queues.yaml, a ConfigMap or a List; '-' for stdin.")],
+    config: Annotated[
+        str, typer.Argument(metavar="CONFIG", help="Queue config: queues.yaml, a ConfigMap or a List; '-' for stdin.")
+    ],
     workload: Annotated[
         Optional[str], typer.Option("--workload", "-w", help="A workload file: adds pending/allocated and priorities.")
     ] = None,

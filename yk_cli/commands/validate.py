@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 @app.command()
 def validate(
     files: Annotated[
-        list[str], typer.Argument(help="Queue config files: queues.yaml, ConfigMaps, Lists; '-' for stdin.")
+        list[str],
+        typer.Argument(metavar="FILE", help="Queue config files: queues.yaml, ConfigMaps, Lists; '-' for stdin."),
     ],
     fmt: Annotated[
         Optional[str],
