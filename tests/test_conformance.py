@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import SHARED
-from yk_cli.commands.simulate import options_from, run_simulate
+from yk_cli.commands.simulate import options_from, simulation_report
 
 CONFORMANCE = SHARED / "conformance"
 
@@ -57,7 +57,10 @@ ABSENT = [pytest.param(None, marks=pytest.mark.skip(reason=f"no conformance case
 
 def observed(case: Path) -> tuple[list[tuple[Any, ...]], list[str]]:
     """check.py's `observed`, in-process: `yk simulate queues.yaml workload.yaml --until 0s --format json`."""
-    text = run_simulate(str(case / "queues.yaml"), str(case / "workload.yaml"), "json", options_from("0s", None, "1.8"))
+    report = simulation_report(
+        str(case / "queues.yaml"), str(case / "workload.yaml"), "json", options_from("0s", None, "1.8")
+    )
+    text = "".join(report)
     data = json.loads(text)
     seq: list[tuple[Any, ...]] = []
     for event in data.get("events", []):

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated, Optional
 
 import typer
 
-from yk_cli.cli import app, fail_usage
+from yk_cli.cli import app, fail_usage, write_stdout
 
 EXPLAIN_FORMATS = ("text", "json")
 
@@ -39,7 +38,7 @@ def explain(
 
     check_format(fmt, EXPLAIN_FORMATS)
     with collector_paused():
-        sys.stdout.write(run_explain(config, workload, ask_a, ask_b, fmt, yunikorn_version, partition))
+        write_stdout((run_explain(config, workload, ask_a, ask_b, fmt, yunikorn_version, partition),))
 
 
 def run_explain(

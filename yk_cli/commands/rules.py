@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated
 
 import typer
 
-from yk_cli.cli import app, fail_usage
+from yk_cli.cli import app, fail_usage, write_stdout
 
 
 @app.command()
@@ -28,4 +27,4 @@ def rules(
     if unknown:
         raise fail_usage(f"unknown rule {', '.join(unknown)}; `yk rules` lists them all")
     chosen = [catalogue[i] for i in dict.fromkeys(ids)] if ids else list(catalogue.values())
-    sys.stdout.write(render_json(chosen) if fmt == "json" else render_text(chosen))
+    write_stdout((render_json(chosen) if fmt == "json" else render_text(chosen),))

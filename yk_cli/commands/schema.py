@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from importlib import resources
 from typing import Annotated
 
 import typer
 
-from yk_cli.cli import app, fail_usage
+from yk_cli.cli import app, fail_usage, write_stdout
 
 SUFFIX = ".schema.json"
 """Schemas ship in yk_cli/data as <name>.schema.json; the canonical copies live in schemas/."""
@@ -39,4 +38,4 @@ def schema(
     names = schema_names()
     if name not in names:
         raise fail_usage(f"unknown schema {name!r}; choose one of {', '.join(names)}")
-    sys.stdout.write(schema_text(name))
+    write_stdout((schema_text(name),))

@@ -222,18 +222,6 @@ def simulate(
     write_stdout(report)  # with the collector back on: json's indenting encoder leaves a reference cycle per call
 
 
-def run_simulate(
-    config: str | None,
-    workload: str | None,
-    fmt: str,
-    options: SimulationOptions,
-    partition: str | None = None,
-    cluster: str | None = None,
-) -> str:
-    """Load, run and render (typer.Exit on input errors); with cluster, the dump is the workload."""
-    return "".join(simulation_report(config, workload, fmt, options, partition, cluster))
-
-
 def simulation_report(
     config: str | None,
     workload: str | None,

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from yk_cli.cli import app, check_format, fail_usage
+from yk_cli.cli import app, check_format, fail_usage, write_stdout
 from yk_cli.core.diagnostics import EXIT_PROBLEMS, Level, Path, Problem
 
 if TYPE_CHECKING:
@@ -145,7 +145,7 @@ def tree(
 
     check_format(fmt, TREE_FORMATS)
     with collector_paused():
-        sys.stdout.write(run_tree(config, workload, partition, fmt, color=sys.stdout.isatty()))
+        write_stdout((run_tree(config, workload, partition, fmt, color=sys.stdout.isatty()),))
 
 
 def run_tree(config: str, workload: str | None, partition: str | None, fmt: str, color: bool = False) -> str:
