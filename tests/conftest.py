@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -27,6 +29,15 @@ def run_yk(monkeypatch: pytest.MonkeyPatch):
         return runner.invoke(app, list(args), input=input, catch_exceptions=False)
 
     return run
+
+
+def run_program(*args: str) -> tuple[int, str, str]:
+    """Run `python -m yk_cli ARGS` as its own process (the console entry point: fast paths, early exit) from the
+    checkout, with the terminal width run_yk pins: exit status, stdout, stderr."""
+    env = {**os.environ, "COLUMNS": "100"}
+    env.pop("GITHUB_ACTIONS", None)
+    done = subprocess.run([sys.executable, "-m", "yk_cli", *args], capture_output=True, text=True, cwd=ROOT, env=env)
+    return done.returncode, done.stdout, done.stderr
 
 
 def dedent(text: str) -> str:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, dedent
+from tests.conftest import ROOT, dedent, run_program
 from yk_cli.core.config import decode_config
 from yk_cli.core.priority import MAX_PRIORITY, MIN_PRIORITY, PriorityCache, effective_ask_priority, explain_ask
 from yk_cli.core.queues import QueueTree, build_queue_tree
@@ -350,16 +350,8 @@ def test_stdin_workload(run_yk) -> None:
 )
 def test_the_program_prints_what_the_command_prints(run_yk, args: tuple[str, ...]) -> None:
     """`python -m yk_cli priorities` (the console entry point with its fast path and early exit) against typer."""
-    import subprocess
-    import sys
-
     expected = run_yk("priorities", *args)
-    env = {**os.environ, "COLUMNS": "100"}
-    env.pop("GITHUB_ACTIONS", None)
-    done = subprocess.run(
-        [sys.executable, "-m", "yk_cli", "priorities", *args], capture_output=True, text=True, cwd=ROOT, env=env
-    )
-    assert (done.returncode, done.stdout, done.stderr) == (expected.exit_code, expected.stdout, expected.stderr)
+    assert run_program("priorities", *args) == (expected.exit_code, expected.stdout, expected.stderr)
 
 
 def test_the_fast_path_leaves_help_and_odd_arguments_to_typer() -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, dedent
+from tests.conftest import ROOT, dedent, run_program
 from tests.test_priorities import _in_checkout, golden  # noqa: F401 - the autouse fixture runs here too
 from yk_cli.report.tree_mermaid import escape
 
@@ -206,3 +206,27 @@ def test_garbage_config(run_yk, tmp_path: Path) -> None:
 def test_stdin_config(run_yk) -> None:
     result = run_yk("tree", "-", input=(ROOT / TENANTS[0]).read_text())
     assert result.exit_code == 0 and "(<stdin>:23)" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("samples/queues/tenants.yaml",),
+        ("samples/queues/tenants.yaml", "-w", "samples/workloads/tenants.yaml", "--format", "json"),
+        ("--format=mermaid", "samples/queues/tenants.yaml", "--partition", "default"),
+        ("samples/queues/tenants.yaml", "--workload", "samples/workloads/invalid/workload-unknown-queue.yaml"),
+        ("samples/queues/tenants.yaml", "-f", "xml"),
+        ("missing.yaml",),
+    ],
+)
+def test_the_program_prints_what_the_command_prints(run_yk, args: tuple[str, ...]) -> None:
+    """`python -m yk_cli tree` (the console entry point with its fast path and early exit) against typer."""
+    expected = run_yk("tree", *args)
+    assert run_program("tree", *args) == (expected.exit_code, expected.stdout, expected.stderr)
+
+
+def test_the_fast_path_leaves_help_and_odd_arguments_to_typer() -> None:
+    from yk_cli.commands.tree import fast_path
+
+    for args in ([], ["--help"], ["a.yaml", "b.yaml"], ["a.yaml", "-w"], ["a.yaml", "-fjson"], ["a", "--bogus"]):
+        assert fast_path(args) is None

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from yk_cli.cli import app, check_format, exit_process, plain_arguments, write_stdout
+from yk_cli.cli import app, check_format, plain_arguments, run_fast, write_stdout
 
 if TYPE_CHECKING:
     from yk_cli.report.priorities_common import PriorityView
@@ -31,6 +31,11 @@ def priorities(
     """Queue priorities as YuniKorn computes them, and for every pending ask its effective priority as seen from
     root with the breakdown along its queue path (like Slurm's sprio): ask, application, each queue's offset,
     fence and clamp, and the config line behind each step."""
+    print_priorities(config, workload, fmt, partition)
+
+
+def print_priorities(config: str, workload: str, fmt: str, partition: str | None) -> None:
+    """Check the format, compute, print (typer.Exit on problems)."""
     from yk_cli.load.source import collector_paused
 
     check_format(fmt, PRIORITY_FORMATS)
@@ -42,25 +47,13 @@ _VALUE_OPTIONS = {"--format": "fmt", "-f": "fmt", "--partition": "partition"}
 
 
 def fast_path(args: Sequence[str]) -> int | None:
-    """Run `yk priorities CONFIG WORKLOAD [options]` without typer's parameter machinery and end the process once the
-    report is printed (its values are never freed one by one); None when the arguments need typer."""
-    from yk_cli.load.source import collector_paused
-
+    """Run `yk priorities CONFIG WORKLOAD [options]` without typer's parameter machinery: the exit status, or None
+    when the arguments need typer (help, odd options, a wrong number of files)."""
     parsed = plain_arguments(args, _VALUE_OPTIONS)
     if parsed is None or len(parsed[0]) != 2:
         return None
     (config, workload), options = parsed
-    fmt = options.get("fmt", "text")
-    partition = options.get("partition")
-    assert isinstance(fmt, str) and (partition is None or isinstance(partition, str))
-    try:
-        check_format(fmt, PRIORITY_FORMATS)
-        with collector_paused():
-            view = priority_view(config, workload, partition)
-            write_stdout(render_chunks(view, fmt))
-    except typer.Exit as done:
-        return done.exit_code
-    exit_process(0)
+    return run_fast(print_priorities, config, workload, options.get("fmt", "text"), options.get("partition"))
 
 
 def run_priorities(config: str, workload: str, fmt: str = "text", partition: str | None = None) -> str:

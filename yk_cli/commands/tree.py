@@ -4,12 +4,13 @@ what each queue holds and its current priority). Also the input handling `yk pri
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from yk_cli.cli import app, check_format, fail_usage, write_stdout
+from yk_cli.cli import app, check_format, fail_usage, plain_arguments, run_fast, write_stdout
 from yk_cli.core.diagnostics import EXIT_PROBLEMS, Level, Path, Problem
 
 if TYPE_CHECKING:
@@ -141,11 +142,35 @@ def tree(
 ) -> None:
     """The resolved queue tree: every queue's settings with where each came from (set here, inherited, template,
     default, YuniKorn's fallback), fences, offsets, sorting, limits; with a workload, usage and current priority."""
-    from yk_cli.load.workload import collector_paused
+    print_tree(config, workload, partition, fmt)
+
+
+def print_tree(config: str, workload: str | None, partition: str | None, fmt: str) -> None:
+    """Check the format, load, print (typer.Exit on problems)."""
+    from yk_cli.load.source import collector_paused
 
     check_format(fmt, TREE_FORMATS)
     with collector_paused():
         write_stdout((run_tree(config, workload, partition, fmt, color=sys.stdout.isatty()),))
+
+
+_VALUE_OPTIONS = {
+    "--workload": "workload",
+    "-w": "workload",
+    "--partition": "partition",
+    "--format": "fmt",
+    "-f": "fmt",
+}
+
+
+def fast_path(args: Sequence[str]) -> int | None:
+    """Run `yk tree CONFIG [options]` without typer's parameter machinery: the exit status, or None when the
+    arguments need typer (help, odd options, not exactly one config)."""
+    parsed = plain_arguments(args, _VALUE_OPTIONS)
+    if parsed is None or len(parsed[0]) != 1:
+        return None
+    (config,), options = parsed
+    return run_fast(print_tree, config, options.get("workload"), options.get("partition"), options.get("fmt", "text"))
 
 
 def run_tree(config: str, workload: str | None, partition: str | None, fmt: str, color: bool = False) -> str:
