@@ -149,10 +149,10 @@ class Decoder:
                 return _BOOL_WORDS[node.text]
         elif spec.go in ("uint64", "int64"):
             low, high = (0, 2**64 - 1) if spec.go == "uint64" else (-(2**63), 2**63 - 1)
-            if tag == "int" and low <= int(value) <= high:  # type: ignore[arg-type]
-                return int(value)  # type: ignore[arg-type]
-            if tag == "float" and value == value and low <= float(value) <= high:  # type: ignore[arg-type]
-                return int(float(value))  # type: ignore[arg-type]
+            if tag == "int" and isinstance(value, int) and low <= value <= high:
+                return value
+            if tag == "float" and isinstance(value, float) and value == value and low <= value <= high:
+                return int(value)
         elif spec.go == "float64" and tag in ("int", "float"):
             return float(value)  # type: ignore[arg-type]
         self._type_error(node, spec, path)

@@ -6,7 +6,7 @@ import difflib
 from collections.abc import Iterable
 
 from yk_cli.core.config import PartitionConfig
-from yk_cli.core.diagnostics import Problem, format_path
+from yk_cli.core.diagnostics import Path, Problem, format_path
 from yk_cli.core.queues import QueueTree
 from yk_cli.core.resources import format_quantity
 from yk_cli.core.rules import Rule, error, warning
@@ -127,7 +127,7 @@ def check_names_and_nodes(workload: Workload) -> list[Problem]:
     _duplicates(problems, "priority class", ((pc.name, pc.path) for pc in workload.priority_classes))
     _duplicates(problems, "node", ((node.name, node.path) for node in workload.nodes))
     _duplicates(problems, "application", ((app.id, app.path) for app in workload.applications))
-    pods = []
+    pods: list[tuple[str, Path]] = []
     for app in workload.applications:
         pods.extend((ask.name, ask.path) for ask in app.asks)
         pods.extend((alloc.name, alloc.path) for alloc in app.allocations)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Literal
 
 from yk_cli.core.diagnostics import Span
 from yk_cli.core.yamldoc import Node, resolve_plain
@@ -72,7 +73,9 @@ class _Composer:
         """Whether content line k holds a sequence entry at col."""
         return k < len(self.content) and _is_entry(self.lines[self.content[k][0]], col)
 
-    def collection(self, kind: str, start: Mark, end: Mark, items: list[Node], pairs: list[tuple[Node, Node]]) -> Node:
+    def collection(
+        self, kind: Literal["map", "seq"], start: Mark, end: Mark, items: list[Node], pairs: list[tuple[Node, Node]]
+    ) -> Node:
         """A new mapping or sequence node, counted against the budget (ruamel's path refuses huge documents)."""
         self.budget -= 1
         if self.budget < 0:

@@ -231,7 +231,7 @@ def _message(err: Any, where: str) -> str:
     kind = err.validator
     if kind == "type":
         kinds = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
-        wanted = " or ".join(_TYPE_WORDS.get(k, k) for k in kinds if k != "null")
+        wanted = " or ".join(_TYPE_WORDS.get(k) or k for k in kinds if k != "null")
         return f"{where} must be {wanted}, not {shown}"
     if kind == "enum":
         return f"{where} must be one of {', '.join(map(str, err.validator_value))}, not {shown}"
