@@ -127,7 +127,7 @@ def prepare(size: Size, out: Path, skip_parse: bool) -> dict[str, Any]:
 def measure(source: Path, runs: int) -> dict[str, Any]:
     """Simulate the pickled (partition, workload) `runs` times, then once under tracemalloc; figures as a dict."""
     from yk_cli.core.queues import build_queue_tree
-    from yk_cli.core.simulation import SimulationOptions, simulate
+    from yk_cli.core.sim.run import SimulationOptions, simulate
 
     with source.open("rb") as handle:
         partition, workload = pickle.load(handle)

@@ -26,8 +26,8 @@ from yk_cli.core.explain import (
 )
 from yk_cli.core.generate import GenerateOptions, generate
 from yk_cli.core.queues import build_queue_tree
-from yk_cli.core.sim_state import PENDING
-from yk_cli.core.simulation import Simulation, SimulationOptions, simulate
+from yk_cli.core.sim.run import Simulation, SimulationOptions, simulate
+from yk_cli.core.sim.state import PENDING
 from yk_cli.core.trace import ALLOCATE
 from yk_cli.load.config import load_config
 from yk_cli.load.workload import parse_workload

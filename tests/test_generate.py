@@ -214,7 +214,7 @@ def test_workload_loads_against_the_config(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("seed", range(3))
 def test_generated_cluster_simulates(seed: int) -> None:
-    simulation = pytest.importorskip("yk_cli.core.simulation")
+    simulation = pytest.importorskip("yk_cli.core.sim.run")
     workload_module = pytest.importorskip("yk_cli.load.workload")
     options = GenerateOptions(nodes=30, queues=12, apps=40, asks=300, seed=seed, running=0.2)
     generated = generate(options)

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from tests.sim_reference import Reference
 from tests.test_simulation import random_case, scenario
 from yk_cli.core.diagnostics import Level
-from yk_cli.core.simulation import SimulationOptions, simulate
+from yk_cli.core.sim.run import SimulationOptions, simulate
 from yk_cli.load.workload import parse_workload
 
 EXAMPLES = int(os.environ.get("YK_REF_EXAMPLES", "300"))

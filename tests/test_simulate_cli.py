@@ -495,7 +495,7 @@ def test_json_is_printed_in_pieces_exactly_as_one_indented_document(args: tuple[
     """The streamed JSON equals json.dumps(document, indent=2), with and without events and pending asks."""
     from yk_cli.commands.simulate import options_from
     from yk_cli.core.queues import build_queue_tree
-    from yk_cli.core.simulation import simulate
+    from yk_cli.core.sim.run import simulate
     from yk_cli.load.config import load_config
     from yk_cli.load.workload import load_workload
     from yk_cli.report import trace_json

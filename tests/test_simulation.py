@@ -20,7 +20,7 @@ from yk_cli.core import trace as codes
 from yk_cli.core.config import decode_config
 from yk_cli.core.diagnostics import Level
 from yk_cli.core.queues import QueueTree, build_queue_tree
-from yk_cli.core.simulation import SimulationOptions, simulate
+from yk_cli.core.sim.run import SimulationOptions, simulate
 from yk_cli.core.trace import Trace
 from yk_cli.core.workload import Workload
 from yk_cli.load.source import parse_yaml

@@ -54,7 +54,7 @@ def run_explain(
     from yk_cli.commands.tree import prepare_inputs
     from yk_cli.core.explain import UnknownAsk
     from yk_cli.core.explain import explain as why
-    from yk_cli.core.simulation import version_tuple
+    from yk_cli.core.sim.run import version_tuple
 
     try:
         version_tuple(yunikorn_version)

@@ -16,7 +16,7 @@ from yk_cli.cli import app, fail_usage, write_stdout
 if TYPE_CHECKING:
     from yk_cli.core.config import PartitionConfig
     from yk_cli.core.diagnostics import Problem
-    from yk_cli.core.simulation import SimulationOptions
+    from yk_cli.core.sim.run import SimulationOptions
     from yk_cli.core.workload import Workload
     from yk_cli.load.config import LoadResult
 
@@ -46,7 +46,7 @@ def bundled_example() -> Iterator[tuple[str, str]]:
 def options_from(until: str | None, max_steps: int | None, version: str) -> SimulationOptions:
     """Simulation options from the command line, or a usage error."""
     from yk_cli.core.properties import parse_go_duration
-    from yk_cli.core.simulation import SimulationOptions, version_tuple
+    from yk_cli.core.sim.run import SimulationOptions, version_tuple
 
     until_ns = None
     if until is not None:
@@ -232,7 +232,7 @@ def simulation_report(
 ) -> Iterable[str]:
     """Load and run (typer.Exit on input errors), then the report in pieces; with cluster, the dump is the workload."""
     from yk_cli.core.queues import build_queue_tree
-    from yk_cli.core.simulation import simulate as dry_run
+    from yk_cli.core.sim.run import simulate as dry_run
     from yk_cli.report.trace_render import trace_chunks
 
     if cluster is not None:

@@ -29,11 +29,11 @@ from yk_cli.core.priority import MIN_PRIORITY, Step, ask_step, explain_ask, show
 from yk_cli.core.properties import format_duration
 from yk_cli.core.queues import QueueTree
 from yk_cli.core.resources import format_quantity, format_resource
-from yk_cli.core.sim_build import RunState
-from yk_cli.core.sim_cycle import Decision
-from yk_cli.core.sim_reasons import diagnose
-from yk_cli.core.sim_state import PENDING, AppState, AskState, QState
-from yk_cli.core.simulation import LATEST_VERSION, Simulation, SimulationOptions
+from yk_cli.core.sim.build import RunState
+from yk_cli.core.sim.cycle import Decision
+from yk_cli.core.sim.reasons import diagnose
+from yk_cli.core.sim.run import LATEST_VERSION, Simulation, SimulationOptions
+from yk_cli.core.sim.state import PENDING, AppState, AskState, QState
 from yk_cli.core.trace import ALLOCATE, RESERVE, Trace
 from yk_cli.core.workload import Application, Ask, Workload
 

@@ -10,7 +10,7 @@ from yk_cli.core import policies
 from yk_cli.core.priority import MIN_PRIORITY, QueueState
 from yk_cli.core.priority import AppState as PrioAppState
 from yk_cli.core.queues import Queue
-from yk_cli.core.sim_nodes import Fit, NodeState
+from yk_cli.core.sim.nodes import Fit, NodeState
 from yk_cli.core.workload import Allocation, Application, Ask
 
 INF = math.inf

@@ -5,9 +5,9 @@ from __future__ import annotations
 from yk_cli.core import trace as codes
 from yk_cli.core.properties import format_duration
 from yk_cli.core.resources import format_resource
-from yk_cli.core.sim_build import RunState
-from yk_cli.core.sim_cycle import stateaware_admitted
-from yk_cli.core.sim_state import INF, PENDING, WAITING, AskState, QState, Size
+from yk_cli.core.sim.build import RunState
+from yk_cli.core.sim.cycle import stateaware_admitted
+from yk_cli.core.sim.state import INF, PENDING, WAITING, AskState, QState, Size
 from yk_cli.core.trace import PendingAsk
 
 

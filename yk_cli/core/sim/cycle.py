@@ -21,9 +21,9 @@ from bisect import bisect_left, insort
 from dataclasses import dataclass
 
 from yk_cli.core import policies
-from yk_cli.core.sim_build import RunState
-from yk_cli.core.sim_nodes import NodeState
-from yk_cli.core.sim_state import AppState, AskState, QState, Size, fits
+from yk_cli.core.sim.build import RunState
+from yk_cli.core.sim.nodes import NodeState
+from yk_cli.core.sim.state import AppState, AskState, QState, Size, fits
 from yk_cli.core.trace import ALLOCATE, RESERVE
 
 SIZE_LIMIT = 48

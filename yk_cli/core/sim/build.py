@@ -10,8 +10,8 @@ from yk_cli.core import policies
 from yk_cli.core.config import PartitionConfig
 from yk_cli.core.priority import PriorityCache
 from yk_cli.core.queues import Queue, QueueTree
-from yk_cli.core.sim_nodes import Fit, NodeIndex, NodeState
-from yk_cli.core.sim_state import (
+from yk_cli.core.sim.nodes import Fit, NodeIndex, NodeState
+from yk_cli.core.sim.state import (
     INF,
     AllocState,
     AppState,
@@ -71,7 +71,7 @@ class RunState:
     vectors: dict[int, Size] = field(default_factory=dict)
     """Set-up only: resource map object id -> vector (asks expanded from one entry share their map)."""
     young: list[AskState] = field(default_factory=list)
-    """Asks that arrived at the current time too young to reserve (see sim_commit.schedule_old)."""
+    """Asks that arrived at the current time too young to reserve (see commit.schedule_old)."""
     preemptor: object | None = None
     """The preemption engine (next issue); while None, failing asks never preempt and subtrees may be skipped."""
 

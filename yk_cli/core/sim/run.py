@@ -2,7 +2,7 @@
 
 At each point in time every event due then is applied (completions free resources, asks arrive, asks become
 old enough to reserve), then scheduling cycles run until one finds nothing to do; each cycle yields at most
-one allocation or reservation, exactly as YuniKorn's core (see sim_cycle). Nothing reads the wall clock.
+one allocation or reservation, exactly as YuniKorn's core (see cycle). Nothing reads the wall clock.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from yk_cli.core.config import PartitionConfig
 from yk_cli.core.priority import PriorityChange
 from yk_cli.core.queues import QueueTree
-from yk_cli.core.sim_build import ARRIVE, COMPLETE, OLD, STARTED, RunState, build_state
-from yk_cli.core.sim_commit import (
+from yk_cli.core.sim.build import ARRIVE, COMPLETE, OLD, STARTED, RunState, build_state
+from yk_cli.core.sim.commit import (
     allocate,
     arrive,
     become_old,
@@ -26,9 +26,9 @@ from yk_cli.core.sim_commit import (
     starting_timeout,
     unreserve,
 )
-from yk_cli.core.sim_cycle import Decision, find_decision
-from yk_cli.core.sim_reasons import pending_asks
-from yk_cli.core.sim_state import PENDING, AllocState, AppState, AskState
+from yk_cli.core.sim.cycle import Decision, find_decision
+from yk_cli.core.sim.reasons import pending_asks
+from yk_cli.core.sim.state import PENDING, AllocState, AppState, AskState
 from yk_cli.core.trace import ALLOCATE, RESERVE, UNRESERVE, Summary, Trace, TraceEvent
 from yk_cli.core.trace import COMPLETE as COMPLETE_EVENT
 from yk_cli.core.workload import Workload

@@ -9,7 +9,7 @@ from __future__ import annotations
 from bisect import bisect_left, insort
 
 from yk_cli.core.priority import PriorityChange
-from yk_cli.core.sim_build import (
+from yk_cli.core.sim.build import (
     COMPLETE,
     CYCLE_INTERVAL,
     OLD,
@@ -18,9 +18,9 @@ from yk_cli.core.sim_build import (
     STARTING_TIMEOUT,
     RunState,
 )
-from yk_cli.core.sim_cycle import set_own_live
-from yk_cli.core.sim_nodes import Fit, NodeState
-from yk_cli.core.sim_state import ALLOCATED, DONE, PENDING, AllocState, AppState, AskState, QState, Size, bump, fits
+from yk_cli.core.sim.cycle import set_own_live
+from yk_cli.core.sim.nodes import Fit, NodeState
+from yk_cli.core.sim.state import ALLOCATED, DONE, PENDING, AllocState, AppState, AskState, QState, Size, bump, fits
 
 
 def arrive(state: RunState, ask: AskState) -> None:
