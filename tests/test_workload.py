@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -138,6 +139,82 @@ def test_priority_resolution_and_defaults() -> None:
     assert [a.submit_time for a in app.asks] == [-30 * NANOS] * 3 + [5 * NANOS]
 
 
+def test_restart_on_preemption_defaults_to_false_and_asks_and_allocations_override_the_application() -> None:
+    text = dedent(
+        """
+        nodes:
+          - {name: n, resources: {vcore: 8}}
+        applications:
+          - id: plain
+            asks:
+              - {name: p-ask, resources: {vcore: 1}}
+              - {name: p-on, resources: {vcore: 1}, restartOnPreemption: true}
+            allocations:
+              - {name: p-run, node: n}
+              - {name: p-run-on, node: n, restartOnPreemption: true}
+          - id: replicas
+            restartOnPreemption: true
+            asks:
+              - {name: r-ask, resources: {vcore: 1}, count: 2}
+              - {name: r-off, resources: {vcore: 1}, restartOnPreemption: false}
+            allocations:
+              - {name: r-run, node: n}
+              - {name: r-run-off, node: n, restartOnPreemption: false}
+        """
+    )
+    loaded = parse_workload(text)
+    assert loaded.problems == []
+    plain, replicas = loaded.workload.applications
+    got = {a.name: a.restart_on_preemption for app in (plain, replicas) for a in (*app.asks, *app.allocations)}
+    assert got == {
+        "p-ask": False,
+        "p-on": True,
+        "p-run": False,
+        "p-run-on": True,
+        "r-ask-0": True,
+        "r-ask-1": True,
+        "r-off": False,
+        "r-run": True,
+        "r-run-off": False,
+    }
+
+
+def test_equal_asks_of_applications_with_different_restart_defaults_resolve_apart() -> None:
+    ask = "{name: x, priority: 1, resources: {vcore: 1}}"
+    text = f"applications:\n  - id: a\n    restartOnPreemption: true\n    asks:\n      - {ask}\n"
+    text += f"  - id: b\n    asks:\n      - {ask.replace('x', 'y')}\n"
+    loaded = parse_workload(text)
+    assert loaded.problems == []
+    assert [app.asks[0].restart_on_preemption for app in loaded.workload.applications] == [True, False]
+
+
+def test_allocation_start_time_defaults_to_the_start_of_the_run_and_seq_is_file_order() -> None:
+    text = dedent(
+        """
+        nodes:
+          - {name: n, resources: {vcore: 8}}
+        applications:
+          - id: a
+            allocations:
+              - {name: a0, node: n}
+              - {name: a1, node: n, startTime: -5m}
+          - id: b
+            allocations:
+              - {name: b0, node: n}
+        """
+    )
+    loaded = parse_workload(text)
+    assert loaded.problems == []
+    allocations = [al for app in loaded.workload.applications for al in app.allocations]
+    assert [(al.name, al.start_time, al.seq) for al in allocations] == [
+        ("a0", 0, 0),
+        ("a1", -300 * NANOS, 1),
+        ("b0", 0, 2),
+    ]
+    assert not any(al.originator or al.restart_on_preemption for al in allocations)
+    assert all(al.allow_preemption for al in allocations)
+
+
 def test_no_classes_means_priority_zero_and_plain_integers() -> None:
     loaded = parse_workload("applications:\n  - id: a\n    asks:\n      - {name: x, resources: {vcore: 2, pods: 1}}\n")
     ask = loaded.workload.applications[0].asks[0]
@@ -208,6 +285,21 @@ PROBLEMS = {
           - {name: c, value: 1, preemptionPolicy: never}
         """,
         [("workload-wrong-type", 2, 43)],
+        "",
+    ),
+    "restartOnPreemption not a boolean": (
+        """
+        nodes:
+          - {name: n, resources: {vcore: 1}}
+        applications:
+          - id: a
+            restartOnPreemption: "true"
+            asks:
+              - {name: x, restartOnPreemption: 1}
+            allocations:
+              - {name: r, node: n, restartOnPreemption: yes}
+        """,
+        [("workload-wrong-type", 5, 26), ("workload-wrong-type", 7, 40), ("workload-wrong-type", 9, 49)],
         "",
     ),
     "missing key": (
@@ -470,6 +562,10 @@ def test_fast_reader_matches_on_generated_documents(blocks: list[tuple[str, list
     assert repr(fast) == repr(_full_data(text))
 
 
+GATE_ASK_KEYS = ("name", "priority", "priorityClass", "count", "resources", "preemptionPolicy", "restartOnPreemption",
+                 "bogus")  # fmt: skip
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.data())
 def test_gate_agrees_with_jsonschema(data: st.DataObject) -> None:
@@ -482,9 +578,30 @@ def test_gate_agrees_with_jsonschema(data: st.DataObject) -> None:
         st.none(), st.booleans(), st.integers(-(2**32), 2**32), st.floats(allow_nan=False), st.text(max_size=3)
     )
     ask = st.dictionaries(
-        st.sampled_from(["name", "priority", "priorityClass", "count", "resources", "preemptionPolicy", "bogus"]),
+        st.sampled_from(GATE_ASK_KEYS),
         values | st.just("Never") | st.dictionaries(st.sampled_from(["vcore", "memory"]), values, max_size=2),
         max_size=4,
     )
     document = {"applications": [{"id": data.draw(st.text(max_size=2)), "asks": data.draw(st.lists(ask, max_size=2))}]}
     assert compile_gate(schema)(document) == Draft202012Validator(schema).is_valid(document)
+
+
+def test_workload_schema_is_valid_and_describes_every_key() -> None:
+    from jsonschema import Draft202012Validator
+
+    from yk_cli.load.schema import load_schema
+
+    schema = load_schema("workload.schema.json")
+    Draft202012Validator.check_schema(schema)
+
+    def walk(node: dict[str, Any], where: str) -> None:
+        for key, child in node.get("properties", {}).items():
+            assert child.get("description"), f"{where}.{key} has no description"
+            walk(child, f"{where}.{key}")
+        for key, child in node.get("$defs", {}).items():
+            assert child.get("description"), f"$defs/{key} has no description"
+            walk(child, f"$defs/{key}")
+
+    walk(schema, "workload")
+    for where in ("Application", "Ask", "Allocation"):
+        assert schema["$defs"][where]["properties"]["restartOnPreemption"]["type"] == "boolean"

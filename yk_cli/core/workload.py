@@ -74,6 +74,9 @@ class Ask:
     path: Path = ()
     priority_source: str = ""
     """Where the priority came from: priority (explicit), priorityClass, globalDefault, or '' (none: 0)."""
+    restart_on_preemption: bool = False
+    """ReplicaSet-like: once preempted, a fresh ask of the same shape is submitted at once (resolved: the
+    application's default already applied)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,8 +89,10 @@ class Allocation:
     priority: int
     resources: Resource
     start_time: int = 0
-    """Nanoseconds from the start of the run (usually negative): creation order for 'newest first'."""
+    """Nanoseconds from the start of the run (usually negative; default 0, the start of the run): creation order
+    for 'newest first'."""
     seq: int = 0
+    """File order (dump order for a cluster): the creation order between equal start times."""
     duration: int | None = None
     """Nanoseconds from the start of the run until it completes; None runs forever."""
     allow_preemption: bool = True
@@ -95,6 +100,8 @@ class Allocation:
     required_node: bool = False
     priority_class: str = ""
     path: Path = ()
+    restart_on_preemption: bool = False
+    """ReplicaSet-like: once preempted, a fresh ask of the same shape is submitted at once (resolved)."""
 
 
 @dataclass(frozen=True, slots=True)

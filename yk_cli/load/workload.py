@@ -310,11 +310,13 @@ class _Builder:
         queue = raw.get("queue")
         groups = raw.get("groups")
         tags = raw.get("tags")
+        restart = _bool(raw, "restartOnPreemption", False)
         asks: list[Ask] = []
         for i, item in self._items(raw, "asks"):
-            asks.extend(self.asks(item, app_id, submit, (*path, "asks", i)))
+            asks.extend(self.asks(item, app_id, submit, restart, (*path, "asks", i)))
         allocations = tuple(
-            self.allocation(item, app_id, (*path, "allocations", i)) for i, item in self._items(raw, "allocations")
+            self.allocation(item, app_id, restart, (*path, "allocations", i))
+            for i, item in self._items(raw, "allocations")
         )
         return Application(
             id=app_id,
@@ -329,8 +331,8 @@ class _Builder:
             path=path,
         )
 
-    def asks(self, raw: dict[str, Any], app_id: str, app_submit: int, path: Path) -> list[Ask]:
-        """One ask entry, expanded by its count."""
+    def asks(self, raw: dict[str, Any], app_id: str, app_submit: int, app_restart: bool, path: Path) -> list[Ask]:
+        """One ask entry, expanded by its count; `app_restart` is the application's restartOnPreemption."""
         get = raw.get
         name = get("name")
         if name.__class__ is not str:
@@ -353,6 +355,7 @@ class _Builder:
                 with contextlib.suppress(TypeError):
                     self.ask_shapes[shape] = attrs
         priority, preempt_other, allow, required, originator, class_name, source = attrs
+        restart = _bool(raw, "restartOnPreemption", app_restart)
         resources = self.resources(raw, "resources", path)
         durations = self.durations
         submit = get("submitTime")
@@ -384,6 +387,7 @@ class _Builder:
                     class_name,
                     path,
                     source,
+                    restart,
                 )
             )
             seq += 1
@@ -401,8 +405,8 @@ class _Builder:
         originator = _bool(raw, "originator", False)
         return priority, policy != NEVER, allow, required, originator, pc.name if pc is not None else "", source
 
-    def allocation(self, raw: dict[str, Any], app_id: str, path: Path) -> Allocation:
-        """One running allocation."""
+    def allocation(self, raw: dict[str, Any], app_id: str, app_restart: bool, path: Path) -> Allocation:
+        """One running allocation; `app_restart` is the application's restartOnPreemption."""
         priority, pc, _ = self.priority(raw, path)
         alloc = Allocation(
             name=_str(raw, "name"),
@@ -417,6 +421,7 @@ class _Builder:
             originator=_bool(raw, "originator", False),
             priority_class=pc.name if pc is not None else "",
             path=path,
+            restart_on_preemption=_bool(raw, "restartOnPreemption", app_restart),
         )
         self.alloc_seq += 1
         return alloc
