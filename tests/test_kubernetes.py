@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import SAMPLES
+from tests.conftest import SAMPLES, dedent
 from yk_cli.core.config import decode_config
 from yk_cli.core.diagnostics import EXIT_PROBLEMS, Level, Problem, exit_code
 from yk_cli.core.placement import TAG_CREATE_FORCE, TAG_QUOTA, place_all
@@ -437,6 +437,65 @@ def test_daemonset_pods_require_their_node() -> None:
     daemon["metadata"]["ownerReferences"] = [{"kind": "DaemonSet", "name": "agent", "uid": "x"}]
     workload, _, _ = load(node(), node("node-2"), daemon)
     assert only_ask(workload).required_node == "node-2"
+
+
+def owned(kind: str, controller: bool | None = True, **kwargs: Any) -> dict[str, Any]:
+    """A pod with one owner reference of this kind (controller left out when None)."""
+    reference: dict[str, Any] = {"apiVersion": "apps/v1", "kind": kind, "name": "owner", "uid": "owner-uid"}
+    if controller is not None:
+        reference["controller"] = controller
+    made = pod(**kwargs)
+    made["metadata"]["ownerReferences"] = [reference]
+    return made
+
+
+@pytest.mark.parametrize(
+    ("kind", "controller", "expected"),
+    [
+        ("ReplicaSet", True, True),
+        ("StatefulSet", True, True),
+        ("Job", True, True),
+        ("ReplicationController", True, True),
+        ("ReplicaSet", False, False),
+        ("ReplicaSet", None, False),
+        ("DaemonSet", True, False),
+        ("Deployment", True, False),
+        ("", None, False),
+    ],
+)
+def test_restart_on_preemption_follows_the_controller_owner(kind: str, controller: bool | None, expected: bool) -> None:
+    waiting = owned(kind, controller, name="wait") if kind else pod("wait")
+    running = owned(kind, controller, name="run", nodeName="node-1") if kind else pod("run", nodeName="node-1")
+    workload, _, problems = load(node(), waiting, running)
+    assert problems == []
+    (application,) = workload.applications
+    assert [a.restart_on_preemption for a in (*application.asks, *application.allocations)] == [expected, expected]
+
+
+def test_restart_on_preemption_from_a_yaml_dump() -> None:
+    text = dedent(
+        """
+        apiVersion: v1
+        kind: List
+        items:
+          - {apiVersion: v1, kind: Node, metadata: {name: node-1}, status: {allocatable: {cpu: "8", pods: "110"}}}
+          - apiVersion: v1
+            kind: Pod
+            metadata:
+              name: web-5d9c-abcde
+              namespace: ns
+              ownerReferences:
+                - {apiVersion: apps/v1, kind: ReplicaSet, name: web-5d9c, uid: u1, controller: true}
+            spec: {schedulerName: yunikorn, containers: [{name: c, resources: {requests: {cpu: "1"}}}]}
+          - apiVersion: v1
+            kind: Pod
+            metadata: {name: bare, namespace: ns}
+            spec: {schedulerName: yunikorn, containers: [{name: c, resources: {requests: {cpu: "1"}}}]}
+        """
+    )
+    workload, _, problems = load(text=text)
+    assert problems == []
+    assert {a.name: a.restart_on_preemption for a in workload.asks()} == {"ns/web-5d9c-abcde": True, "ns/bare": False}
 
 
 def test_namespace_annotations_become_tags() -> None:

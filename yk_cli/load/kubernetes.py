@@ -70,6 +70,9 @@ CONFIGMAPS = ("yunikorn-defaults", "yunikorn-configs")
 """Flattened in this order: yunikorn-configs wins key by key."""
 POD_LEVEL_RESOURCES = ("cpu", "memory")
 FINISHED_PHASES = ("Succeeded", "Failed")
+RESTARTING_CONTROLLERS = ("ReplicaSet", "StatefulSet", "Job", "ReplicationController")
+"""Controllers that recreate a deleted (preempted) pod; a Deployment's pods are owned by its ReplicaSet. DaemonSet pods
+are recreated too, but they are required-node pods, preempted for, not restarted in the restartOnPreemption sense."""
 _GO_TRUE = {"1", "t", "T", "TRUE", "true", "True"}
 
 
@@ -279,6 +282,8 @@ class _Pod:
     placeholder: bool
     daemonset_node: str
     daemonset: bool
+    restarts: bool
+    """Its controller recreates it when it is preempted (restart_on_preemption)."""
 
 
 def _collect(reader: _Reader, documents: list[Node]) -> list[_Object]:
@@ -408,6 +413,16 @@ def _user(
     return labels.get(LABEL_USER) or DEFAULT_USER, ()
 
 
+def _restarted_by_controller(pod: Node) -> bool:
+    """An owner reference with `controller: true` of a kind that recreates deleted pods (RESTARTING_CONTROLLERS)."""
+    owners = _get(pod, "metadata", "ownerReferences")
+    for owner in owners.items if owners is not None and owners.kind == "seq" else []:
+        controller = _get(owner, "controller")
+        if controller is not None and controller.value is True and _text(owner, "kind") in RESTARTING_CONTROLLERS:
+            return True
+    return False
+
+
 def _daemonset_node(pod: Node) -> tuple[bool, str]:
     """A DaemonSet pod and the node its affinity pins it to (matchFields metadata.name In [node])."""
     owners = _get(pod, "metadata", "ownerReferences")
@@ -495,6 +510,7 @@ def _pod(reader: _Reader, obj: _Object, index: int, classes: _Classes, unique_id
         placeholder=placeholder,
         daemonset_node=daemonset_node,
         daemonset=daemonset,
+        restarts=_restarted_by_controller(pod),
     )
 
 
@@ -779,6 +795,7 @@ def _applications(
                         originator=pod is originator,
                         required_node=pod.daemonset,
                         priority_class=pod.priority_class,
+                        restart_on_preemption=pod.restarts,
                     )
                 )
             else:
@@ -796,6 +813,7 @@ def _applications(
                         originator=pod is originator,
                         priority_class=pod.priority_class,
                         priority_source=pod.priority_source,
+                        restart_on_preemption=pod.restarts,
                     )
                 )
         submit = _seconds(first.created, now)
