@@ -1,8 +1,8 @@
 """What the real YuniKorn core did: every ../shared/conformance case without preemption, run in-process.
 
 The comparison is check.py's own (imported from the shared folder): allocations in order with their nodes,
-victims before an allocation as a set, and the pending set. Cases under preempt/ whose expected trace has no
-preemption must agree too; the ones that preempt belong to the next issue's engine and are left out here.
+victims before an allocation as a set, and the pending set. All 125 cases must agree: the 50 under simulate/,
+the 45 under preempt/ in which the core preempted nothing and the 30 in which it did.
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ def _cases(kind: str, *, preempting: bool | None = None) -> list[Path]:
 
 SIMULATE = _cases("simulate")
 PREEMPT_FREE = _cases("preempt", preempting=False)
+PREEMPTING = _cases("preempt", preempting=True)
 ABSENT = [pytest.param(None, marks=pytest.mark.skip(reason=f"no conformance cases under {CONFORMANCE}"))]
 
 
@@ -88,6 +89,13 @@ def test_simulate_case(case: Path) -> None:
 @pytest.mark.parametrize("case", PREEMPT_FREE or ABSENT, ids=lambda case: case.name if case else "absent")
 def test_preempt_case_without_preemption(case: Path) -> None:
     agree(case)
+
+
+@pytest.mark.parametrize("case", PREEMPTING or ABSENT, ids=lambda case: case.name if case else "absent")
+def test_preempt_case_with_preemption(case: Path) -> None:
+    agree(case)
+    seq, _ = observed(case)
+    assert any(event[0] == "preempt" for event in seq), f"{case.name}: yk preempted nothing"
 
 
 @pytest.mark.skipif(CHECK is None, reason=f"no {CONFORMANCE / 'check.py'}")

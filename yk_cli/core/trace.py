@@ -16,7 +16,7 @@ RESERVE = "reserve"
 UNRESERVE = "unreserve"
 """A reservation was removed without an allocation on that node."""
 PREEMPT = "preempt"
-"""Allocations were preempted to make room for an ask (the next issue's engine emits these)."""
+"""Allocations were preempted to make room for an ask; the node is reserved for it until they are gone."""
 EVENT_TYPES = (ALLOCATE, COMPLETE, RESERVE, UNRESERVE, PREEMPT)
 
 # Why an ask is still pending: stable codes, with the message built by `PendingAsk`.
@@ -68,6 +68,8 @@ class Victim:
     application: str
     queue_path: str
     node: str
+    priority: int = 0
+    resources: Resource = field(default_factory=dict)
 
 
 @dataclass(slots=True)

@@ -24,9 +24,9 @@ from yk_cli.core.sim.state import (
 from yk_cli.core.trace import QUEUE_MISSING, UNPLACED
 from yk_cli.core.workload import Application, Workload
 
-ARRIVE, COMPLETE, OLD, STARTED = 0, 1, 2, 3
+ARRIVE, COMPLETE, OLD, STARTED, PREEMPT_READY = 0, 1, 2, 3, 4
 """Kinds of heap events: an ask arrives, an allocation completes, an ask becomes old enough to reserve,
-an application's Starting state times out (YuniKorn <= 1.5)."""
+an application's Starting state times out (YuniKorn <= 1.5), an ask's preemption.delay or 15 s retry wait ends."""
 RESERVATION_DELAY = 2_000_000_000
 """Nanoseconds an ask must have waited (strictly more) before it may reserve a node."""
 CYCLE_INTERVAL = 100_000_000
@@ -72,8 +72,26 @@ class RunState:
     """Set-up only: resource map object id -> vector (asks expanded from one entry share their map)."""
     young: list[AskState] = field(default_factory=list)
     """Asks that arrived at the current time too young to reserve (see commit.schedule_old)."""
-    preemptor: object | None = None
-    """The preemption engine (next issue); while None, failing asks never preempt and subtrees may be skipped."""
+    preemption_enabled: bool = True
+    """The partition's preemption.enabled (queue preemption; required-node preemption ignores it)."""
+    preemptions: int = 0
+    """Preemption outcomes (an ask's victims released and the node reserved for it)."""
+    victims: int = 0
+    gen: int = 0
+    """Counts changes that can alter a preemption attempt's result: allocations, releases, reservations."""
+    dormant: list = field(default_factory=list)
+    """Asks whose 15 s retry wait ended while nothing changed since their last try (see preconditions.py)."""
+    dormant_gen: int = 0
+    failed_attempts: dict = field(default_factory=dict)
+    """(leaf, priority, size, branch, reserved node) -> gen of a failed attempt: a twin ask fails the same way."""
+    side_events: list = field(default_factory=list)
+    """Trace events a cycle caused besides its outcome (required-node preemption, cancelled reservations)."""
+    alloc_seq: int = 0
+    """Creation order of allocations (running ones first, in file order)."""
+    res_maps: dict = field(default_factory=dict)
+    """Size vector -> the core's resource map of it (preemption works on maps)."""
+    restarts: int = 0
+    """Asks created for preempted pods with restartOnPreemption."""
 
     def push(self, time: int, kind: int, obj: object) -> None:
         """Schedule a heap event; equal times keep insertion order."""
@@ -178,9 +196,11 @@ def build_state(
         asks=[],
         cache=cache,
         legacy=legacy,
+        preemption_enabled=partition.preemption_enabled is not False,
     )
+    never = {pc.name for pc in workload.priority_classes if pc.preemption_policy == "Never"}
     for app in workload.applications:
-        _application(state, app, placements, index_of)
+        _application(state, app, placements, index_of, never)
     state.arrivals.sort(key=lambda item: (item[0], item[1]))
     for node in nodes:
         if node.schedulable:
@@ -220,7 +240,11 @@ def _queues(
 
 
 def _application(
-    state: RunState, app: Application, placements: dict[str, tuple[str, str]], index_of: dict[str, int]
+    state: RunState,
+    app: Application,
+    placements: dict[str, tuple[str, str]],
+    index_of: dict[str, int],
+    never: set[str],
 ) -> None:
     problem: tuple[str, str] | None = None
     path, note = placements.get(app.id, ("", "not placed"))
@@ -250,8 +274,23 @@ def _application(
         for i, v in enumerate(size):
             node.available[i] -= v
         node.rescore()
+        state.alloc_seq += 1
         running = AllocState(
-            alloc.name, runtime, node, size, alloc.priority, alloc.start_time, None, alloc.allow_preemption, None
+            alloc.name,
+            runtime,
+            node,
+            size,
+            alloc.priority,
+            alloc.start_time,
+            None,
+            alloc.allow_preemption,
+            None,
+            alloc.start_time,
+            alloc.originator,
+            alloc.required_node,
+            state.alloc_seq,
+            alloc.restart_on_preemption,
+            alloc.priority_class not in never,
         )
         node.allocations[alloc.name] = running
         runtime.submit = min(runtime.submit, alloc.start_time)
@@ -260,6 +299,7 @@ def _application(
         if alloc.duration is not None:
             running.end = max(alloc.duration, 0)
             state.push(running.end, COMPLETE, running)
+        leaf.allocs[running] = None
         runtime.nalloc += 1
         for i, v in enumerate(size):
             runtime.allocated[i] += v

@@ -9,6 +9,7 @@ from __future__ import annotations
 from bisect import bisect_left, insort
 
 from yk_cli.core.priority import PriorityChange
+from yk_cli.core.sim import preconditions
 from yk_cli.core.sim.build import (
     COMPLETE,
     CYCLE_INTERVAL,
@@ -20,7 +21,9 @@ from yk_cli.core.sim.build import (
 )
 from yk_cli.core.sim.cycle import set_own_live
 from yk_cli.core.sim.nodes import Fit, NodeState
+from yk_cli.core.sim.preemption import Preemption
 from yk_cli.core.sim.state import ALLOCATED, DONE, PENDING, AllocState, AppState, AskState, QState, Size, bump, fits
+from yk_cli.core.workload import Ask
 
 
 def arrive(state: RunState, ask: AskState) -> None:
@@ -47,6 +50,7 @@ def arrive(state: RunState, ask: AskState) -> None:
     _climb(state, app, ask.size, ask.fit, 1, 0, 1, ask.old, not app.started, bool(ask.required))
     if not ask.old:
         state.young.append(ask)
+    preconditions.on_arrival(state, ask)
 
 
 def schedule_old(state: RunState) -> None:
@@ -94,12 +98,33 @@ def allocate(state: RunState, ask: AskState, node: NodeState) -> tuple[list[Prio
     if reserved is not None:
         _return_node(state, reserved)
     ask.status = ALLOCATED
+    preconditions.leave(state, ask)
     ask.node = node
     duration = ask.ask.duration
     end = state.now + duration if duration is not None else None
-    alloc = AllocState(ask.name, app, node, size, ask.priority, state.now, end, ask.ask.allow_preemption, ask)
+    state.alloc_seq += 1
+    spec = ask.ask
+    alloc = AllocState(
+        ask.name,
+        app,
+        node,
+        size,
+        ask.priority,
+        state.now,
+        end,
+        spec.allow_preemption,
+        ask,
+        ask.created,
+        spec.originator,
+        bool(ask.required),
+        state.alloc_seq,
+        spec.restart_on_preemption,
+        spec.preempt_other,
+    )
     ask.alloc = alloc
     node.allocations[ask.name] = alloc
+    leaf.allocs[alloc] = None
+    state.gen += 1
     app.npending -= 1
     app.nalloc += 1
     allocated = app.allocated
@@ -156,6 +181,7 @@ def reserve(state: RunState, ask: AskState, node: NodeState) -> None:
         queue = queue.parent
     state.nres += 1
     state.reservations += 1
+    state.gen += 1
     _climb(state, app, ask.size, ask.fit, -1, 0, 0, ask.old, not app.started, bool(ask.required))
 
 
@@ -172,12 +198,78 @@ def unreserve(state: RunState, ask: AskState) -> NodeState:
         bump(app.old, ask.size, 1)
     if ask.required:
         app.required += 1
+    state.gen += 1
     _climb(state, app, ask.size, ask.fit, 1, 0, 0, ask.old, not app.started, bool(ask.required))
     return node
 
 
 def complete(state: RunState, alloc: AllocState) -> None:
     """An allocation finishes: its node, application and queues get the resources back."""
+    state.completions += 1
+    _release(state, alloc)
+
+
+def preempt(state: RunState, found: Preemption) -> list[AskState]:
+    """Apply a preemption: release the victims, reserve the node for the ask, mark the ask as having preempted.
+
+    Victims with restartOnPreemption come back at once as fresh asks of the same shape; returns them.
+    """
+    for holder in found.cancelled:
+        if holder.reserved is not None:
+            unreserve(state, holder)
+    restarted = []
+    for victim in found.victims:
+        victim.preempted = True
+        _release(state, victim)
+        state.victims += 1
+        if victim.restart:
+            restarted.append(_restart(state, victim))
+    ask = found.ask
+    ask.triggered = True
+    preconditions.leave(state, ask)
+    node = found.node
+    if ask.reserved is not node:
+        if ask.reserved is not None:
+            unreserve(state, ask)
+        if node.reserved_by is None:
+            reserve(state, ask, node)
+    if ask.reserved is node and node.fits(ask.fit):
+        set_own_live(ask, True)
+    state.preemptions += 1
+    state.gen += 1
+    return restarted
+
+
+def _restart(state: RunState, victim: AllocState) -> AskState:
+    """A preempted pod with restartOnPreemption: its controller creates a fresh pod of the same shape now."""
+    state.restarts += 1
+    state.alloc_seq += 1
+    origin = victim.ask.ask if victim.ask is not None else None
+    spec = Ask(
+        name=f"{victim.name}.r{state.restarts}",
+        application=victim.app.id,
+        priority=victim.priority,
+        resources=dict(origin.resources) if origin is not None else res_map(state, victim.size),
+        submit_time=state.now,
+        seq=1_000_000_000 + state.restarts,
+        duration=origin.duration if origin is not None else None,
+        allow_preemption=victim.allow_preemption,
+        preempt_other=victim.preempt_other,
+        restart_on_preemption=True,
+    )
+    ask = AskState(spec, victim.app, victim.size, state.fit(victim.size), state.now)
+    state.asks.append(ask)
+    arrive(state, ask)
+    return ask
+
+
+def res_map(state: RunState, size: Size) -> dict[str, int]:
+    types = state.types
+    return {types[i]: v for i, v in enumerate(size) if v}
+
+
+def _release(state: RunState, alloc: AllocState) -> None:
+    """An allocation goes (completed or preempted): its node, application and queues get the resources back."""
     node = alloc.node
     size = alloc.size
     fit = state.fit(size)
@@ -189,9 +281,10 @@ def complete(state: RunState, alloc: AllocState) -> None:
         alloc.ask.status = DONE
     app = alloc.app
     leaf = app.leaf
-    state.completions += 1
+    state.gen += 1
     if leaf is None:
         return
+    leaf.allocs.pop(alloc, None)
     app.nalloc -= 1
     allocated = app.allocated
     for i, v in fit:

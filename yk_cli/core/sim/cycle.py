@@ -13,18 +13,25 @@ Finding that outcome fast without changing it relies on facts that only ever bec
   the headroom and the node facts above is skipped without looking at its asks.
 
 Skipping only leaves out asks that would fail, so the outcome is exactly the one of the full walk.
+
+Preemption is the one thing a failing ask can still do (preemption.py): asks whose preconditions pass are
+*ready* (preconditions.py), counted on every queue, and visited wherever they are; trying one stamps it, which
+is the only change a cycle makes before its outcome.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left, insort
 from dataclasses import dataclass
+from heapq import merge
 
 from yk_cli.core import policies
+from yk_cli.core.sim import preconditions
 from yk_cli.core.sim.build import RunState
 from yk_cli.core.sim.nodes import NodeState
+from yk_cli.core.sim.preemption import Preemption, try_preemption
 from yk_cli.core.sim.state import AppState, AskState, QState, Size, fits
-from yk_cli.core.trace import ALLOCATE, RESERVE
+from yk_cli.core.trace import ALLOCATE, PREEMPT, RESERVE
 
 SIZE_LIMIT = 48
 """Above this many distinct pending sizes a queue is always walked (checking every size would cost more)."""
@@ -41,16 +48,19 @@ class Decision:
     """The node the ask held a reservation on (allocations from the reservation pass)."""
     cancel: AskState | None = None
     """A reservation on the node that a required-node ask cancels first (YuniKorn's tryRequiredNode)."""
+    preemption: Preemption | None = None
+    """PREEMPT: the victims to release; the node is then reserved for the ask."""
 
 
 def find_decision(state: RunState) -> Decision | None:
     """The next outcome, or None when nothing can happen until the next event."""
+    preconditions.wake_dormant(state)
     if state.nres:
         found = _reserved(state, state.root, None)
         if found is not None:
             return found
     root = state.root
-    if not root.open:
+    if not root.open and not root.pready:
         return None
     return _visit(state, root, None, True)
 
@@ -62,7 +72,7 @@ def _possible(
 
     Required-node asks allocate or reserve their node whenever the headroom allows: they always count.
     """
-    if required or state.preemptor is not None or len(sizes) > SIZE_LIMIT:
+    if required or len(sizes) > SIZE_LIMIT:
         return True
     node_dead, reserve_dead, cached = state.index.dead, state.reserve_dead, state.fits
     if node_dead.issuperset(sizes) and (not old or reserve_dead.issuperset(old)):
@@ -91,7 +101,9 @@ def _visit(state: RunState, queue: QState, parent_hr: list[float] | None, new_ok
         hr = [d if (d := m - a) < p else p for m, a, p in zip(top, queue.allocated, parent_hr, strict=True)]
     if new_ok and queue.maxapps and queue.running + 1 > queue.maxapps:
         new_ok = False
-    if not _possible(state, queue.sizes, None if new_ok else queue.new_sizes, queue.old, hr, queue.required):
+    if not queue.pready and not _possible(
+        state, queue.sizes, None if new_ok else queue.new_sizes, queue.old, hr, queue.required
+    ):
         return None
     if queue.is_leaf:
         return _leaf(state, queue, hr, new_ok)
@@ -99,7 +111,7 @@ def _visit(state: RunState, queue: QState, parent_hr: list[float] | None, new_ok
         queue.settle()
     for entry in queue.children:
         child = entry[-1]
-        if child.open:
+        if child.open or child.pready:
             found = _visit(state, child, hr, new_ok)
             if found is not None:
                 return found
@@ -110,16 +122,24 @@ def _leaf(state: RunState, leaf: QState, hr: list[float], new_ok: bool) -> Decis
     admitted = stateaware_admitted(leaf) if leaf.stateaware else None
     if leaf.dirty_apps:
         leaf.settle()
+    budget = [preconditions.MAX_ATTEMPTS_PER_LEAF]
     for entry in leaf.apps:
         app: AppState = entry[-1]
         if not app.started and not new_ok:
             continue  # maxapplications: an application that has not started may not start now
         if admitted is not None and app not in admitted:
             continue
-        if not _possible(state, app.sizes, None, app.old, hr, app.required):
+        if _possible(state, app.sizes, None, app.old, hr, app.required):
+            asks = app.asks
+            if app.pready and any(e[-1].reserved is not None for e in app.pready):
+                # reserved asks are tried in the walk too, where only preemption can come of them
+                asks = list(merge(asks, [e for e in app.pready if e[-1].reserved is not None]))
+        elif app.pready:
+            asks = app.pready  # no other ask of the application can succeed: only the ready ones matter
+        else:
             continue
-        for ask_entry in app.asks:
-            found = try_ask(state, ask_entry[-1], hr)
+        for ask_entry in list(asks) if app.pready else asks:
+            found = try_ask(state, ask_entry[-1], hr, budget)
             if found is not None:
                 return found
     return None
@@ -132,12 +152,17 @@ def stateaware_admitted(leaf: QState) -> set[AppState]:
     )
 
 
-def try_ask(state: RunState, ask: AskState, hr: list[float]) -> Decision | None:
-    """Application.tryAllocate for one unreserved ask: headroom, then the first node that fits, then reserve."""
+def try_ask(state: RunState, ask: AskState, hr: list[float], budget: list[int] | None = None) -> Decision | None:
+    """Application.tryAllocate for one ask: headroom (else preemption), then the first node that fits, then
+    reserve, else preemption. A reserved ask gets here only when ready to preempt."""
     fit = ask.fit
     for i, v in fit:
         if hr[i] < v:
-            return None  # Not enough queue quota (the preemption engine's headroom branch goes here)
+            if ask.pready and budget is not None:
+                return _preempt(state, ask, budget, False)  # the headroom branch: a full cluster
+            return None  # Not enough queue quota
+    if ask.reserved is not None:
+        return _preempt(state, ask, budget, True) if ask.pready and budget is not None else None
     if ask.required:
         return _required(state, ask)
     size = ask.size
@@ -149,7 +174,26 @@ def try_ask(state: RunState, ask: AskState, hr: list[float]) -> Decision | None:
         if node is not None:
             return Decision(RESERVE, ask, node)
         state.reserve_dead.add(size)
-    return None  # no node and no reservation (the preemption engine's node branch goes here)
+    if ask.pready and budget is not None:
+        return _preempt(state, ask, budget, True)  # the node branch: no node fits and nothing was reserved
+    return None
+
+
+def _preempt(state: RunState, ask: AskState, budget: list[int], nodes_tried: bool) -> Decision | None:
+    """Application.tryPreemption: at most 10 tries per leaf and cycle; a try stamps the ask (15 s until the next)."""
+    if budget[0] == 0:
+        return None  # Preemption max attempts exhausted
+    budget[0] -= 1
+    preconditions.stamp(state, ask)
+    leaf = ask.app.leaf
+    key = (leaf, ask.priority, ask.size, nodes_tried, ask.reserved)
+    if state.failed_attempts.get(key) == state.gen:
+        return None  # a twin ask failed on this very state: the same answer
+    found, _ = try_preemption(state, ask, nodes_tried)
+    if found is None:
+        state.failed_attempts[key] = state.gen
+        return None
+    return Decision(PREEMPT, ask, found.node, preemption=found)
 
 
 def _required(state: RunState, ask: AskState) -> Decision | None:

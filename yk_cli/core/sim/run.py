@@ -14,12 +14,14 @@ from dataclasses import dataclass
 from yk_cli.core.config import PartitionConfig
 from yk_cli.core.priority import PriorityChange
 from yk_cli.core.queues import QueueTree
-from yk_cli.core.sim.build import ARRIVE, COMPLETE, OLD, STARTED, RunState, build_state
+from yk_cli.core.sim import preconditions
+from yk_cli.core.sim.build import ARRIVE, COMPLETE, OLD, PREEMPT_READY, STARTED, RunState, build_state
 from yk_cli.core.sim.commit import (
     allocate,
     arrive,
     become_old,
     complete,
+    preempt,
     reserve,
     schedule_old,
     settle_all,
@@ -29,7 +31,7 @@ from yk_cli.core.sim.commit import (
 from yk_cli.core.sim.cycle import Decision, find_decision
 from yk_cli.core.sim.reasons import pending_asks
 from yk_cli.core.sim.state import PENDING, AllocState, AppState, AskState
-from yk_cli.core.trace import ALLOCATE, RESERVE, UNRESERVE, Summary, Trace, TraceEvent
+from yk_cli.core.trace import ALLOCATE, PREEMPT, RESERVE, UNRESERVE, Summary, Trace, TraceEvent, Victim
 from yk_cli.core.trace import COMPLETE as COMPLETE_EVENT
 from yk_cli.core.workload import Workload
 
@@ -104,6 +106,9 @@ class Simulation:
             if heap and _stale(heap[0][2], heap[0][3]):
                 heapq.heappop(heap)  # a timer that no longer matters must not move the clock
                 continue
+            if heap and _dormant(state):
+                preconditions.make_dormant(state, heapq.heappop(heap)[3])  # type: ignore[arg-type]
+                continue
             time = _next_time(state)
             if until is not None and time > until:
                 self.stopped_by = "until"
@@ -131,6 +136,7 @@ class Simulation:
             allocations=state.allocations,
             completions=state.completions,
             reservations=state.reservations,
+            preemptions=state.victims,
             pending=len(pending),
             steps=len(self.events),
             end_time=state.now,
@@ -167,12 +173,39 @@ class Simulation:
             become_old(state, obj)  # type: ignore[arg-type]
         elif kind == STARTED:
             starting_timeout(obj)  # type: ignore[arg-type]
+        elif kind == PREEMPT_READY:
+            preconditions.on_timer(state, obj)  # type: ignore[arg-type]
 
     def _cycle(self) -> bool:
-        decision = find_decision(self.state)
-        if decision is None or not self._may_step(decision):
+        state = self.state
+        tries = state.gen, len(state.heap)
+        decision = find_decision(state)
+        if decision is None:
+            # a cycle that only tried preemption (and stamped the asks it tried) is followed by another
+            return (state.gen, len(state.heap)) != tries
+        if not self._may_step(decision):
             return False
         ask = decision.ask
+        if decision.kind == PREEMPT:
+            found = decision.preemption
+            assert found is not None
+            victims = tuple(
+                Victim(
+                    v.name,
+                    v.app.id,
+                    v.app.leaf.path if v.app.leaf is not None else "",
+                    v.node.name,
+                    v.priority,
+                    self._resources(v.size),
+                )
+                for v in found.victims
+            )
+            restarted = preempt(state, found)
+            reason = f"node {found.node.name} reserved for the ask once its {len(victims)} victim(s) are released"
+            if restarted:
+                reason += "; restarted as " + ", ".join(f"{a.app.id}/{a.name}" for a in restarted)
+            self._emit(PREEMPT, ask.app, ask.name, ask.priority, found.node.name, ask.size, (), reason, victims)
+            return True
         holder = decision.cancel
         if holder is not None:
             node = unreserve(self.state, holder)
@@ -196,11 +229,9 @@ class Simulation:
         size: tuple[int, ...],
         changes: list[PriorityChange] | tuple[()],
         reason: str,
+        victims: tuple[Victim, ...] = (),
     ) -> None:
-        resources = self._maps.get(size)
-        if resources is None:
-            types = self.state.types
-            resources = self._maps[size] = {types[i]: v for i, v in enumerate(size) if v}
+        resources = self._resources(size)
         self.events.append(
             TraceEvent(
                 step=len(self.events) + 1,
@@ -213,9 +244,18 @@ class Simulation:
                 node=node,
                 resources=resources,
                 priority_changes=tuple(c for c in changes if c.queue_path != "root"),
+                victims=victims,
                 reason=reason,
             )
         )
+
+    def _resources(self, size: tuple[int, ...]) -> dict[str, int]:
+        """One shared resource map per size (never mutated)."""
+        resources = self._maps.get(size)
+        if resources is None:
+            types = self.state.types
+            resources = self._maps[size] = {types[i]: v for i, v in enumerate(size) if v}
+        return resources
 
 
 def _next_time(state: RunState) -> int:
@@ -249,7 +289,25 @@ def _stale(kind: int, obj: object) -> bool:
     if kind == STARTED:
         assert isinstance(obj, AppState)
         return obj.state != "Starting"
+    if kind == PREEMPT_READY:
+        assert isinstance(obj, AskState)
+        return obj.status != PENDING or obj.triggered or obj.pready
+    if kind == COMPLETE:
+        assert isinstance(obj, AllocState)
+        return obj.preempted
     return False
+
+
+def _dormant(state: RunState) -> bool:
+    """The next event is an ask's 15 s retry wait ending with nothing changed since its try: it must not move the
+    clock (the core's retry would fail the same way); the ask waits for the next change instead."""
+    time, _, kind, obj = state.heap[0]
+    if kind != PREEMPT_READY:
+        return False
+    if state.next_arrival < len(state.arrivals) and state.arrivals[state.next_arrival][0] <= time:
+        return False
+    assert isinstance(obj, AskState)
+    return obj.pcheck is not None and obj.pgen == state.gen
 
 
 def find_ask(state: RunState, name: str) -> AskState | None:

@@ -60,6 +60,7 @@ class QState:
 
     __slots__ = (
         "allocated",
+        "allocs",
         "apps",
         "blocked",
         "children",
@@ -88,6 +89,7 @@ class QState:
         "path",
         "pending",
         "policy",
+        "pready",
         "prio",
         "queue",
         "required",
@@ -129,7 +131,8 @@ class QState:
         self.children: list[tuple] = []
         """Entries (key..., QState) of the child queues in sort order."""
         self.apps: list[tuple] = []
-        """Leaf: entries (app key..., AppState) of applications with unreserved pending asks, in sort order."""
+        """Leaf: entries (app key..., AppState) of applications with unreserved pending asks or asks ready to preempt,
+        in sort order."""
         self.members: list[AppState] = []
         """Leaf: every application placed here, in file order."""
         self.entry: tuple = ()
@@ -170,6 +173,10 @@ class QState:
         """Leaf: per size, (reservation order, application) of applications holding reserved asks of that size."""
         self.res_apps: dict[AppState, list[AskState]] = {}
         """Leaf: applications holding reservations, in reservation order, with their reserved asks."""
+        self.pready = 0
+        """Asks below this queue ready to try preemption now (their preconditions pass): never pruned."""
+        self.allocs: dict[AllocState, None] = {}
+        """Leaf: running allocations placed in this queue, in placement order (the victim search reads them)."""
 
     def refresh_blocked(self, cached: Mapping[Size, Fit]) -> None:
         """Recompute blocked from this queue's own max, usage, maxapplications and pending sizes.
@@ -228,7 +235,7 @@ class QState:
             for app in self.dirty_apps:
                 app.dirty = False
                 entry = app.entry
-                if app.asks:
+                if app.asks or app.pready:
                     new = app.key()
                     if entry is None:
                         insort(apps, new)
@@ -297,6 +304,7 @@ class AppState:
         "nalloc",
         "npending",
         "old",
+        "pready",
         "prio",
         "problem",
         "required",
@@ -347,6 +355,8 @@ class AppState:
         self.usage_dens: tuple[int, ...] = ()
         self.prio: PrioAppState | None = None
         """The priority cache's record of this application (None when it has no queue)."""
+        self.pready: list[tuple] = []
+        """Entries (ask key..., AskState) of asks ready to try preemption now, reserved ones included, in sort order."""
 
     def key(self) -> tuple:
         """The application's sort entry in its leaf."""
@@ -375,12 +385,16 @@ class AskState:
         "node",
         "old",
         "own_live",
+        "pcheck",
+        "pgen",
+        "pready",
         "priority",
         "required",
         "res_seq",
         "reserved",
         "size",
         "status",
+        "triggered",
     )
 
     def __init__(self, ask: Ask, app: AppState, size: Size, fit: Fit, arrival: int) -> None:
@@ -405,12 +419,37 @@ class AskState:
         self.node: NodeState | None = None
         self.alloc: AllocState | None = None
         self.entry = policies.ask_key(ask.priority, ask.submit_time, ask.seq, self)
+        self.pready = False
+        """Ready to try preemption now: YuniKorn's preconditions pass (see preconditions.py)."""
+        self.pcheck: int | None = None
+        """When the ask last tried preemption (its preconditions passed): the next try waits 15 s."""
+        self.pgen = -1
+        """The run's change counter at that try: a retry before anything changed would fail the same way."""
+        self.triggered = False
+        """The ask has preempted once: YuniKorn lets an ask preempt at most once."""
 
 
 class AllocState:
     """A running allocation: one placed by the run or one present from the start."""
 
-    __slots__ = ("allow_preemption", "app", "ask", "end", "name", "node", "priority", "size", "start")
+    __slots__ = (
+        "allow_preemption",
+        "app",
+        "ask",
+        "created",
+        "end",
+        "name",
+        "node",
+        "originator",
+        "preempt_other",
+        "preempted",
+        "priority",
+        "required",
+        "restart",
+        "seq",
+        "size",
+        "start",
+    )
 
     def __init__(
         self,
@@ -423,6 +462,12 @@ class AllocState:
         end: int | None,
         allow_preemption: bool,
         ask: AskState | None,
+        created: int = 0,
+        originator: bool = False,
+        required: bool = False,
+        seq: int = 0,
+        restart: bool = False,
+        preempt_other: bool = True,
     ) -> None:
         self.name = name
         self.app = app
@@ -433,6 +478,18 @@ class AllocState:
         self.end = end
         self.allow_preemption = allow_preemption
         self.ask = ask
+        self.created = created
+        """Creation time of the pod (the ask's submit time, or a running allocation's startTime): 'newest first'."""
+        self.originator = originator
+        self.required = required
+        """A required-node (DaemonSet) pod: never a victim of queue preemption."""
+        self.seq = seq
+        """Creation order in the run: the tie-breaker of equal creation times (newer first)."""
+        self.preempted = False
+        self.preempt_other = preempt_other
+        """allowPreemptOther of the pod (kept for the fresh ask of a restarted pod)."""
+        self.restart = restart
+        """restartOnPreemption: a fresh ask of the same shape is submitted when it is preempted."""
 
 
 def vector(resources: Mapping[str, int], index: Mapping[str, int], width: int) -> Size:

@@ -1,0 +1,125 @@
+"""When an ask may try preemption: YuniKorn's CheckPreconditions on the virtual clock.
+
+An ask is *ready* while every precondition passes: the partition enables preemption, the ask may preempt
+(its preemptionPolicy is not Never), it is not a required-node ask, it has never preempted, it has waited its
+leaf's preemption.delay, and its last try is at least 15 s ago. A leaf with no guarantee anywhere on its path
+can never pass the queue-guarantee check, so its asks are never ready (a try there always fails the same way).
+
+Ready asks are counted on every queue of their path and listed per application, so the scheduling walk visits
+them even where no ask could be allocated, and skips them nowhere else. A try that fails stamps the ask: it is
+ready again 15 s later, but only once something changed that could alter the result (an allocation, a release
+or a reservation); until then it is *dormant*, because the core's retry would find the same answer.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, insort
+
+from yk_cli.core.sim.build import PREEMPT_READY, RunState
+from yk_cli.core.sim.state import PENDING, AskState, QState
+
+RETRY_WAIT = 15_000_000_000
+"""preemptAttemptFrequency: nanoseconds between two preemption tries of one ask."""
+MAX_ATTEMPTS_PER_LEAF = 10
+"""maxPreemptionsPerQueue: preemption tries per leaf queue and scheduling cycle."""
+
+
+def guarded(leaf: QState) -> bool:
+    """Whether the leaf or an ancestor has a guarantee (without one no preemption can pass its queue check)."""
+    return any(queue.guaranteed for queue in leaf.ancestors())
+
+
+def may_ever_preempt(state: RunState, ask: AskState) -> bool:
+    """The preconditions that never change for an ask."""
+    leaf = ask.app.leaf
+    return (
+        state.preemption_enabled
+        and ask.ask.preempt_other
+        and not ask.required
+        and not ask.triggered
+        and leaf is not None
+        and guarded(leaf)
+    )
+
+
+def on_arrival(state: RunState, ask: AskState) -> None:
+    """A new pending ask: ready at once if it has waited its leaf's preemption.delay, else when it has."""
+    if not may_ever_preempt(state, ask):
+        return
+    leaf = ask.app.leaf
+    assert leaf is not None
+    due = ask.created + leaf.queue.preemption_delay
+    if due <= state.now:
+        set_ready(state, ask, True)
+    else:
+        state.push(due, PREEMPT_READY, ask)
+
+
+def on_timer(state: RunState, ask: AskState) -> None:
+    """The ask's preemption.delay or 15 s retry wait is over."""
+    if ask.status != PENDING or ask.triggered or ask.pready:
+        return
+    if ask.pcheck is not None and ask.pgen == state.gen:
+        make_dormant(state, ask)
+    else:
+        set_ready(state, ask, True)
+
+
+def make_dormant(state: RunState, ask: AskState) -> None:
+    """Nothing changed since the ask's last try: it becomes ready at the next change."""
+    wake_dormant(state)
+    state.dormant.append(ask)
+    state.dormant_gen = state.gen
+
+
+def wake_dormant(state: RunState) -> None:
+    """Something changed since the dormant asks went to sleep: they are ready again."""
+    if not state.dormant or state.gen == state.dormant_gen:
+        return
+    for ask in state.dormant:
+        if ask.status == PENDING and not ask.triggered and not ask.pready:
+            set_ready(state, ask, True)
+    state.dormant.clear()
+
+
+def stamp(state: RunState, ask: AskState) -> None:
+    """The preconditions passed and the ask tries now: not ready again for 15 s (UpdatePreemptCheckTime)."""
+    ask.pcheck = state.now
+    ask.pgen = state.gen
+    set_ready(state, ask, False)
+    state.push(state.now + RETRY_WAIT, PREEMPT_READY, ask)
+
+
+def leave(state: RunState, ask: AskState) -> None:
+    """The ask is no longer pending (allocated) or has preempted: it is never ready again."""
+    if ask.pready:
+        set_ready(state, ask, False)
+
+
+def set_ready(state: RunState, ask: AskState, ready: bool) -> None:
+    """Mark the ask ready or not, keeping its application's list and its queues' counters in step."""
+    if ask.pready == ready:
+        return
+    ask.pready = ready
+    app = ask.app
+    leaf = app.leaf
+    assert leaf is not None
+    if ready:
+        insort(app.pready, ask.entry)
+    else:
+        del app.pready[bisect_left(app.pready, ask.entry)]
+    if not app.dirty:
+        app.dirty = True
+        leaf.dirty_apps.append(app)
+    delta = 1 if ready else -1
+    queue: QState | None = leaf
+    while queue is not None:
+        queue.pready += delta
+        queue = queue.parent
+
+
+def delay_left(state: RunState, ask: AskState) -> int:
+    """Nanoseconds until the ask has waited its leaf's preemption.delay (0 when it has)."""
+    leaf = ask.app.leaf
+    assert leaf is not None
+    return max(0, ask.created + leaf.queue.preemption_delay - state.now)

@@ -1,0 +1,690 @@
+"""Preemption as YuniKorn's core does it: victims for one ask, the node they free, and the final victim set.
+
+A line-by-line model of yunikorn-core's Preemptor (`pkg/scheduler/objects/preemption.go`, `queue.go
+FindEligiblePreemptionVictims`, `predicates.go`) and RequiredNodePreemptor (`required_node_preemptor.go`,
+`preemption_utilities.go SortAllocations`), with the Kubernetes shim registered as the resource manager plugin
+(resource-only pods: the shim answers each node's predicate check with its start index). The arithmetic is
+the core's own resource-map arithmetic (`resources.go`): a map holds only the types it names, and which types a
+map names matters (SubOnlyExisting, FitInActual, StrictlyGreaterThanOnlyExisting, ...), so maps are plain dicts.
+
+Where the core iterates a Go map the order is random; yk makes it explicit: victims of equal creation time
+go newest first by creation order, and equally good nodes by node ID (the order the core's own checks are
+sorted in, which is what it does with GOMAXPROCS=1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cmp_to_key
+
+from yk_cli.core.sim.build import RunState
+from yk_cli.core.sim.nodes import NodeState
+from yk_cli.core.sim.state import INF, AllocState, AskState, QState, Size
+
+Res = dict[str, int]
+"""A Go *resources.Resource: None is nil; the keys are the types the map names."""
+
+SCORE_FIT_MAX = 1 << 32
+SCORE_ORIGINATOR = 1 << 33
+SCORE_NO_PREEMPT = 1 << 34
+SCORE_UNFIT = 1 << 35
+PREDICATE_BATCH = 10
+"""preemptCheckConcurrency: node checks sent to the shim per batch."""
+RESERVATION_WAIT_TIMEOUT = 3_600_000_000_000
+RESERVATION_DELAY = 2_000_000_000
+
+
+# --- the core's resource-map arithmetic -------------------------------------------------------------------------
+
+
+def _fit_in(larger: Res | None, smaller: Res | None) -> bool:
+    """FitIn: every type of smaller fits larger (a missing or negative larger value counts as 0)."""
+    if smaller is None:
+        return True
+    larger = larger or {}
+    return all(v <= max(0, larger.get(k, 0)) for k, v in smaller.items())
+
+
+def _fit_in_actual(larger: Res | None, smaller: Res | None) -> bool:
+    """FitInActual: types larger does not name are skipped; negative values count as they are."""
+    if smaller is None:
+        return True
+    larger = larger or {}
+    return all(k not in larger or v <= larger[k] for k, v in smaller.items())
+
+
+def _sub_only_existing(base: Res | None, delta: Res | None) -> Res | None:
+    """SubOnlyExisting: base minus delta over base's types."""
+    if base is None or delta is None:
+        return None if base is None else dict(base)
+    return {k: v - delta.get(k, 0) for k, v in base.items()}
+
+
+def _min(left: Res | None, right: Res | None) -> Res | None:
+    """ComponentWiseMin over the union of types."""
+    if left is None:
+        return None if right is None else dict(right)
+    if right is None:
+        return dict(left)
+    out = dict(right)
+    for k, v in left.items():
+        out[k] = min(v, right[k]) if k in right else v
+    return out
+
+
+def _min_only_existing(left: Res | None, right: Res | None) -> Res | None:
+    """ComponentWiseMinOnlyExisting: over left's types."""
+    if left is None:
+        return None
+    if right is None:
+        return dict(left)
+    return {k: min(v, right[k]) if k in right else v for k, v in left.items()}
+
+
+def _merge_if_not_present(left: Res | None, right: Res | None) -> Res | None:
+    if left is None:
+        return None if right is None else dict(right)
+    if right is None:
+        return dict(left)
+    out = dict(left)
+    for k, v in right.items():
+        out.setdefault(k, v)
+    return out
+
+
+def _ge(larger: Res | None, smaller: Res | None) -> bool:
+    """StrictlyGreaterThanOrEquals: larger >= smaller in every type either names (missing is 0)."""
+    larger, smaller = larger or {}, smaller or {}
+    return all(smaller.get(k, 0) <= v for k, v in larger.items()) and all(
+        larger.get(k, 0) >= v for k, v in smaller.items()
+    )
+
+
+def _strictly_only_existing(larger: Res | None, smaller: Res | None, or_equal: bool) -> bool:
+    """internalStrictlyOnlyExisting: larger vs smaller over their common types."""
+    larger, smaller = larger or {}, smaller or {}
+    not_equal = equal = common = False
+    all_positive = True
+    for k, v in larger.items():
+        if not smaller and v <= 0:
+            all_positive = False
+        if k in smaller:
+            common = True
+            other = smaller[k]
+            if other > v:
+                return False
+            equal = True
+            if other != v:
+                not_equal = True
+    if not smaller and larger:
+        return all_positive
+    if common:
+        return equal if or_equal else not_equal
+    return bool(larger) and bool(smaller)
+
+
+def _add(left: Res | None, right: Res | None) -> Res:
+    out = dict(left or {})
+    for k, v in (right or {}).items():
+        out[k] = out.get(k, 0) + v
+    return out
+
+
+def _sub_eliminate_negative(left: Res, right: Res) -> Res:
+    out = dict(left)
+    for k, v in right.items():
+        out[k] = max(0, out.get(k, 0) - v)
+    return out
+
+
+def _equals_or_empty(left: Res | None, right: Res | None) -> bool:
+    if not any((left or {}).values()) and not any((right or {}).values()):
+        return True
+    left, right = left or {}, right or {}
+    return all(right.get(k, 0) == v for k, v in left.items()) and all(left.get(k, 0) == v for k, v in right.items())
+
+
+def _ask_queue_under(ask: Res, remaining: Res) -> bool:
+    """isAskQueueUnderGuaranteed: no type of the ask is negative in the remaining guarantee."""
+    return all(remaining.get(k, 0) >= 0 for k in ask)
+
+
+def _victim_queue_over(ask: Res, remaining: Res) -> bool:
+    """isVictimQueueOverGuaranteed: some type of the ask is negative in the remaining guarantee."""
+    return any(k in remaining and remaining[k] < 0 for k in ask)
+
+
+# --- queue snapshots ---------------------------------------------------------------------------------------------
+
+
+class Snapshot:
+    """QueuePreemptionSnapshot: one queue's usage and guarantee during one preemption attempt."""
+
+    __slots__ = ("allocated", "ask_queue", "guaranteed", "leaf", "parent", "path", "victims")
+
+    def __init__(self, parent: Snapshot | None, path: str, leaf: bool, allocated: Res, guaranteed: Res | None) -> None:
+        self.parent = parent
+        self.path = path
+        self.leaf = leaf
+        self.allocated = allocated
+        self.guaranteed = guaranteed
+        self.victims: list[AllocState] = []
+        self.ask_queue: Snapshot | None = None
+
+    def remaining(self) -> Res | None:
+        """GetRemainingGuaranteedResource (the preempting resource is always empty here: victims go at once)."""
+        parent = self.parent.remaining() if self.parent is not None else None
+        if not parent and not self.guaranteed:
+            return None
+        remaining = _sub_only_existing(self.guaranteed, self.allocated)
+        ask_queue = self.ask_queue
+        if ask_queue is not None:
+            if ask_queue.path == self.path and remaining:
+                return _merge_if_not_present(remaining, parent)
+            ask_remaining = _sub_only_existing(ask_queue.guaranteed, ask_queue.allocated)
+            if remaining and ask_queue.path.startswith(self.path) and ask_remaining:
+                return None
+        return _min(remaining, parent)
+
+    def add(self, res: Res) -> None:
+        snapshot: Snapshot | None = self
+        while snapshot is not None:
+            allocated = snapshot.allocated
+            for k, v in res.items():
+                allocated[k] = allocated.get(k, 0) + v
+            snapshot = snapshot.parent
+
+    def remove(self, res: Res) -> None:
+        snapshot: Snapshot | None = self
+        while snapshot is not None:
+            allocated = snapshot.allocated
+            for k, v in res.items():
+                allocated[k] = allocated.get(k, 0) - v
+            snapshot = snapshot.parent
+
+
+def _duplicate(snapshots: dict[str, Snapshot]) -> dict[str, Snapshot]:
+    """duplicateQueueSnapshots: deep copies sharing the victim lists."""
+    out: dict[str, Snapshot] = {}
+
+    def copy(snapshot: Snapshot) -> Snapshot:
+        found = out.get(snapshot.path)
+        if found is not None:
+            return found
+        parent = copy(snapshot.parent) if snapshot.parent is not None else None
+        new = Snapshot(parent, snapshot.path, snapshot.leaf, dict(snapshot.allocated), snapshot.guaranteed)
+        new.victims = snapshot.victims
+        new.ask_queue = snapshot.ask_queue
+        out[snapshot.path] = new
+        return new
+
+    for snapshot in snapshots.values():
+        copy(snapshot)
+    return out
+
+
+# --- the attempt -------------------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Preemption:
+    """A successful attempt: the node reserved for the ask and the allocations released for it."""
+
+    ask: AskState
+    node: NodeState
+    victims: list[AllocState]
+    cancelled: list[AskState] = field(default_factory=list)
+    """Reservations of other asks cancelled to consider their nodes."""
+
+
+def victim_key(alloc: AllocState) -> tuple[int, int, int]:
+    """sortVictimsForPreemption / compareAllocationLess: opted-in first, non-originators first, newest first."""
+    score = (SCORE_ORIGINATOR if alloc.originator else 0) | (0 if alloc.allow_preemption else SCORE_NO_PREEMPT)
+    return score, -alloc.created, -alloc.seq
+
+
+class Attempt:
+    """One Preemptor: the working state of a single preemption attempt for one ask."""
+
+    def __init__(self, state: RunState, ask: AskState, nodes_tried: bool) -> None:
+        self.state = state
+        self.ask = ask
+        leaf = ask.app.leaf
+        assert leaf is not None
+        self.leaf = leaf
+        self.nodes_tried = nodes_tried
+        self.ask_res = res_of(state, ask.size)
+        self.snapshots: dict[str, Snapshot] = {}
+        self.queue_of: dict[AllocState, str] = {}
+        self.by_node: dict[NodeState, list[AllocState]] = {}
+        self.available: dict[NodeState, Res] = {}
+        self.cancelled: list[AskState] = []
+        self.verdict = ""
+        """Why the attempt failed, in the core's log words."""
+
+    def run(self) -> Preemption | None:
+        """TryPreemption."""
+        self._find_victims()
+        if not self._queue_guarantees_allow():
+            self.verdict = "Preemption queue guarantees check failed"
+            return None
+        self._working_state()
+        chosen = self._try_nodes()
+        if chosen is None:
+            self.verdict = self.verdict or "Preemption does not help"
+            return None
+        node, victims = chosen
+        extra, ok = self._additional_victims(victims)
+        if not ok:
+            self.verdict = "Preemption does not help"
+            return None
+        victims = victims + extra
+        if not victims:
+            self.verdict = "Preemption does not help"
+            return None
+        ask_res = self.ask_res
+        fit_in = _fit_in(self.available[node], ask_res)
+        total: Res = {}
+        final: list[AllocState] = []
+        for victim in victims:
+            if not fit_in and victim.node is not node:
+                continue
+            res = res_of(self.state, victim.size)
+            if _strictly_only_existing(ask_res, total, False):
+                final.append(victim)
+            total = _add(total, res)
+        if _strictly_only_existing(ask_res, total, False):
+            self.verdict = "Preemption helped but short of resources"
+            return None
+        return Preemption(self.ask, node, final, self.cancelled)
+
+    # FindEligiblePreemptionVictims
+    def _find_victims(self) -> None:
+        leaf = self.leaf
+        priorities: dict[QState, int] = {}
+        fence = self._fence_root(priorities)
+        self._snapshot(leaf)
+        ask_snapshot = self.snapshots[leaf.path]
+        queue: QState | None = leaf
+        while queue is not None and queue.parent is not None:
+            self.snapshots[queue.path].ask_queue = ask_snapshot
+            queue = queue.parent
+        self._walk(fence, priorities, priorities[fence], False)
+        for path, snapshot in self.snapshots.items():
+            if snapshot.leaf:
+                for alloc in snapshot.victims:
+                    self.queue_of[alloc] = path
+
+    def _fence_root(self, priorities: dict[QState, int]) -> QState:
+        """findPreemptionFenceRoot: up from the ask's leaf to root, a preemption fence, or a full max."""
+        priority = self.ask.priority
+        queue = self.leaf
+        while True:
+            config = queue.queue
+            offset = config.priority_offset
+            priority = offset if config.priority_fence else priority + offset
+            priorities[queue] = priority
+            limit = effective_max(self.state, queue)
+            full = False
+            if limit:
+                projected = _add(allocated_of(self.state, queue), self.ask_res)
+                full = not _strictly_only_existing(limit, projected, True)
+            parent = queue.parent
+            if parent is None or config.preemption_policy == "fence" or full:
+                return queue
+            queue = parent
+
+    def _snapshot(self, queue: QState) -> Snapshot:
+        """createPreemptionSnapshot (parents first)."""
+        found = self.snapshots.get(queue.path)
+        if found is not None:
+            return found
+        parent = self._snapshot(queue.parent) if queue.parent is not None else None
+        snapshot = Snapshot(
+            parent, queue.path, queue.is_leaf, allocated_of(self.state, queue), queue.guaranteed or None
+        )
+        snapshot.ask_queue = self.snapshots.get(self.leaf.path)
+        self.snapshots[queue.path] = snapshot
+        return snapshot
+
+    def _walk(self, queue: QState, priorities: dict[QState, int], ask_priority: int, fenced: bool) -> None:
+        """findEligiblePreemptionVictims: depth-first below the fence root."""
+        if queue is self.leaf:
+            return
+        if queue.is_leaf:
+            if queue.queue.preemption_policy == "disabled":
+                return
+            snapshot = self._snapshot(queue)
+            remaining = snapshot.remaining()
+            if remaining is not None and all(v >= 0 for v in remaining.values()):
+                del self.snapshots[queue.path]
+                return
+            ask_types = self.ask_res
+            types = self.state.types
+            for alloc in queue.allocs:
+                if alloc.required or alloc.preempted:
+                    continue
+                if not any(v and types[i] in ask_types for i, v in enumerate(alloc.size)):
+                    continue
+                if fenced or alloc.priority <= ask_priority:
+                    snapshot.victims.append(alloc)
+            if not snapshot.victims:
+                del self.snapshots[queue.path]
+            return
+        for entry in _children(queue):
+            child = entry
+            child_fenced = False
+            child_priority = priorities.get(child)
+            if child_priority is None:
+                config = child.queue
+                if config.priority_fence:
+                    if config.priority_offset > ask_priority:
+                        continue
+                    child_fenced = True
+                    child_priority = ask_priority
+                else:
+                    child_priority = ask_priority - config.priority_offset
+            self._walk(child, priorities, child_priority, fenced or child_fenced)
+
+    # checkPreemptionQueueGuarantees
+    def _queue_guarantees_allow(self) -> bool:
+        queues = _duplicate(self.snapshots)
+        current = queues.get(self.leaf.path)
+        if current is None:
+            return False
+        old = current.remaining()
+        if old is not None and _fit_in_actual(old, self.ask_res):
+            return True
+        current.add(self.ask_res)
+        # Removing victims only ever raises the ask queue's remaining guarantee, so the core's "at some point
+        # during the removals" is "after removing every potential victim" (when there is one).
+        removed = False
+        for snapshot in queues.values():
+            for alloc in snapshot.victims:
+                snapshot.remove(res_of(self.state, alloc.size))
+                removed = True
+        if not removed:
+            return False
+        remaining = current.remaining()
+        return remaining is not None and _ask_queue_under(self.ask_res, remaining)
+
+    # initWorkingState
+    def _working_state(self) -> None:
+        state, ask = self.state, self.ask
+        by_node: dict[NodeState, list[AllocState]] = {}
+        for snapshot in self.snapshots.values():
+            for alloc in snapshot.victims:
+                by_node.setdefault(alloc.node, []).append(alloc)
+        available: dict[NodeState, Res] = {}
+        for node in state.nodes:
+            other = False
+            holder = node.reserved_by
+            if holder is not None and holder is not ask:
+                assert isinstance(holder, AskState)
+                other = True
+                if (
+                    not holder.required
+                    and not holder.triggered
+                    and holder.priority < ask.priority
+                    and state.now - holder.created > 2 * RESERVATION_WAIT_TIMEOUT + RESERVATION_DELAY
+                ):
+                    self.cancelled.append(holder)
+                    other = False
+            if not node.schedulable or other or not node.fits_capacity(ask.fit):
+                by_node.pop(node, None)
+            else:
+                available[node] = node_available(state, node)
+        for allocs in by_node.values():
+            allocs.sort(key=victim_key)
+        self.by_node = by_node
+        self.available = available
+
+    # calculateVictimsByNode
+    def _victims_on(self, node_available: Res, candidates: list[AllocState]) -> tuple[int, list[AllocState] | None]:
+        ask_res, state = self.ask_res, self.state
+        current = dict(node_available)
+        if _fit_in(current, ask_res):
+            return -1, []
+        snapshots = _duplicate(self.snapshots)
+        ask_queue = snapshots[self.leaf.path]
+        head: list[AllocState] = []
+        tail: list[AllocState] = []
+        for victim in candidates:
+            snapshot = snapshots.get(self.queue_of[victim])
+            if snapshot is None:
+                continue
+            res = res_of(state, victim.size)
+            remaining = snapshot.remaining()
+            snapshot.remove(res)
+            if remaining is None or _victim_queue_over(ask_res, remaining):
+                ask_remaining = ask_queue.remaining()
+                if ask_remaining is not None and _fit_in_actual(ask_remaining, res):
+                    ask_queue.add(res)
+                else:
+                    snapshot.add(res)
+                    break
+                shortfall = _sub_eliminate_negative(ask_res, current)
+                grown = _add(current, res)
+                if _equals_or_empty(shortfall, _sub_eliminate_negative(ask_res, grown)):
+                    ask_queue.remove(res)
+                    snapshot.add(res)
+                    tail.append(victim)
+                else:
+                    current = grown
+                    head.append(victim)
+            else:
+                snapshot.add(res)
+        head.extend(tail)
+        if not head:
+            return -1, None
+        current = dict(node_available)
+        snapshots = _duplicate(self.snapshots)
+        results: list[AllocState] = []
+        index = -1
+        for victim in head:
+            snapshot = snapshots.get(self.queue_of[victim])
+            if snapshot is None:
+                continue
+            res = res_of(state, victim.size)
+            remaining = snapshot.remaining()
+            snapshot.remove(res)
+            if remaining is None or _victim_queue_over(ask_res, remaining):
+                current = _add(current, res)
+                if index < 0 and _fit_in(current, ask_res):
+                    index = len(results)
+                results.append(victim)
+            else:
+                snapshot.add(res)
+        if index < 0:
+            return -1, None
+        return index, results
+
+    # tryNodes + checkPreemptionPredicates (the shim registered as plugin)
+    def _try_nodes(self) -> tuple[NodeState, list[AllocState]] | None:
+        checks: list[tuple[int, str, NodeState]] = []
+        victims_by_node: dict[NodeState, list[AllocState]] = {}
+        for node, node_available in self.available.items():
+            index, victims = self._victims_on(node_available, self.by_node.get(node, []))
+            if victims is None:
+                continue
+            victims_by_node[node] = victims
+            if victims or not self.nodes_tried:
+                checks.append((index, node.name, node))
+        if not checks:
+            return None
+        checks.sort(key=lambda check: (check[0], check[1]))
+        best: tuple[int, int, NodeState] | None = None
+        for start in range(0, len(checks), PREDICATE_BATCH):
+            for index, _, node in checks[start : start + PREDICATE_BATCH]:
+                score = self._solution_score(node, index)
+                if best is None or score < best[0]:
+                    best = (score, index, node)
+            if best is not None and best[0] < SCORE_FIT_MAX:
+                break
+        assert best is not None
+        _, index, node = best
+        victims = victims_by_node[node]
+        if index >= len(victims):
+            return None
+        return node, victims[: index + 1]
+
+    def _solution_score(self, node: NodeState, index: int) -> int:
+        """getSolutionScore: index + 1, plus penalties for originators and opted-out pods up to the index, read from
+        the node's sorted potential victims (not from the victim list the index belongs to, as in the core)."""
+        allocations = self.by_node.get(node)
+        if allocations is None:
+            return SCORE_UNFIT
+        if index < 0:
+            return 0
+        if index >= len(allocations):
+            return SCORE_UNFIT
+        score = 0
+        for alloc in allocations[: index + 1]:
+            if alloc.originator:
+                score |= SCORE_ORIGINATOR
+            if not alloc.allow_preemption:
+                score |= SCORE_NO_PREEMPT
+        return score + index + 1
+
+    # calculateAdditionalVictims
+    def _additional_victims(self, node_victims: list[AllocState]) -> tuple[list[AllocState], bool]:
+        state, ask_res = self.state, self.ask_res
+        snapshots = _duplicate(self.snapshots)
+        ask_queue = snapshots[self.leaf.path]
+        seen = set()
+        for victim in node_victims:
+            snapshot = snapshots.get(self.queue_of[victim])
+            if snapshot is not None:
+                snapshot.remove(res_of(state, victim.size))
+                seen.add(victim)
+        candidates = [alloc for snapshot in self.snapshots.values() for alloc in snapshot.victims if alloc not in seen]
+        candidates.sort(key=victim_key)
+        victims: list[AllocState] = []
+        for victim in candidates:
+            snapshot = snapshots.get(self.queue_of[victim])
+            if snapshot is None:
+                continue
+            res = res_of(state, victim.size)
+            remaining = snapshot.remaining()
+            snapshot.remove(res)
+            if remaining is None or _victim_queue_over(ask_res, remaining):
+                ask_remaining = ask_queue.remaining()
+                if ask_remaining is not None and _fit_in_actual(ask_remaining, res):
+                    ask_queue.add(res)
+                else:
+                    snapshot.add(res)
+                    break
+                if not _equals_or_empty(ask_remaining, ask_queue.remaining()):
+                    victims.append(victim)
+                else:
+                    ask_queue.remove(res)
+                    snapshot.add(res)
+            else:
+                snapshot.add(res)
+        if victims:
+            final = ask_queue.remaining()
+            return victims, final is not None and _ask_queue_under(ask_res, final)
+        return [], True
+
+
+def try_preemption(state: RunState, ask: AskState, nodes_tried: bool) -> tuple[Preemption | None, str]:
+    """One preemption attempt for an ask whose preconditions passed: the outcome, or None and the reason."""
+    attempt = Attempt(state, ask, nodes_tried)
+    found = attempt.run()
+    return found, attempt.verdict
+
+
+def required_node_victims(state: RunState, ask: AskState, node: NodeState) -> list[AllocState]:
+    """RequiredNodePreemptor: victims on the ask's own node, ignoring queues, guarantees and fences.
+
+    Candidates are every allocation on the node except required-node pods, pods of higher priority, pods already
+    preempted and pods sharing no resource type with the ask. Ordered regular pods, opted-out pods, originators;
+    then lower priority, newer, smaller first. Taken until their sum alone covers the ask; used only if that sum
+    plus the node's free resources covers it.
+    """
+    ask_res = res_of(state, ask.size)
+    types = state.types
+    candidates = [
+        alloc
+        for alloc in node.allocations.values()
+        if isinstance(alloc, AllocState)
+        and not alloc.required
+        and alloc.priority <= ask.priority
+        and not alloc.preempted
+        and any(v and types[i] in ask_res for i, v in enumerate(alloc.size))
+    ]
+    candidates.sort(key=cmp_to_key(_required_order))
+    victims: list[AllocState] = []
+    total: Res = {}
+    for alloc in candidates:
+        if _ge(total, ask_res):
+            break
+        total = _add(total, res_of(state, alloc.size))
+        victims.append(alloc)
+    if victims and _ge(_add(total, node_available(state, node)), ask_res):
+        return victims
+    return []
+
+
+def _ask_type(alloc: AllocState) -> int:
+    if alloc.originator:
+        return 3
+    return 2 if not alloc.allow_preemption else 1
+
+
+def _required_order(left: AllocState, right: AllocState) -> int:
+    """SortAllocations: regular, opted-out, originator; lower priority; newer; smaller (else node order)."""
+    for a, b in ((_ask_type(left), _ask_type(right)), (left.priority, right.priority), (-left.created, -right.created)):
+        if a != b:
+            return -1 if a < b else 1
+    if left.size != right.size:
+        delta = [a - b for a, b in zip(left.size, right.size, strict=True)]
+        bigger = all(v >= 0 for v in delta) and any(v > 0 for v in delta)
+        return 1 if bigger else -1
+    return 0
+
+
+def _children(queue: QState) -> Iterable[QState]:
+    """Child queues in configuration order (the victim search does not depend on the sort order)."""
+    return sorted((entry[-1] for entry in queue.children), key=lambda child: child.order)
+
+
+def res_of(state: RunState, size: Size) -> Res:
+    """A size vector as the core's resource map (types with a non-zero amount)."""
+    found = state.res_maps.get(size)
+    if found is None:
+        types = state.types
+        found = state.res_maps[size] = {types[i]: v for i, v in enumerate(size) if v}
+    return found
+
+
+def allocated_of(state: RunState, queue: QState) -> Res:
+    """A queue's allocated resources as the core keeps them (zero amounts pruned)."""
+    types = state.types
+    return {types[i]: v for i, v in enumerate(queue.allocated) if v}
+
+
+def node_available(state: RunState, node: NodeState) -> Res:
+    """A node's free resources over the types it has."""
+    types = state.types
+    return {types[i]: v for i, v in enumerate(node.available) if types[i] in node.capacity_map or v}
+
+
+def effective_max(state: RunState, queue: QState) -> Res | None:
+    """GetMaxResource: the component-wise min of the maxes on the path (root's max is the cluster)."""
+    limit: Res | None = None
+    for ancestor in reversed(queue.ancestors()):
+        own = _own_max(state, ancestor)
+        if limit is None:
+            limit = dict(own) if own is not None else None
+        elif own is not None:
+            limit = _min(limit, own)
+    return limit
+
+
+def _own_max(state: RunState, queue: QState) -> Res | None:
+    if queue.max is None:
+        return None
+    types = state.types
+    return {types[i]: int(v) for i, v in enumerate(queue.max) if v != INF}
