@@ -88,6 +88,8 @@ class RunState:
     """Trace events a cycle caused besides its outcome (required-node preemption, cancelled reservations)."""
     alloc_seq: int = 0
     """Creation order of allocations (running ones first, in file order)."""
+    required_waiting: list = field(default_factory=list)
+    """Required-node asks that reserved their node and do not fit it yet: the next cycle tries to preempt for them."""
     res_maps: dict = field(default_factory=dict)
     """Size vector -> the core's resource map of it (preemption works on maps)."""
     restarts: int = 0

@@ -182,6 +182,8 @@ def reserve(state: RunState, ask: AskState, node: NodeState) -> None:
     state.nres += 1
     state.reservations += 1
     state.gen += 1
+    if ask.required and not ask.triggered and not node.fits(ask.fit):
+        state.required_waiting.append(ask)  # RequiredNodePreemptor runs in the next reservation pass
     _climb(state, app, ask.size, ask.fit, -1, 0, 0, ask.old, not app.started, bool(ask.required))
 
 

@@ -29,6 +29,7 @@ from yk_cli.core.sim.commit import (
     unreserve,
 )
 from yk_cli.core.sim.cycle import Decision, find_decision
+from yk_cli.core.sim.preemption import Preemption, required_node_victims
 from yk_cli.core.sim.reasons import pending_asks
 from yk_cli.core.sim.state import PENDING, AllocState, AppState, AskState
 from yk_cli.core.trace import ALLOCATE, PREEMPT, RESERVE, UNRESERVE, Summary, Trace, TraceEvent, Victim
@@ -178,6 +179,8 @@ class Simulation:
 
     def _cycle(self) -> bool:
         state = self.state
+        if state.required_waiting and not self._required_preemptions():
+            return False
         tries = state.gen, len(state.heap)
         decision = find_decision(state)
         if decision is None:
@@ -187,24 +190,8 @@ class Simulation:
             return False
         ask = decision.ask
         if decision.kind == PREEMPT:
-            found = decision.preemption
-            assert found is not None
-            victims = tuple(
-                Victim(
-                    v.name,
-                    v.app.id,
-                    v.app.leaf.path if v.app.leaf is not None else "",
-                    v.node.name,
-                    v.priority,
-                    self._resources(v.size),
-                )
-                for v in found.victims
-            )
-            restarted = preempt(state, found)
-            reason = f"node {found.node.name} reserved for the ask once its {len(victims)} victim(s) are released"
-            if restarted:
-                reason += "; restarted as " + ", ".join(f"{a.app.id}/{a.name}" for a in restarted)
-            self._emit(PREEMPT, ask.app, ask.name, ask.priority, found.node.name, ask.size, (), reason, victims)
+            assert decision.preemption is not None
+            self._preempted(decision.preemption, "")
             return True
         holder = decision.cancel
         if holder is not None:
@@ -217,6 +204,48 @@ class Simulation:
             return True
         changes, note = allocate(self.state, ask, decision.node)
         self._emit(ALLOCATE, ask.app, ask.name, ask.priority, decision.node.name, ask.size, changes, note)
+        return True
+
+    def _preempted(self, found: Preemption, why: str) -> None:
+        """Apply a preemption outcome and record it as one step naming every victim."""
+        state, ask = self.state, found.ask
+        victims = tuple(
+            Victim(
+                v.name,
+                v.app.id,
+                v.app.leaf.path if v.app.leaf is not None else "",
+                v.node.name,
+                v.priority,
+                self._resources(v.size),
+            )
+            for v in found.victims
+        )
+        restarted = preempt(state, found)
+        count = f"{len(victims)} victim" + ("s" if len(victims) != 1 else "")
+        reason = f"{why}node {found.node.name} reserved for the ask; {count} released"
+        if restarted:
+            reason += "; restarted as " + ", ".join(f"{a.app.id}/{a.name}" for a in restarted)
+        self._emit(PREEMPT, ask.app, ask.name, ask.priority, found.node.name, ask.size, (), reason, victims)
+
+    def _required_preemptions(self) -> bool:
+        """RequiredNodePreemptor for required-node asks holding their node: False when the step limit stopped it."""
+        state = self.state
+        waiting = state.required_waiting
+        while waiting:
+            ask = waiting[0]
+            node = ask.reserved
+            if node is None or ask.triggered or node.fits(ask.fit) or ask.status != PENDING:
+                waiting.pop(0)
+                continue
+            victims = required_node_victims(state, ask, node)
+            if not victims:
+                waiting.pop(0)
+                continue
+            found = Preemption(ask, node, victims)
+            if not self._may_step(Decision(PREEMPT, ask, node, preemption=found)):
+                return False
+            waiting.pop(0)
+            self._preempted(found, "required node (DaemonSet): ")
         return True
 
     def _emit(
