@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 import os
+from textwrap import dedent
 from typing import Any
 
 import hypothesis
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from ruamel.yaml import YAML
 
 from tests.sim_reference import Reference
 from tests.test_simulation import random_case, scenario
@@ -24,8 +26,23 @@ from yk_cli.load.workload import parse_workload
 EXAMPLES = int(os.environ.get("YK_REF_EXAMPLES", "300"))
 
 
+def without_preemption(config: str, workload_text: str) -> tuple[str, str]:
+    """The same case where nothing can preempt (the naive reference has no preemption): the partition's
+    preemption.enabled is false and required-node asks rank below every pod (so no DaemonSet preemption either)."""
+    data = YAML(typ="safe").load(dedent(config))
+    for partition in data["partitions"]:
+        partition["preemption"] = {"enabled": False}
+    work = YAML(typ="safe").load(dedent(workload_text))
+    for app in work.get("applications", []):
+        for ask in app.get("asks", []):
+            if "requiredNode" in ask:
+                ask["priority"] = -1_000_000
+    return json.dumps(data), json.dumps(work)
+
+
 def compare(config: str, workload_text: str, version: str, record: bool = False) -> None:
     """Engine and reference agree on every event and on the pending asks."""
+    config, workload_text = without_preemption(config, workload_text)
     partition, tree, workload = scenario(config, workload_text)
     trace = simulate(partition, tree, workload, SimulationOptions(yunikorn_version=version))
     events, pending = Reference(partition, tree, workload, legacy=version == "1.5").run()
@@ -164,7 +181,7 @@ def test_required_node_cancels_another_reservation_and_reserves_at_once() -> Non
       - id: run
         queue: root.leaf
         allocations:
-          - {name: r1, node: n1, resources: {memory: 5}, startTime: -60s, duration: 20s}
+          - {name: r1, node: n1, priority: 1, resources: {memory: 5}, startTime: -60s, duration: 20s}
           - {name: r2, node: n2, resources: {memory: 5}, startTime: -60s, duration: 30s}
       - id: big
         queue: root.leaf
@@ -186,7 +203,8 @@ def test_required_node_cancels_another_reservation_and_reserves_at_once() -> Non
         (0, "reserve", "b1", "n1"),  # 9 fits the cluster's 10 free but no node: best fit, ties to n1
         (5, "unreserve", "b1", "n1"),  # d1 requires n1
         (5, "allocate", "d1", "n1"),
-        (5, "reserve", "d2", "n1"),  # 6 does not fit n1's 1 left: reserved at once (b1 now fails root headroom)
+        (5, "reserve", "d2", "n1"),  # 6 does not fit n1's 1 left: reserved at once (b1 now fails root headroom);
+        # r1 (priority 1) outranks d2, so DaemonSet preemption finds no victim
         (20, "complete", "r1", "n1"),
         (20, "allocate", "d2", "n1"),  # the reservation pass
         (30, "complete", "r2", "n2"),
