@@ -70,6 +70,8 @@ class Victim:
     node: str
     priority: int = 0
     resources: Resource = field(default_factory=dict)
+    restarted_as: str = ""
+    """restartOnPreemption: the name of the fresh ask submitted for it ('' when it does not restart)."""
 
 
 @dataclass(slots=True)

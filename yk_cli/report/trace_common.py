@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from yk_cli.core.priority import PriorityChange, show
 from yk_cli.core.properties import format_duration
+from yk_cli.core.resources import format_resource
 from yk_cli.core.trace import Summary, Trace, TraceEvent
 
 FORMATS = ("text", "json", "markdown")
@@ -40,8 +41,12 @@ def notes(event: TraceEvent) -> list[str]:
     out = [change(c) for c in event.priority_changes]
     if event.reason:
         out.append(f"({event.reason})")
-    if event.victims:
-        out.append("preempted: " + ", ".join(v.allocation for v in event.victims))
+    for v in event.victims:
+        line = f"preempted {v.application}/{v.allocation} ({v.queue_path}, P{v.priority}"
+        line += f", {format_resource(v.resources)})" if v.resources else ")"
+        if v.restarted_as:
+            line += f", restarted as {v.restarted_as}"
+        out.append(line)
     return out
 
 

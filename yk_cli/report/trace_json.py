@@ -31,7 +31,15 @@ def event_dict(e: TraceEvent) -> dict[str, Any]:
             {"queuePath": c.queue_path, "from": _priority(c.old), "to": _priority(c.new)} for c in e.priority_changes
         ],
         "victims": [
-            {"allocation": v.allocation, "application": v.application, "queuePath": v.queue_path, "node": v.node}
+            {
+                "allocation": v.allocation,
+                "application": v.application,
+                "queuePath": v.queue_path,
+                "node": v.node,
+                "priority": v.priority,
+                "resources": dict(sorted(v.resources.items())),
+                "restartedAs": v.restarted_as,
+            }
             for v in e.victims
         ],
         "reason": e.reason,

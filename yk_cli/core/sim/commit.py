@@ -211,21 +211,21 @@ def complete(state: RunState, alloc: AllocState) -> None:
     _release(state, alloc)
 
 
-def preempt(state: RunState, found: Preemption) -> list[AskState]:
+def preempt(state: RunState, found: Preemption) -> dict[AllocState, str]:
     """Apply a preemption: release the victims, reserve the node for the ask, mark the ask as having preempted.
 
-    Victims with restartOnPreemption come back at once as fresh asks of the same shape; returns them.
+    Victims with restartOnPreemption come back at once as fresh asks of the same shape; returns their names.
     """
     for holder in found.cancelled:
         if holder.reserved is not None:
             unreserve(state, holder)
-    restarted = []
+    restarted: dict[AllocState, str] = {}
     for victim in found.victims:
         victim.preempted = True
         _release(state, victim)
         state.victims += 1
         if victim.restart:
-            restarted.append(_restart(state, victim))
+            restarted[victim] = _restart(state, victim).name
     ask = found.ask
     ask.triggered = True
     preconditions.leave(state, ask)

@@ -209,6 +209,7 @@ class Simulation:
     def _preempted(self, found: Preemption, why: str) -> None:
         """Apply a preemption outcome and record it as one step naming every victim."""
         state, ask = self.state, found.ask
+        restarted = preempt(state, found)
         victims = tuple(
             Victim(
                 v.name,
@@ -217,14 +218,12 @@ class Simulation:
                 v.node.name,
                 v.priority,
                 self._resources(v.size),
+                restarted.get(v, ""),
             )
             for v in found.victims
         )
-        restarted = preempt(state, found)
         count = f"{len(victims)} victim" + ("s" if len(victims) != 1 else "")
         reason = f"{why}node {found.node.name} reserved for the ask; {count} released"
-        if restarted:
-            reason += "; restarted as " + ", ".join(f"{a.app.id}/{a.name}" for a in restarted)
         self._emit(PREEMPT, ask.app, ask.name, ask.priority, found.node.name, ask.size, (), reason, victims)
 
     def _required_preemptions(self) -> bool:
