@@ -8,12 +8,15 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, dedent, run_program
-from tests.test_priorities import _in_checkout, golden  # noqa: F401 - the autouse fixture runs here too
+from tests.test_priorities import _in_checkout, golden, tree_of  # noqa: F401 - the autouse fixture runs here too
+from yk_cli.core.queue_guarantee import overall_state, queue_guarantees, type_states
 from yk_cli.report.tree_mermaid import escape
 
 TENANTS = ("samples/queues/tenants.yaml", "samples/workloads/tenants.yaml")
 FENCED = ("samples/workloads/queues/fenced-teams.yaml", "samples/workloads/fenced-teams.yaml")
 NAMESPACES = ("samples/workloads/queues/namespaces.yaml", "samples/workloads/namespaces.yaml")
+GUARANTEES = ("samples/workloads/queues/guarantees.yaml", "samples/workloads/guarantees.yaml")
+GI = 2**30
 
 
 def tree_json(run_yk, config: str, workload: str | None = None) -> dict[str, dict[str, object]]:
@@ -54,6 +57,43 @@ def test_mermaid_golden(run_yk) -> None:
     golden("tree_fenced-teams.mmd", result.stdout)
 
 
+@pytest.mark.parametrize(
+    ("fmt", "name"),
+    [("text", "tree_guarantees.txt"), ("json", "tree_guarantees.json"), ("mermaid", "tree_guarantees.mmd")],
+)
+def test_guarantee_goldens(run_yk, fmt: str, name: str) -> None:
+    result = run_yk("tree", *GUARANTEES[:1], "-w", GUARANTEES[1], "--format", fmt)
+    assert result.exit_code == 0 and result.stderr == ""
+    golden(name, result.stdout)
+
+
+def test_guarantee_states_in_json(run_yk) -> None:
+    queues = tree_json(run_yk, *GUARANTEES)
+    states = {path: (q["guaranteeState"], q["overMax"], q["victimSource"]) for path, q in queues.items()}
+    assert states == {
+        "root": ("none", False, None),
+        "root.prod": ("under", False, None),
+        "root.prod.web": ("under", False, False),
+        "root.prod.api": ("at", False, False),
+        "root.prod.reports": ("none", False, False),  # lives off prod's remaining guarantee
+        "root.dev": ("over", False, None),
+        "root.dev.notebooks": ("under", False, True),
+        "root.dev.ci": ("over", True, True),
+        "root.dev.tests": ("under", False, True),  # under its own guarantee, but dev is over
+        "root.scratch": ("none", False, True),
+    }
+    notebooks = queues["root.dev.notebooks"]
+    assert notebooks["guaranteeTypes"] == {"memory": "over", "vcore": "under"}
+    assert notebooks["allocatedResource"] == {"memory": 6 * GI, "vcore": 1000}
+    assert notebooks["remainingGuaranteedResource"] == {"memory": -3 * GI, "vcore": -500}
+    assert notebooks["remainingGuaranteedFrom"] == {"memory": "root.dev", "vcore": "root.dev"}
+    assert queues["root.dev.ci"]["overMaxTypes"] == ["vcore"]
+    assert queues["root.scratch"]["remainingGuaranteedResource"] is None
+    text = run_yk("tree", *GUARANTEES[:1], "-w", GUARANTEES[1]).stdout
+    assert "notebooks  leaf · priority n/a · under guarantee (memory over, vcore under)" in text
+    assert "ci  leaf · priority n/a · over guarantee · over max" in text
+
+
 def test_rest_field_names_and_values(run_yk) -> None:
     queues = tree_json(run_yk, *TENANTS)
     tenant_a = queues["root.tenants.tenant-a"]
@@ -75,6 +115,9 @@ def test_without_a_workload_priorities_are_null(run_yk) -> None:
     queues = tree_json(run_yk, TENANTS[0])
     assert all(q["currentPriority"] is None for q in queues.values())
     assert "pendingResource" not in queues["root"]
+    assert "guaranteeState" not in queues["root"]
+    assert "guarantee" not in run_yk("tree", GUARANTEES[0]).stdout.replace("guaranteed {", "")
+    assert "▲" not in run_yk("tree", GUARANTEES[0], "-f", "mermaid").stdout
 
 
 def test_empty_fenced_queue_is_na(run_yk) -> None:
@@ -230,3 +273,75 @@ def test_the_fast_path_leaves_help_and_odd_arguments_to_typer() -> None:
 
     for args in ([], ["--help"], ["a.yaml", "b.yaml"], ["a.yaml", "-w"], ["a.yaml", "-fjson"], ["a", "--bogus"]):
         assert fast_path(args) is None
+
+
+NESTED = """
+partitions:
+  - name: default
+    queues:
+      - name: root
+        queues:
+          - name: parent
+            resources:
+              guaranteed: {vcore: 4, memory: 8Gi}
+            queues:
+              - name: own
+                resources:
+                  guaranteed: {vcore: 2}
+                  max: {vcore: 3, memory: 4Gi}
+              - name: bare
+              - name: calm
+                properties: {preemption.policy: disabled}
+          - name: free
+"""
+
+
+def test_type_states_and_overall_state() -> None:
+    types = type_states({"memory": 6, "vcore": 1, "pods": 9}, {"vcore": 2, "memory": 4})
+    assert types == {"memory": "over", "vcore": "under"}  # pods is not guaranteed: left out
+    assert overall_state(types) == "under"  # under in some type wins, like YuniKorn's "under guarantee"
+    assert overall_state(type_states({"vcore": 3}, {"vcore": 2, "memory": 4})) == "under"  # memory 0 of 4
+    assert overall_state(type_states({"vcore": 3, "memory": 4}, {"vcore": 2, "memory": 4})) == "over"
+    assert overall_state(type_states({"vcore": 2}, {"vcore": 2})) == "at"
+    assert overall_state(type_states({"vcore": 2}, None)) == "none"
+
+
+def test_remaining_guarantee_takes_the_min_with_the_ancestors() -> None:
+    tree = tree_of(NESTED)
+    used = {
+        "root.parent.own": {"vcore": 1000, "memory": 5 * GI},
+        "root.parent.bare": {"vcore": 4000, "memory": 1 * GI},
+        "root.parent.calm": {"vcore": 1000},
+    }
+    used["root.parent"] = {"vcore": 6000, "memory": 6 * GI}
+    result = queue_guarantees(tree, used)
+    parent = result["root.parent"]
+    assert (parent.state, parent.types) == ("under", {"memory": "under", "vcore": "over"})
+    assert parent.remaining == {"memory": 2 * GI, "vcore": -2000}
+    own = result["root.parent.own"]
+    # under its own vcore guarantee (1 of 2) but the parent is 2 over: the min is the parent's -2; memory it does
+    # not guarantee comes from the parent alone
+    assert own.state == "under" and own.types == {"vcore": "under"}
+    assert own.remaining == {"memory": 2 * GI, "vcore": -2000}
+    assert own.remaining_from == {"memory": "root.parent", "vcore": "root.parent"}
+    assert own.victim_source is True
+    assert own.over_max == ("memory",)  # 5Gi of max 4Gi; vcore 1 of 3 is fine
+    bare = result["root.parent.bare"]
+    assert bare.state == "none" and bare.remaining == parent.remaining and bare.victim_source is True
+    calm = result["root.parent.calm"]
+    assert calm.victim_source is False  # preemption.policy disabled protects it whatever the guarantee says
+    free = result["root.free"]
+    assert free.state == "none" and free.remaining is None and free.victim_source is True  # no guarantee anywhere
+    assert result["root"].remaining is None and result["root"].victim_source is None
+
+
+def test_a_leaf_within_every_guarantee_gives_no_victims() -> None:
+    tree = tree_of(NESTED)
+    used = {"root.parent.own": {"vcore": 2000}, "root.parent": {"vcore": 2000}}
+    result = queue_guarantees(tree, used)
+    own = result["root.parent.own"]
+    assert own.state == "at" and own.remaining == {"memory": 8 * GI, "vcore": 0}
+    assert own.remaining_from == {"memory": "root.parent", "vcore": "root.parent.own"}  # the leaf is the min for vcore
+    assert own.victim_source is False and own.over_max == ()
+    assert result["root.parent.bare"].remaining == {"memory": 8 * GI, "vcore": 2000}
+    assert result["root.parent.bare"].victim_source is False

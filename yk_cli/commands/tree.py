@@ -176,15 +176,18 @@ def fast_path(args: Sequence[str]) -> int | None:
 def run_tree(config: str, workload: str | None, partition: str | None, fmt: str, color: bool = False) -> str:
     """Load, check and render the tree; problems go to stderr like `yk validate` (typer.Exit on errors)."""
     from yk_cli.core.priority import pending_priorities
+    from yk_cli.core.queue_guarantee import queue_guarantees
     from yk_cli.core.workload import queue_usage
     from yk_cli.report.tree_common import TreeView
 
     inputs = prepare_inputs(config, workload, partition)
-    usage = cache = None
+    usage = cache = guarantees = None
     if inputs.workload is not None:
         usage = queue_usage((app, leaf.path) for app, leaf in inputs.placed)
         cache = pending_priorities(inputs.tree, inputs.placed)
-    view = TreeView(inputs.tree, inputs.partition.display_name, inputs.locate, usage, cache, inputs.rejected)
+        guarantees = queue_guarantees(inputs.tree, {path: u.allocated_resource for path, u in usage.items()})
+    partition = inputs.partition.display_name
+    view = TreeView(inputs.tree, partition, inputs.locate, usage, cache, inputs.rejected, guarantees)
     if fmt == "json":
         from yk_cli.report import tree_json
 

@@ -9,6 +9,7 @@ from yk_cli.core import properties as props
 from yk_cli.core.diagnostics import Path
 from yk_cli.core.priority import MIN_PRIORITY, Cause, PriorityCache, setting_config_path
 from yk_cli.core.properties import Setting, Source, format_duration
+from yk_cli.core.queue_guarantee import QueueGuarantee
 from yk_cli.core.queues import Queue, QueueTree
 from yk_cli.core.workload import Application, QueueUsage
 
@@ -135,10 +136,26 @@ class TreeView:
     usage: Mapping[str, QueueUsage] | None = None
     cache: PriorityCache | None = None
     rejected: Sequence[tuple[Application, str]] = ()
+    guarantees: Mapping[str, QueueGuarantee] | None = None
+
+    def guarantee(self, queue: Queue) -> QueueGuarantee | None:
+        """The queue's allocation against its guarantee and max, or None without a workload."""
+        return self.guarantees.get(queue.path) if self.guarantees is not None else None
 
     def priority(self, queue: Queue) -> int | None:
         """The queue's current priority (MinInt32 for n/a), or None without a workload."""
         return self.cache.queue_priority(queue.path) if self.cache is not None else None
+
+
+STATE_WORDS = {"under": "under guarantee", "at": "at guarantee", "over": "over guarantee", "none": "no guarantee"}
+
+
+def guarantee_words(guarantee: QueueGuarantee) -> str:
+    """`over guarantee`, or with mixed types `under guarantee (memory over, vcore under)`."""
+    words = STATE_WORDS[guarantee.state]
+    if guarantee.mixed:
+        words += " (" + ", ".join(f"{name} {state}" for name, state in guarantee.types.items()) + ")"
+    return words
 
 
 def unknown_properties(queue: Queue) -> list[tuple[str, str, Source, str]]:

@@ -45,6 +45,15 @@ def queue_dict(view: TreeView, queue: Queue) -> dict[str, object]:
         out["applications"] = usage.applications if usage else 0
         out["pendingAsks"] = usage.pending if usage else 0
         out["allocations"] = usage.allocations if usage else 0
+    guarantee = view.guarantee(queue)
+    if guarantee is not None:
+        out["guaranteeState"] = guarantee.state
+        out["guaranteeTypes"] = dict(guarantee.types)
+        out["remainingGuaranteedResource"] = guarantee.remaining
+        out["remainingGuaranteedFrom"] = guarantee.remaining_from if guarantee.remaining is not None else None
+        out["overMax"] = bool(guarantee.over_max)
+        out["overMaxTypes"] = list(guarantee.over_max)
+        out["victimSource"] = guarantee.victim_source
     provenance: dict[str, object] = {}
     for key in props.DEFINITIONS:
         provenance[key] = provenance_dict(queue, queue.setting(key), view.locate)

@@ -5,7 +5,9 @@ from __future__ import annotations
 from yk_cli.core.priority import show
 from yk_cli.core.queues import Queue
 from yk_cli.core.resources import format_resource
-from yk_cli.report.tree_common import TreeView, depth_first
+from yk_cli.report.tree_common import TreeView, depth_first, guarantee_words
+
+MARKERS = {"under": "▼", "at": "●", "over": "▲"}
 
 _ESCAPES = {'"': "#quot;", "#": "#35;", "&": "#amp;", "<": "#lt;", ">": "#gt;", "`": "#96;"}
 
@@ -41,6 +43,11 @@ def node_label(view: TreeView, queue: Queue) -> str:
         usage = view.usage.get(queue.path)
         if usage is not None:
             lines.append(escape(f"pending {usage.pending} · running {usage.allocations}"))
+    guarantee = view.guarantee(queue)
+    if guarantee is not None and guarantee.state != "none":
+        lines.append(escape(f"{MARKERS[guarantee.state]} {guarantee_words(guarantee)}"))
+    if guarantee is not None and guarantee.over_max:
+        lines.append(escape(f"⚠ over max ({', '.join(guarantee.over_max)})"))
     return "<br/>".join(lines)
 
 

@@ -10,10 +10,12 @@ from rich.tree import Tree
 
 from yk_cli.core.priority import show
 from yk_cli.core.properties import Source
+from yk_cli.core.queue_guarantee import QueueGuarantee
 from yk_cli.core.queues import Queue
-from yk_cli.core.resources import format_resource
+from yk_cli.core.resources import format_quantity, format_resource
 from yk_cli.report.tree_common import (
     TreeView,
+    guarantee_words,
     provenance,
     shown_settings,
     unknown_location,
@@ -23,6 +25,7 @@ from yk_cli.report.tree_common import (
 
 KEY_WIDTH = 26
 VALUE_WIDTH = 10
+STATE_STYLES = {"under": "yellow", "at": "green", "over": "red", "none": "dim"}
 
 
 def headline(view: TreeView, queue: Queue) -> Text:
@@ -38,8 +41,57 @@ def headline(view: TreeView, queue: Queue) -> Text:
         facts.append("priority fence")
     if queue.preemption_policy != "default":
         facts.append(f"preemption {queue.preemption_policy}")
+    guarantee = view.guarantee(queue)
+    if guarantee is not None:
+        facts.append(guarantee_words(guarantee))
+        if guarantee.over_max:
+            facts.append("over max")
     text.append("  " + " · ".join(facts), style="cyan")
     return text
+
+
+def against(allocated: dict[str, int], limit: dict[str, int], names: list[str], states: dict[str, str]) -> str:
+    """`memory 6Gi of 4Gi over, vcore 1 of 2 under` (a state only where `states` gives one)."""
+    parts = []
+    for name in names:
+        part = f"{name} {format_quantity(name, allocated.get(name, 0))} of {format_quantity(name, limit[name])}"
+        parts.append(f"{part} {states[name]}" if name in states else part)
+    return ", ".join(parts)
+
+
+def guarantee_lines(queue: Queue, guarantee: QueueGuarantee) -> list[Text]:
+    """The `guarantee` row (allocated of guaranteed, remaining guarantee, victims) and, when over it, the `max` row."""
+    if guarantee.guaranteed:
+        states = dict(guarantee.types) if guarantee.mixed else {}
+        facts = [against(guarantee.allocated, guarantee.guaranteed, list(guarantee.types), states)]
+    else:
+        facts = ["nothing guaranteed here" if guarantee.remaining is not None else "nothing guaranteed on its path"]
+    if guarantee.remaining is not None:
+        remaining = f"remaining {format_resource(guarantee.remaining)}"
+        elsewhere: dict[str, list[str]] = {}
+        for name, path in guarantee.remaining_from.items():
+            if path != queue.path:
+                elsewhere.setdefault(path, []).append(name)
+        if elsewhere:
+            remaining += " (" + "; ".join(f"{', '.join(names)} from {path}" for path, names in elsewhere.items()) + ")"
+        facts.append(remaining)
+    if guarantee.victim_source is not None:
+        if guarantee.victim_source:
+            facts.append("may give victims")
+        elif queue.preemption_policy == "disabled":
+            facts.append("gives no victims (preemption disabled)")
+        else:
+            facts.append("gives no victims")
+    line = Text(f"{'guarantee':<{KEY_WIDTH}} ")
+    line.append(f"{guarantee.state:<{VALUE_WIDTH}}", style=STATE_STYLES[guarantee.state])
+    line.append(" " + " · ".join(facts))
+    lines = [line]
+    if guarantee.over_max and guarantee.max:
+        line = Text(f"{'max':<{KEY_WIDTH}} ")
+        line.append(f"{'over':<{VALUE_WIDTH}}", style="red")
+        line.append(" " + against(guarantee.allocated, guarantee.max, list(guarantee.over_max), {}))
+        lines.append(line)
+    return lines
 
 
 def body(view: TreeView, queue: Queue) -> list[Text]:
@@ -81,6 +133,9 @@ def body(view: TreeView, queue: Queue) -> list[Text]:
                     f" · {usage.applications} application{'s' * (usage.applications != 1)}"
                 )
             )
+    guarantee = view.guarantee(queue)
+    if guarantee is not None and (guarantee.remaining is not None or queue.is_leaf):
+        lines.extend(guarantee_lines(queue, guarantee))  # a parent with nothing guaranteed has only its headline
     return lines
 
 
