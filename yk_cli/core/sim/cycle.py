@@ -187,11 +187,14 @@ def _preempt(state: RunState, ask: AskState, budget: list[int], nodes_tried: boo
     preconditions.stamp(state, ask)
     leaf = ask.app.leaf
     key = (leaf, ask.priority, ask.size, nodes_tried, ask.reserved)
-    if state.failed_attempts.get(key) == state.gen:
+    failed = state.failed_attempts.get(key)
+    if failed is not None and failed[0] == state.gen:
+        ask.pverdict = failed[1]
         return None  # a twin ask failed on this very state: the same answer
-    found, _ = try_preemption(state, ask, nodes_tried)
+    found, verdict = try_preemption(state, ask, nodes_tried)
     if found is None:
-        state.failed_attempts[key] = state.gen
+        state.failed_attempts[key] = (state.gen, verdict)
+        ask.pverdict = verdict
         return None
     return Decision(PREEMPT, ask, found.node, preemption=found)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from yk_cli.core import trace as codes
 from yk_cli.core.properties import format_duration
 from yk_cli.core.resources import format_resource
+from yk_cli.core.sim import preconditions
 from yk_cli.core.sim.build import RunState
 from yk_cli.core.sim.cycle import stateaware_admitted
 from yk_cli.core.sim.state import INF, PENDING, WAITING, AskState, QState, Size
@@ -79,9 +80,10 @@ def diagnose(state: RunState, ask: AskState, nodes: Nodes | None = None) -> tupl
         return codes.STATE_FILTER, _state_filter(leaf)
     limit = headroom_failure(state, leaf, ask)
     if limit is not None:
-        return codes.QUEUE_MAX, limit
+        return codes.QUEUE_MAX, limit + preemption_note(state, ask)
     if ask.reserved is not None:
-        return codes.RESERVED, f"reserved node {ask.reserved.name}: waits for {wanted} to be free there"
+        why = f"reserved node {ask.reserved.name}: waits for {wanted} to be free there"
+        return codes.RESERVED, why + preemption_note(state, ask)
     if ask.required:
         node = state.node_by_name.get(ask.required)
         if node is None:
@@ -99,8 +101,40 @@ def diagnose(state: RunState, ask: AskState, nodes: Nodes | None = None) -> tupl
         holder = node.reserved_by
         if holder is not None and holder is not ask and node.fits(ask.fit):
             assert isinstance(holder, AskState)
-            return codes.NODE_RESERVED, f"node {node.name} has room but is reserved by {holder.app.id}/{holder.name}"
-    return codes.NO_NODE_FITS, f"no node has {wanted} free"
+            why = f"node {node.name} has room but is reserved by {holder.app.id}/{holder.name}"
+            return codes.NODE_RESERVED, why + preemption_note(state, ask)
+    return codes.NO_NODE_FITS, f"no node has {wanted} free" + preemption_note(state, ask)
+
+
+PREEMPTION_VERDICTS = {
+    "Preemption queue guarantees check failed": "the queue guarantees check failed: its queue's remaining guarantee "
+    "cannot take the ask, even with every eligible victim gone",
+    "Preemption does not help": "preemption does not help: no node can be freed for it by eligible victims",
+    "Preemption helped but short of resources": "preemption helped but short of resources: the chosen node's victims "
+    "add up to less than the ask (the core does not count the node's free space)",
+}
+
+
+def preemption_note(state: RunState, ask: AskState) -> str:
+    """Why a waiting ask does not preempt (or did and still waits), as '; ...' ('' when preemption never applies)."""
+    leaf = ask.app.leaf
+    if leaf is None or ask.required:
+        return ""
+    if ask.triggered:
+        return "; it preempted once already (an ask preempts at most once)"
+    if not state.preemption_enabled:
+        return "; no preemption: the partition sets preemption.enabled false"
+    if not ask.ask.preempt_other:
+        return "; may not preempt: its preemptionPolicy is Never"
+    if not preconditions.guarded(leaf):
+        return f"; no preemption: no guarantee on {leaf.path} or its parents"
+    left = preconditions.delay_left(state, ask)
+    if left:
+        delay = format_duration(leaf.queue.preemption_delay)
+        return f"; waits for preemption.delay {delay} before it may preempt: {format_duration(left)} left"
+    if ask.pverdict:
+        return "; " + PREEMPTION_VERDICTS.get(ask.pverdict, ask.pverdict)
+    return ""
 
 
 def headroom_failure(state: RunState, leaf: QState, ask: AskState) -> str | None:

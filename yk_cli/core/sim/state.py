@@ -389,6 +389,7 @@ class AskState:
         "pgen",
         "pready",
         "priority",
+        "pverdict",
         "required",
         "res_seq",
         "reserved",
@@ -427,6 +428,8 @@ class AskState:
         """The run's change counter at that try: a retry before anything changed would fail the same way."""
         self.triggered = False
         """The ask has preempted once: YuniKorn lets an ask preempt at most once."""
+        self.pverdict = ""
+        """Why its last preemption try failed (the core's log words), '' before any try."""
 
 
 class AllocState:
