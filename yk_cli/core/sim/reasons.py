@@ -122,12 +122,14 @@ def preemption_note(state: RunState, ask: AskState) -> str:
         return ""
     if ask.triggered:
         return "; it preempted once already (an ask preempts at most once)"
+    if not preconditions.guarded(leaf):
+        if any(queue.guaranteed for queue in state.queues.values()):  # silent where nobody uses guarantees
+            return f"; no preemption: no guarantee on {leaf.path} or its parents"
+        return ""
     if not state.preemption_enabled:
         return "; no preemption: the partition sets preemption.enabled false"
     if not ask.ask.preempt_other:
         return "; may not preempt: its preemptionPolicy is Never"
-    if not preconditions.guarded(leaf):
-        return f"; no preemption: no guarantee on {leaf.path} or its parents"
     left = preconditions.delay_left(state, ask)
     if left:
         delay = format_duration(leaf.queue.preemption_delay)
