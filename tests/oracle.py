@@ -17,6 +17,7 @@ Mapping (the one the conformance cases were recorded with, checked against all o
 * resources in the core's units: vcore in millicores (`2` is 2000, `500m` is 500), anything else as is with
   the k/Ki... multipliers.
 Node `occupied`, unschedulable nodes and ask `duration` have no counterpart in the oracle: they are refused.
+`maxSteps` is set high enough that the run always ends idle (run_oracle refuses a run that was cut off).
 """
 
 from __future__ import annotations
@@ -55,6 +56,10 @@ _MULTIPLIERS = {
 _QUANTITY = re.compile(r"^(?P<number>[+-]?\d+)(?P<suffix>m|[kMGTPE]i?|)$")
 _DURATION_PART = re.compile(r"(\d+)(ns|us|µs|ms|s|m|h)")
 _NANOS = {"ns": 1, "us": 10**3, "µs": 10**3, "ms": 10**6, "s": 10**9, "m": 60 * 10**9, "h": 3600 * 10**9}
+
+
+MAX_STEPS_PER_ASK = 6
+"""Cycle budget: an ask takes at most reserve + preempt + allocate cycles; the run stops earlier when idle."""
 
 
 class ConversionError(ValueError):
@@ -205,14 +210,23 @@ def to_oracle(queues_yaml_text: str, workload: Mapping[str, Any] | None) -> dict
                 if ask.get("requiredNode") is not None:
                     out["requiredNode"] = ask["requiredNode"]
                 asks.append(out)
-    return {"config": queues_yaml_text, "nodes": nodes, "apps": apps, "allocations": allocations, "asks": asks}
+    return {
+        "config": queues_yaml_text,
+        "nodes": nodes,
+        "apps": apps,
+        "allocations": allocations,
+        "asks": asks,
+        "maxSteps": MAX_STEPS_PER_ASK * len(asks) + 20,
+    }
 
 
-def parse_output(text: str, asks: list[str]) -> tuple[list[Event], list[str]]:
+def parse_output(text: str, asks: list[str], max_steps: int | None = None) -> tuple[list[Event], list[str]]:
     """The oracle's JSON lines -> (seq, pending): allocations and victims in the order the core made them, and the
-    sorted names of the asks (of `asks`) it never allocated."""
+    sorted names of the asks (of `asks`) it never allocated. An ask allocated and later preempted is not pending
+    (the summary line counts it as pending: it is no longer allocated). A run that used up `max_steps` is refused."""
     seq: list[Event] = []
     allocated: set[str] = set()
+    preempted: set[str] = set()
     summary: dict[str, Any] | None = None
     for line in text.splitlines():
         if not line.strip():
@@ -226,6 +240,7 @@ def parse_output(text: str, asks: list[str]) -> tuple[list[Event], list[str]]:
             allocated.add(record["allocationKey"])
         elif kind == "preemption":
             seq.append(("preempt", record["allocationKey"]))
+            preempted.add(record["allocationKey"])
         elif kind == "summary":
             summary = record
         elif kind in ("appRejected", "nodeRejected"):
@@ -233,8 +248,11 @@ def parse_output(text: str, asks: list[str]) -> tuple[list[Event], list[str]]:
     if summary is None:
         raise RuntimeError("oracle output has no summary line")
     pending = sorted(name for name in asks if name not in allocated)
-    if summary.get("pending") is not None and summary["pending"] != len(pending):
-        raise RuntimeError(f"oracle summary says {summary['pending']} pending, the lines say {len(pending)}")
+    not_running = len(pending) + len(allocated & preempted)
+    if summary.get("pending") is not None and summary["pending"] != not_running:
+        raise RuntimeError(f"oracle summary says {summary['pending']} pending, the lines say {not_running}")
+    if max_steps is not None and summary.get("steps", 0) >= max_steps:
+        raise RuntimeError(f"oracle run cut off at maxSteps {max_steps}: raise it")
     return seq, pending
 
 
@@ -253,7 +271,7 @@ def run_oracle(
         os.unlink(path)
     if done.returncode != 0:
         raise RuntimeError(f"oracle exit {done.returncode}: {(done.stdout + done.stderr).strip()[-500:]}")
-    return parse_output(done.stdout, [ask["key"] for ask in scenario.get("asks", [])])
+    return parse_output(done.stdout, [ask["key"] for ask in scenario.get("asks", [])], scenario.get("maxSteps"))
 
 
 def expected_json(seq: list[Event], pending: list[str]) -> dict[str, Any]:
