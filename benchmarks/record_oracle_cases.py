@@ -1,14 +1,14 @@
 """Record ground-truth preemption cases from the real YuniKorn core (the oracle), in the conformance format.
 
 Run: `python benchmarks/record_oracle_cases.py --count N --seed S --out DIR` (the recorded set:
-`--count 150 --big 20 --seed 1 --out tests/data/oracle`). Needs the oracle binary (`--oracle PATH`, else
+`--count 150 --big 20 --seed 1 --runs 20 --out tests/data/oracle`). Needs the oracle binary (`--oracle PATH`, else
 $YK_ORACLE, else ../shared/oracle/bin/simulate; build it as ../shared/oracle/README.md says).
 
 Each scenario comes from tests/oracle_cases.py's seeded generator (small clusters; `--big M` adds M larger
 ones: 10-30 nodes, 50-200 running allocations). A scenario is kept only when
 * `yk validate queues.yaml` and `yk simulate queues.yaml workload.yaml --until 0s --format json` (the yk of this
   checkout, `python -m yk_cli`) both exit 0: yk loads it (what it simulates is not compared here);
-* the oracle (`-procs 1`) gives the same answer on `--runs` runs (default 3): the core breaks some complete ties
+* the oracle (`-procs 1`) gives the same answer on `--runs` runs (default 10): the core breaks some complete ties
   at random, and those cases are dropped;
 * it keeps the set balanced: at most `--preempt-share` (default 0.5) of the cases preempt, at most the rest do
   not; generation goes on until both halves are full.
@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--big", type=int, default=0, help="big cases to record as well (default 0)")
     parser.add_argument("--seed", default="1", help="generator seed (default 1)")
     parser.add_argument("--out", type=Path, required=True, help="folder for the case folders")
-    parser.add_argument("--runs", type=int, default=3, help="oracle runs that must agree (default 3, at least 3)")
+    parser.add_argument("--runs", type=int, default=10, help="oracle runs that must agree (default 10, at least 3)")
     parser.add_argument("--preempt-share", type=float, default=0.5, help="share of preempting cases (default 0.5)")
     parser.add_argument("--oracle", type=Path, default=None, help="oracle binary (default: $YK_ORACLE, ../shared)")
     parser.add_argument("--no-yk-check", action="store_true", help="skip the yk validate/simulate load check")
