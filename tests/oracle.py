@@ -53,7 +53,7 @@ _MULTIPLIERS = {
     "Pi": 2**50,
     "Ei": 2**60,
 }
-_QUANTITY = re.compile(r"^(?P<number>[+-]?\d+)(?P<suffix>m|[kMGTPE]i?|)$")
+_QUANTITY = re.compile(r"^(?P<number>[+-]?\d+)(?P<suffix>m|k|Ki|[MGTPE]i?|)$")
 _DURATION_PART = re.compile(r"(\d+)(ns|us|µs|ms|s|m|h)")
 _NANOS = {"ns": 1, "us": 10**3, "µs": 10**3, "ms": 10**6, "s": 10**9, "m": 60 * 10**9, "h": 3600 * 10**9}
 

@@ -83,3 +83,39 @@ def test_the_recorded_set() -> None:
     preempting = sum(expects_preemption(param.values[0]) for param in CASES)
     assert 0.3 * len(CASES) <= preempting <= 0.7 * len(CASES)
     assert set(KNOWN_YK_BUGS) <= {param.id for param in CASES}
+
+
+def test_to_oracle_mapping() -> None:
+    """The conversion the recorded cases were made with (tests/oracle.py), on one small workload."""
+    from tests.oracle import ConversionError, to_oracle
+
+    workload = {
+        "priorityClasses": [{"name": "never-7", "value": 7, "preemptionPolicy": "Never", "allowPreemption": False}],
+        "nodes": [{"name": "n", "resources": {"memory": "1Ki", "vcore": 2}}],
+        "applications": [
+            {
+                "id": "a",
+                "queue": "root.q",
+                "allocations": [{"name": "r", "node": "n", "priority": 3, "resources": {"vcore": "500m"},
+                                 "startTime": "-4s", "allowPreemption": False, "originator": True}],
+                "asks": [
+                    {"name": "x", "priority": 9, "resources": {"memory": 5}, "submitTime": "-1m"},
+                    {"name": "y", "priorityClass": "never-7", "resources": {"memory": 5}, "requiredNode": "n"},
+                ],
+            }
+        ],
+    }  # fmt: skip
+    scenario = to_oracle("partitions: []\n", workload)
+    assert scenario["nodes"] == [{"id": "n", "resources": {"memory": 1024, "vcore": 2000}}]
+    assert scenario["apps"] == [{"id": "a", "queue": "root.q"}]
+    assert scenario["allocations"] == [
+        {"key": "r", "app": "a", "node": "n", "resources": {"vcore": 500}, "priority": 3,
+         "allowPreemptSelf": False, "originator": True, "ageSeconds": 4}
+    ]  # fmt: skip
+    x, y = scenario["asks"]
+    assert (x["priority"], x["allowPreemptOther"], x["allowPreemptSelf"], x["ageSeconds"]) == (9, True, True, 60)
+    assert (y["priority"], y["allowPreemptOther"], y["allowPreemptSelf"], y["requiredNode"]) == (7, False, False, "n")
+    assert "ageSeconds" not in y
+    fractional = {"name": "z", "submitTime": "-1.5s"}  # the core stamps whole seconds
+    with pytest.raises(ConversionError):
+        to_oracle("", {"applications": [{"id": "a", "queue": "root.q", "asks": [fractional]}]})

@@ -1,5 +1,6 @@
 """Differential test against the real YuniKorn core: fresh seeded preemption scenarios (tests/oracle_cases.py),
-run through the oracle binary and through yk, compared as the conformance cases are.
+run through the oracle binary and through yk, compared as the conformance cases are; and the conversion itself
+(tests/oracle.py) on every shared conformance case.
 
 Skipped unless the oracle is built: $YK_ORACLE, else ../shared/oracle/bin/simulate beside the repo (see
 ../shared/oracle/README.md). Never needed by the normal test run. $YK_ORACLE_SEED changes the scenarios (default
@@ -16,10 +17,11 @@ import random
 from pathlib import Path
 
 import pytest
+from ruamel.yaml import YAML
 
-from tests.oracle import oracle_binary
+from tests.oracle import oracle_binary, run_oracle, to_oracle
 from tests.oracle_cases import generate, preempts, stable_result, write_case
-from tests.test_conformance import CHECK, agree
+from tests.test_conformance import CHECK, CONFORMANCE, agree
 from tests.test_oracle_cases import EQUAL_ASK_ORDER, PREEMPTION_IN_PROGRESS, has_equal_asks
 
 BINARY = oracle_binary()
@@ -30,6 +32,23 @@ pytestmark = [
     pytest.mark.skipif(BINARY is None, reason="the oracle is not built (set YK_ORACLE, see ../shared/oracle)"),
     pytest.mark.skipif(CHECK is None, reason="the comparison is ../shared/conformance/check.py's: not found"),
 ]
+
+
+CONFORMANCE_CASES = sorted(
+    case for kind in ("simulate", "preempt") if (CONFORMANCE / kind).is_dir() for case in (CONFORMANCE / kind).iterdir()
+)
+
+
+@pytest.mark.parametrize("case", CONFORMANCE_CASES, ids=lambda case: case.name)
+def test_the_conversion_reproduces_the_conformance_case(case: Path) -> None:
+    """tests/oracle.py is right: the oracle, fed every shared conformance case through to_oracle, gives its
+    expected.json (they were recorded with the same harness)."""
+    assert BINARY is not None and CHECK is not None
+    workload = YAML(typ="safe").load((case / "workload.yaml").read_text(encoding="utf-8"))
+    seq, pending = run_oracle(BINARY, to_oracle((case / "queues.yaml").read_text(encoding="utf-8"), workload))
+    want_seq, want_pending = CHECK.expected(str(case))
+    assert CHECK.grouped(seq) == CHECK.grouped(want_seq)
+    assert pending == want_pending
 
 
 @pytest.mark.parametrize("index", range(COUNT), ids=lambda index: f"{SEED}-{index:02d}")
