@@ -58,6 +58,8 @@ class RAsk:
     old: bool = False
     reserved: RNode | None = None
     res_seq: int = 0
+    rank: int = 0
+    """Position in the application's request list built as sorted_asks.go inserts (see _insert_ranks)."""
     required: str = ""
 
 
@@ -140,6 +142,7 @@ class Reference:
                     )
                 )
         self.by_name = by_name
+        _insert_ranks(self.asks)
         arrivals = sorted(self.asks, key=lambda a: (a.arrival, a.seq))
         for a in arrivals:
             if any(v > 0 for v in a.resources.values()):  # YuniKorn refuses an ask for nothing
@@ -319,7 +322,7 @@ class Reference:
                 continue
             if admitted is not None and app not in admitted:
                 continue
-            for ask in sorted(self._app_pending(app), key=lambda a: policies.ask_key(a.priority, a.created, a.seq)):
+            for ask in sorted(self._app_pending(app), key=lambda a: a.rank):
                 if room is not None and not fits_in_max_undef(ask.resources, room):
                     continue
                 if ask.required:
@@ -448,3 +451,25 @@ class Reference:
                 if ask.status == "pending" and ask.reserved is None:
                     self._push(ask.created + RESERVATION_DELAY + CYCLE, "old", ask)
         return self.events, sorted(a.name for a in self.asks if a.status in ("waiting", "pending"))
+
+
+def _less_than(a: RAsk, b: RAsk) -> bool:
+    """Allocation.LessThan: lower priority, or equal priority and created at or after the other."""
+    if a.priority == b.priority:
+        return a.created >= b.created
+    return a.priority < b.priority
+
+
+def _insert_ranks(asks: list[RAsk]) -> None:
+    """Build each application's request list literally as sortedRequests.insert does, in arrival order."""
+    by_app: dict[RApp, list[RAsk]] = {}
+    for ask in sorted(asks, key=lambda a: (a.arrival, a.seq)):
+        lst = by_app.setdefault(ask.app, [])
+        if lst and _less_than(ask, lst[-1]):
+            lst.append(ask)
+            continue
+        idx = next((i for i, other in enumerate(lst) if _less_than(other, ask)), len(lst))
+        lst.insert(idx, ask)
+    for lst in by_app.values():
+        for i, ask in enumerate(lst):
+            ask.rank = i

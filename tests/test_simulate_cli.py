@@ -511,6 +511,8 @@ def test_json_is_printed_in_pieces_exactly_as_one_indented_document(args: tuple[
             "partition": trace.partition,
             "events": [trace_json.event_dict(e) for e in trace.events],
             "pending": [trace_json.pending_dict(p) for p in trace.pending],
+            "attempts": [trace_json.attempt_dict(a) for a in trace.attempts],
+            "loops": [trace_json.loop_dict(loop) for loop in trace_json.find_loops(trace)],
             "summary": trace_json.summary_dict(trace.summary),
         }
         assert trace_json.render(trace, "src") == json.dumps(document, indent=2, ensure_ascii=False) + "\n"

@@ -43,7 +43,9 @@ def bundled_example() -> Iterator[tuple[str, str]]:
         yield str(queues), str(workload)
 
 
-def options_from(until: str | None, max_steps: int | None, version: str) -> SimulationOptions:
+def options_from(
+    until: str | None, max_steps: int | None, version: str, explain_preemption: bool = False
+) -> SimulationOptions:
     """Simulation options from the command line, or a usage error."""
     from yk_cli.core.properties import parse_go_duration
     from yk_cli.core.sim.run import SimulationOptions, version_tuple
@@ -59,7 +61,9 @@ def options_from(until: str | None, max_steps: int | None, version: str) -> Simu
         version_tuple(version)
     except ValueError as err:
         raise fail_usage(str(err)) from None
-    return SimulationOptions(until=until_ns, max_steps=max_steps, yunikorn_version=version)
+    return SimulationOptions(
+        until=until_ns, max_steps=max_steps, yunikorn_version=version, explain_preemption=explain_preemption
+    )
 
 
 def load_scenario(config: str | None, workload: str | None, partition: str | None) -> Scenario:
@@ -204,6 +208,14 @@ def simulate(
             "dump.yaml`. WORKLOAD may not be given with it.",
         ),
     ] = None,
+    explain_preemption: Annotated[
+        bool,
+        typer.Option(
+            "--explain-preemption",
+            help="List every preemption try with every running allocation it considered and the verdict that kept "
+            "it out (or made it a victim); in JSON, fills each attempt's candidates.",
+        ),
+    ] = False,
 ) -> None:
     """Dry-run YuniKorn's scheduler: every allocation in the order the core makes it, the queue priority changes
     after each step, and why every ask still pending waits. Deterministic: no cluster, no wall clock.
@@ -216,7 +228,7 @@ def simulate(
     check_format(fmt, FORMATS)
     if cluster is not None and workload is not None:
         raise fail_usage("--cluster DUMP is the workload: give CONFIG (optional) and the dump, not WORKLOAD")
-    options = options_from(until, max_steps, yunikorn_version)
+    options = options_from(until, max_steps, yunikorn_version, explain_preemption)
     with collector_paused():
         report = simulation_report(config, workload, fmt, options, partition, cluster)
     write_stdout(report)  # with the collector back on: json's indenting encoder leaves a reference cycle per call

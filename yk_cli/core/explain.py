@@ -474,7 +474,10 @@ def _ask_value(name: str, ask: AskState) -> tuple[object, str]:
     if name == "creation time":
         return _seconds(ask.created), format_duration(ask.created)
     assert name == "file order"
-    return ask.ask.seq, f"#{ask.ask.seq + 1} in the workload"
+    return ask.entry[2], (
+        f"#{ask.ask.seq + 1} in the workload (YuniKorn's sorted insert puts an equal ask that arrives later in "
+        "front of the others unless it sorts last)"
+    )
 
 
 def _ask_priority(ask: AskState) -> PrioritySide:

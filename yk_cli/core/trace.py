@@ -139,6 +139,90 @@ class Summary:
     """idle (nothing left to do), until, or max-steps."""
 
 
+# What kept a running allocation from being a victim of one preemption attempt (or made it one).
+VICTIM = "victim"
+"""Preempted for the ask."""
+SAME_QUEUE = "same-queue"
+"""Law 3 (stronger in the core): never a victim of an ask in its own leaf queue."""
+OUTSIDE_FENCE = "outside-fence"
+"""Law 7: outside the subtree of the ask's preemption fence (preemption.policy fence, root, or a full max)."""
+PREEMPTION_DISABLED = "preemption-disabled"
+"""Its leaf's preemption.policy is disabled (inherited by static children): its pods are never victims."""
+NOT_OVER_GUARANTEE = "queue-not-over-guarantee"
+"""Law 5: its leaf is not over its guarantee (remaining guarantee >= 0 in every type)."""
+HIGHER_PRIORITY = "higher-priority"
+"""Law 6: its priority is above the ask's, after offsets and priority fences on the way."""
+PRIORITY_FENCED = "priority-fenced"
+"""Below a priority.policy fence queue whose offset is above the ask's priority."""
+REQUIRED_NODE = "required-node"
+"""A DaemonSet pod (required node): never a victim of queue preemption."""
+NO_SHARED_RESOURCE = "no-shared-resource"
+"""It holds none of the resource types the ask wants."""
+NODE_UNAVAILABLE = "node-unavailable"
+"""Its node is unschedulable, reserved by another ask, or too small for the ask."""
+ASK_QUEUE_GUARANTEE = "ask-queue-guarantee"
+"""Law 4: the ask's queue would go over its guarantee (the attempt failed the queue guarantees check)."""
+NOT_NEEDED = "not-needed"
+"""Eligible, but the victims chosen before it already made room (or its queue would no longer be over guarantee)."""
+OTHER_NODE = "other-node"
+"""Eligible, but another node was chosen (fewer victims, or no opted-out pods and originators among them)."""
+DOES_NOT_HELP = "does-not-help"
+"""Eligible, but no node could be freed with the eligible victims: the attempt failed."""
+CANDIDATE_VERDICTS = (
+    VICTIM,
+    SAME_QUEUE,
+    OUTSIDE_FENCE,
+    PREEMPTION_DISABLED,
+    NOT_OVER_GUARANTEE,
+    HIGHER_PRIORITY,
+    PRIORITY_FENCED,
+    REQUIRED_NODE,
+    NO_SHARED_RESOURCE,
+    NODE_UNAVAILABLE,
+    ASK_QUEUE_GUARANTEE,
+    NOT_NEEDED,
+    OTHER_NODE,
+    DOES_NOT_HELP,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One running allocation an attempt looked at, and its verdict."""
+
+    allocation: str
+    application: str
+    queue_path: str
+    node: str
+    priority: int
+    verdict: str
+    """One of CANDIDATE_VERDICTS."""
+    detail: str = ""
+    """The numbers behind the verdict; a note where the core departs from the design's laws."""
+
+
+@dataclass(frozen=True, slots=True)
+class PreemptionAttempt:
+    """One preemption try of an ask (its preconditions passed), successful or not."""
+
+    time: int
+    after_step: int
+    """The number of trace steps before the try (the preempt step itself is after_step + 1 when it succeeds)."""
+    application: str
+    ask: str
+    queue_path: str
+    priority: int
+    branch: str
+    """headroom (the ask did not fit a queue's headroom), node (no node fits) or required-node (DaemonSet)."""
+    fence: str
+    """The queue whose subtree the victim search covers (root, a preemption fence or a full max)."""
+    outcome: str
+    """preempted, or the core's reason for failing (its allocation-log words)."""
+    node: str = ""
+    candidates: tuple[Candidate, ...] = ()
+    """Every running allocation looked at (only with explain_preemption)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Trace:
     """The result of a dry run: the ordered events, what is still pending and a summary."""
@@ -147,3 +231,7 @@ class Trace:
     pending: tuple[PendingAsk, ...]
     summary: Summary
     partition: str = "default"
+    attempts: tuple[PreemptionAttempt, ...] = ()
+    """Every preemption try, in order."""
+    explained: bool = False
+    """The attempts carry every candidate's verdict (explain_preemption)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from yk_cli.core.priority import PriorityChange, show
 from yk_cli.core.properties import format_duration
 from yk_cli.core.resources import format_resource
-from yk_cli.core.trace import Summary, Trace, TraceEvent
+from yk_cli.core.trace import PreemptionAttempt, Summary, Trace, TraceEvent
 
 FORMATS = ("text", "json", "markdown")
 STOPPED = {
@@ -75,3 +75,27 @@ def summary_line(summary: Summary) -> str:
 
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+BRANCHES = {
+    "headroom": "did not fit a queue's headroom",
+    "node": "no node had room",
+    "required-node": "DaemonSet pod on its required node",
+}
+
+
+def attempt_title(a: PreemptionAttempt) -> str:
+    """One preemption try in a line: when, who, why it tried, where it looked, and what came of it."""
+    where = f", victims searched below {a.fence}" if a.fence else ""
+    outcome = f"preempted on {a.node}" if a.outcome == "preempted" else a.outcome
+    return (
+        f"{when(a.time)} after step {a.after_step}: {a.application}/{a.ask} ({a.queue_path}, {priority(a.priority)}) "
+        f"{BRANCHES.get(a.branch, a.branch)}{where}: {outcome}"
+    )
+
+
+def loop_lines(trace: Trace) -> list[str]:
+    """Every preemption loop of the run, one line each."""
+    from yk_cli.core.preemption_loops import find_loops
+
+    return [loop.message for loop in find_loops(trace)]

@@ -6,8 +6,9 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from yk_cli.core.preemption_loops import PreemptionLoop, find_loops
 from yk_cli.core.priority import MIN_PRIORITY
-from yk_cli.core.trace import PendingAsk, Summary, Trace, TraceEvent
+from yk_cli.core.trace import PendingAsk, PreemptionAttempt, Summary, Trace, TraceEvent
 from yk_cli.report.trace_common import seconds
 
 
@@ -44,6 +45,39 @@ def event_dict(e: TraceEvent) -> dict[str, Any]:
         ],
         "reason": e.reason,
     }
+
+
+def attempt_dict(a: PreemptionAttempt) -> dict[str, Any]:
+    """One preemption try; candidates only with --explain-preemption."""
+    return {
+        "time": seconds(a.time),
+        "afterStep": a.after_step,
+        "application": a.application,
+        "ask": a.ask,
+        "queuePath": a.queue_path,
+        "priority": a.priority,
+        "branch": a.branch,
+        "fence": a.fence,
+        "outcome": a.outcome,
+        "node": a.node,
+        "candidates": [
+            {
+                "allocation": c.allocation,
+                "application": c.application,
+                "queuePath": c.queue_path,
+                "node": c.node,
+                "priority": c.priority,
+                "verdict": c.verdict,
+                "detail": c.detail,
+            }
+            for c in a.candidates
+        ],
+    }
+
+
+def loop_dict(loop: PreemptionLoop) -> dict[str, Any]:
+    """One preemption loop: the pods (lineages) around it and the preempt steps on it."""
+    return {"pods": list(loop.lineages), "steps": list(loop.steps), "message": loop.message}
 
 
 def pending_dict(p: PendingAsk) -> dict[str, Any]:
@@ -89,6 +123,10 @@ def chunks(trace: Trace, source: str) -> Iterator[str]:
     yield from _array("events", map(event_dict, trace.events))
     yield ",\n"
     yield from _array("pending", map(pending_dict, trace.pending))
+    yield ",\n"
+    yield from _array("attempts", map(attempt_dict, trace.attempts))
+    yield ",\n"
+    yield from _array("loops", map(loop_dict, find_loops(trace)))
     yield f',\n  "summary": {_nested(summary_dict(trace.summary))}\n}}\n'
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from yk_cli.core.trace import Trace
-from yk_cli.report.trace_common import notes, priority, summary_line, title, when
+from yk_cli.report.trace_common import attempt_title, loop_lines, notes, priority, summary_line, title, when
 
 
 def _cell(text: str) -> str:
@@ -39,4 +39,22 @@ def render(trace: Trace, source: str) -> str:
         for p in trace.pending:
             queue = f"`{p.queue_path}`" if p.queue_path else "-"
             out.append(_row([p.application, p.ask, queue, priority(p.priority), p.reason]))
+    loops = loop_lines(trace)
+    if loops:
+        out += ["", "### Preemption loops", ""] + [f"- ⚠ {_cell(line)}" for line in loops]
+    if trace.explained:
+        out += ["", "### Preemption attempts", ""]
+        if not trace.attempts:
+            out.append("None.")
+        for a in trace.attempts:
+            out += [f"**{_cell(attempt_title(a))}**", ""]
+            if not a.candidates:
+                out += ["No running allocation to consider.", ""]
+                continue
+            out.append(_row(["Candidate", "Queue", "Node", "Priority", "Verdict", "Why"]))
+            out.append("|---|---|---|---|---|---|")
+            for c in a.candidates:
+                cells = [f"{c.application}/{c.allocation}", f"`{c.queue_path}`", c.node, priority(c.priority)]
+                out.append(_row([*cells, f"`{c.verdict}`", c.detail]))
+            out.append("")
     return "\n".join(out) + "\n"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from yk_cli.core.trace import Trace
-from yk_cli.report.trace_common import notes, priority, summary_line, title, when
+from yk_cli.report.trace_common import attempt_title, loop_lines, notes, priority, summary_line, title, when
 
 HEADER = ("STEP", "TIME", "EVENT", "QUEUE", "PRIORITY", "ASK", "NODE", "QUEUE PRIORITY CHANGES")
 PENDING_HEADER = ("APPLICATION/ASK", "QUEUE", "PRIORITY", "REASON")
@@ -39,10 +39,37 @@ def pending(trace: Trace) -> list[str]:
     return [f"Pending asks ({len(trace.pending)}):", *table(rows)]
 
 
+CANDIDATE_HEADER = ("CANDIDATE", "QUEUE", "NODE", "PRIORITY", "VERDICT", "WHY")
+
+
+def attempts(trace: Trace) -> list[str]:
+    """--explain-preemption: every preemption try and every candidate it looked at, with the verdict."""
+    if not trace.attempts:
+        return ["Preemption attempts: none"]
+    out = [f"Preemption attempts ({len(trace.attempts)}):"]
+    for a in trace.attempts:
+        out.append("- " + attempt_title(a))
+        if not a.candidates:
+            out.append("    no running allocation to consider")
+            continue
+        rows: list[tuple[str, ...]] = [CANDIDATE_HEADER]
+        for c in a.candidates:
+            rows.append(
+                (f"{c.application}/{c.allocation}", c.queue_path, c.node, priority(c.priority), c.verdict, c.detail)
+            )
+        out.extend("    " + line for line in table(rows))
+    return out
+
+
 def render(trace: Trace, source: str) -> str:
     """The whole text report."""
     out = [title(trace, source), ""]
+    loops = loop_lines(trace)
+    if loops:
+        out += [f"Warning: {line}" for line in loops] + [""]
     out.extend(steps(trace) if trace.events else ["No scheduling steps."])
     out += ["", "Summary: " + summary_line(trace.summary), ""]
     out.extend(pending(trace))
+    if trace.explained:
+        out += ["", *attempts(trace)]
     return "\n".join(out) + "\n"

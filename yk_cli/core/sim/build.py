@@ -88,6 +88,14 @@ class RunState:
     """Trace events a cycle caused besides its outcome (required-node preemption, cancelled reservations)."""
     alloc_seq: int = 0
     """Creation order of allocations (running ones first, in file order)."""
+    max_fence: bool = False
+    """YuniKorn after 1.8: a queue whose max the ask would exceed stops the victim search (YUNIKORN-3241)."""
+    explain: bool = False
+    """Record every candidate's verdict in each preemption attempt (yk simulate --explain-preemption)."""
+    attempt_log: list = field(default_factory=list)
+    """Every preemption try as a trace.PreemptionAttempt."""
+    steps: int = 0
+    """Trace steps so far (kept by the run)."""
     required_waiting: list = field(default_factory=list)
     """Required-node asks that reserved their node and do not fit it yet: the next cycle tries to preempt for them."""
     res_maps: dict = field(default_factory=dict)
@@ -217,6 +225,30 @@ def build_state(
     return state, {app_id: note for app_id, (_, note) in placements.items() if note}
 
 
+def insert_order(app: Application) -> list[int]:
+    """Where each ask lands among asks of equal priority and creation time (sorted_asks.go insert).
+
+    The core inserts asks one by one, in arrival order, into a list sorted by priority (high first) and creation
+    time (old first): an ask that sorts last of all (or ties with the last) is appended after its equals, any other
+    ask goes *before* its equals. Returns the tie-breaker of each ask (by position in app.asks): negative for asks
+    put in front (the later, the more in front), positive for appended ones.
+    """
+    asks = app.asks
+    out = [0] * len(asks)
+    last: tuple[int, int] | None = None
+    front = back = 0
+    for i in sorted(range(len(asks)), key=lambda i: (max(asks[i].submit_time, app.submit_time, 0), i)):
+        key = (-asks[i].priority, asks[i].submit_time)
+        if last is None or key >= last:
+            back += 1
+            out[i] = back
+            last = key
+        else:
+            front += 1
+            out[i] = -front
+    return out
+
+
 def _queues(
     queue: Queue,
     parent: QState | None,
@@ -315,13 +347,14 @@ def _application(
             for queue in leaf.ancestors():
                 queue.running += 1
     sizes = state.vectors
-    for ask in app.asks:
+    orders = insert_order(app)
+    for i, ask in enumerate(app.asks):
         key = id(ask.resources)
         size = sizes.get(key)
         if size is None:
             size = sizes[key] = vector(ask.resources, index_of, width)
         arrival = max(ask.submit_time, app.submit_time, 0)
-        runtime_ask = AskState(ask, runtime, size, state.fit(size), arrival)
+        runtime_ask = AskState(ask, runtime, size, state.fit(size), arrival, orders[i])
         state.asks.append(runtime_ask)
         if leaf is not None and runtime_ask.fit:  # an ask for nothing never reaches the scheduler
             state.seq += 1

@@ -222,6 +222,8 @@ def preempt(state: RunState, found: Preemption) -> dict[AllocState, str]:
     restarted: dict[AllocState, str] = {}
     for victim in found.victims:
         victim.preempted = True
+        if victim.node.allocations.get(victim.name) is not victim:
+            continue  # completed meanwhile
         _release(state, victim)
         state.victims += 1
         if victim.restart:

@@ -31,7 +31,7 @@ from yk_cli.core.sim.build import RunState
 from yk_cli.core.sim.nodes import NodeState
 from yk_cli.core.sim.preemption import Preemption, try_preemption
 from yk_cli.core.sim.state import AppState, AskState, QState, Size, fits
-from yk_cli.core.trace import ALLOCATE, PREEMPT, RESERVE
+from yk_cli.core.trace import ALLOCATE, PREEMPT, RESERVE, PreemptionAttempt
 
 SIZE_LIMIT = 48
 """Above this many distinct pending sizes a queue is always walked (checking every size would cost more)."""
@@ -187,16 +187,41 @@ def _preempt(state: RunState, ask: AskState, budget: list[int], nodes_tried: boo
     preconditions.stamp(state, ask)
     leaf = ask.app.leaf
     key = (leaf, ask.priority, ask.size, nodes_tried, ask.reserved)
+    branch = "node" if nodes_tried else "headroom"
     failed = state.failed_attempts.get(key)
     if failed is not None and failed[0] == state.gen:
-        ask.pverdict = failed[1]
-        return None  # a twin ask failed on this very state: the same answer
-    found, verdict = try_preemption(state, ask, nodes_tried)
-    if found is None:
-        state.failed_attempts[key] = (state.gen, verdict)
-        ask.pverdict = verdict
+        _, ask.pverdict, fence, candidates = failed  # a twin ask failed on this very state: the same answer
+        _log(state, ask, branch, fence, ask.pverdict, "", candidates)
         return None
+    found, attempt = try_preemption(state, ask, nodes_tried, state.explain)
+    candidates = attempt.candidates() if state.explain else ()
+    if found is None:
+        state.failed_attempts[key] = (state.gen, attempt.verdict, attempt.fence, candidates)
+        ask.pverdict = attempt.verdict
+        _log(state, ask, branch, attempt.fence, attempt.verdict, "", candidates)
+        return None
+    _log(state, ask, branch, attempt.fence, "preempted", found.node.name, candidates)
     return Decision(PREEMPT, ask, found.node, preemption=found)
+
+
+def _log(state: RunState, ask: AskState, branch: str, fence: str, outcome: str, node: str, candidates: tuple) -> None:
+    """Record one preemption try for the trace."""
+    app = ask.app
+    state.attempt_log.append(
+        PreemptionAttempt(
+            state.now,
+            state.steps,
+            app.id,
+            ask.name,
+            app.leaf.path if app.leaf is not None else "",
+            ask.priority,
+            branch,
+            fence,
+            outcome,
+            node,
+            candidates,
+        )
+    )
 
 
 def _required(state: RunState, ask: AskState) -> Decision | None:

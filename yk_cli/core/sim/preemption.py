@@ -18,9 +18,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cmp_to_key
 
+from yk_cli.core import trace as verdicts
+from yk_cli.core.properties import format_duration
+from yk_cli.core.resources import format_resource
 from yk_cli.core.sim.build import RunState
 from yk_cli.core.sim.nodes import NodeState
 from yk_cli.core.sim.state import INF, AllocState, AskState, QState, Size
+from yk_cli.core.trace import Candidate
 
 Res = dict[str, int]
 """A Go *resources.Resource: None is nil; the keys are the types the map names."""
@@ -205,22 +209,20 @@ class Snapshot:
 
 
 def _duplicate(snapshots: dict[str, Snapshot]) -> dict[str, Snapshot]:
-    """duplicateQueueSnapshots: deep copies sharing the victim lists."""
+    """duplicateQueueSnapshots: copies sharing the victim lists (parents are always in the map before children)."""
     out: dict[str, Snapshot] = {}
-
-    def copy(snapshot: Snapshot) -> Snapshot:
-        found = out.get(snapshot.path)
-        if found is not None:
-            return found
-        parent = copy(snapshot.parent) if snapshot.parent is not None else None
-        new = Snapshot(parent, snapshot.path, snapshot.leaf, dict(snapshot.allocated), snapshot.guaranteed)
-        new.victims = snapshot.victims
-        new.ask_queue = snapshot.ask_queue
-        out[snapshot.path] = new
-        return new
-
     for snapshot in snapshots.values():
-        copy(snapshot)
+        chain = []
+        current: Snapshot | None = snapshot
+        while current is not None and current.path not in out:
+            chain.append(current)
+            current = current.parent
+        for original in reversed(chain):
+            parent = out[original.parent.path] if original.parent is not None else None
+            new = Snapshot(parent, original.path, original.leaf, dict(original.allocated), original.guaranteed)
+            new.victims = original.victims
+            new.ask_queue = original.ask_queue
+            out[original.path] = new
     return out
 
 
@@ -245,9 +247,18 @@ def victim_key(alloc: AllocState) -> tuple[int, int, int]:
 
 
 class Attempt:
-    """One Preemptor: the working state of a single preemption attempt for one ask."""
+    """One Preemptor: the working state of a single preemption attempt for one ask.
 
-    def __init__(self, state: RunState, ask: AskState, nodes_tried: bool) -> None:
+    With explain set it also records, for every running allocation it looked at, the verdict that kept it out (or
+    made it a victim): the laws of the design, the core's own checks, and where the core departs from the design.
+    """
+
+    def __init__(self, state: RunState, ask: AskState, nodes_tried: bool, explain: bool = False) -> None:
+        self.explain = explain
+        self.verdicts: dict[AllocState, tuple[str, str]] = {}
+        self.fence = ""
+        self.level: dict[QState, int] = {}
+        self.chosen: NodeState | None = None
         self.state = state
         self.ask = ask
         leaf = ask.app.leaf
@@ -268,20 +279,34 @@ class Attempt:
         self._find_victims()
         if not self._queue_guarantees_allow():
             self.verdict = "Preemption queue guarantees check failed"
+            if self.explain:
+                remaining = self.snapshots[self.leaf.path].remaining()
+                left = format_resource(remaining) if remaining is not None else "none"
+                self._mark_eligible(
+                    verdicts.ASK_QUEUE_GUARANTEE,
+                    f"{self.leaf.path} has {left} of guarantee left on its path: even with every eligible victim "
+                    "gone it would go over its guarantee with the ask",
+                )
             return None
         self._working_state()
         chosen = self._try_nodes()
         if chosen is None:
             self.verdict = self.verdict or "Preemption does not help"
+            self._mark_eligible(verdicts.DOES_NOT_HELP, "no node can be freed for the ask with the eligible victims")
             return None
         node, victims = chosen
+        self.chosen = node
         extra, ok = self._additional_victims(victims)
         if not ok:
             self.verdict = "Preemption does not help"
+            self._mark_eligible(
+                verdicts.DOES_NOT_HELP, "the victims found would leave the ask's queue over its guarantee"
+            )
             return None
         victims = victims + extra
         if not victims:
             self.verdict = "Preemption does not help"
+            self._mark_eligible(verdicts.DOES_NOT_HELP, "no victim is needed and none is wanted")
             return None
         ask_res = self.ask_res
         fit_in = _fit_in(self.available[node], ask_res)
@@ -296,8 +321,96 @@ class Attempt:
             total = _add(total, res)
         if _strictly_only_existing(ask_res, total, False):
             self.verdict = "Preemption helped but short of resources"
+            self._mark_eligible(
+                verdicts.DOES_NOT_HELP,
+                f"the victims on {node.name} add up to {format_resource(total)}, less than the ask; the core does not "
+                "count the node's free space here (refusal on a fragmented node)",
+            )
             return None
+        if self.explain:
+            self._mark_outcome(node, final)
         return Preemption(self.ask, node, final, self.cancelled)
+
+    # explanation --------------------------------------------------------------------------------------------------
+
+    def _mark(self, alloc: AllocState, verdict: str, detail: str) -> None:
+        if self.explain:
+            self.verdicts[alloc] = (verdict, detail)
+
+    def _eligible(self) -> list[AllocState]:
+        return [alloc for snapshot in self.snapshots.values() for alloc in snapshot.victims]
+
+    def _mark_eligible(self, verdict: str, detail: str) -> None:
+        """Every eligible allocation not yet given a more precise verdict."""
+        if not self.explain:
+            return
+        for alloc in self._eligible():
+            if alloc not in self.verdicts:
+                self.verdicts[alloc] = (verdict, detail)
+
+    def _mark_outcome(self, node: NodeState, final: list[AllocState]) -> None:
+        chosen = set(final)
+        for alloc in final:
+            self.verdicts[alloc] = (verdicts.VICTIM, self._victim_detail(alloc, final))
+        for alloc in self._eligible():
+            if alloc in chosen or alloc in self.verdicts:
+                continue
+            if alloc.node is node:
+                self.verdicts[alloc] = (
+                    verdicts.NOT_NEEDED,
+                    "the victims before it in victim order (opted-in, non-originators, newest first) made room",
+                )
+            else:
+                self.verdicts[alloc] = (
+                    verdicts.OTHER_NODE,
+                    f"{node.name} was chosen: the fewest victims, without opted-out pods or originators where "
+                    "possible, ties by node name",
+                )
+
+    def _victim_detail(self, alloc: AllocState, final: list[AllocState]) -> str:
+        leaf = alloc.app.leaf
+        assert leaf is not None
+        parts = [f"P{alloc.priority} <= P{self.level.get(leaf, self.ask.priority)}"]
+        parts.append(f"created {format_duration(alloc.created)}")
+        if not alloc.allow_preemption:
+            parts.append("opted out of preemption (a suggestion the core may override)")
+        if alloc.originator:
+            parts.append("originator of its application")
+        guaranteed = leaf.guaranteed
+        if guaranteed:
+            taken: Res = {}
+            for other in final:
+                if other.app.leaf is leaf:
+                    taken = _add(taken, res_of(self.state, other.size))
+            left = _sub_only_existing(allocated_of(self.state, leaf), taken) or {}
+            below = {k: left.get(k, 0) for k, v in guaranteed.items() if left.get(k, 0) < v}
+            if below:
+                parts.append(
+                    f"takes {leaf.path} below its guarantee ({format_resource(below)} left of "
+                    f"{format_resource({k: guaranteed[k] for k in below})}): the design's law 2 forbids it, the core "
+                    "only checks that the queue was over its guarantee before"
+                )
+        return "; ".join(parts)
+
+    def candidates(self) -> tuple[Candidate, ...]:
+        """The recorded verdicts, victims first, then by queue, node and name."""
+        order = {code: i for i, code in enumerate(verdicts.CANDIDATE_VERDICTS)}
+        out = []
+        for alloc, (verdict, detail) in self.verdicts.items():
+            leaf = alloc.app.leaf
+            out.append(
+                Candidate(
+                    alloc.name,
+                    alloc.app.id,
+                    leaf.path if leaf is not None else "",
+                    alloc.node.name,
+                    alloc.priority,
+                    verdict,
+                    detail,
+                )
+            )
+        out.sort(key=lambda c: (order[c.verdict], c.queue_path, c.node, c.application, c.allocation))
+        return tuple(out)
 
     # FindEligiblePreemptionVictims
     def _find_victims(self) -> None:
@@ -310,14 +423,17 @@ class Attempt:
         while queue is not None and queue.parent is not None:
             self.snapshots[queue.path].ask_queue = ask_snapshot
             queue = queue.parent
+        self.fence = fence.path
         self._walk(fence, priorities, priorities[fence], False)
+        if self.explain:
+            self._mark_outside(fence)
         for path, snapshot in self.snapshots.items():
             if snapshot.leaf:
                 for alloc in snapshot.victims:
                     self.queue_of[alloc] = path
 
     def _fence_root(self, priorities: dict[QState, int]) -> QState:
-        """findPreemptionFenceRoot: up from the ask's leaf to root, a preemption fence, or a full max."""
+        """findPreemptionFenceRoot: up from the ask's leaf to root, a preemption fence, or (after 1.8) a full max."""
         priority = self.ask.priority
         queue = self.leaf
         while True:
@@ -325,7 +441,7 @@ class Attempt:
             offset = config.priority_offset
             priority = offset if config.priority_fence else priority + offset
             priorities[queue] = priority
-            limit = effective_max(self.state, queue)
+            limit = effective_max(self.state, queue) if self.state.max_fence else None
             full = False
             if limit:
                 projected = _add(allocated_of(self.state, queue), self.ask_res)
@@ -350,25 +466,48 @@ class Attempt:
 
     def _walk(self, queue: QState, priorities: dict[QState, int], ask_priority: int, fenced: bool) -> None:
         """findEligiblePreemptionVictims: depth-first below the fence root."""
+        explain = self.explain
         if queue is self.leaf:
+            if explain:
+                for alloc in queue.allocs:
+                    self._mark(alloc, verdicts.SAME_QUEUE, f"in the ask's own queue {queue.path}")
             return
         if queue.is_leaf:
             if queue.queue.preemption_policy == "disabled":
+                if explain:
+                    for alloc in queue.allocs:
+                        self._mark(alloc, verdicts.PREEMPTION_DISABLED, f"{queue.path} has preemption.policy disabled")
                 return
             snapshot = self._snapshot(queue)
             remaining = snapshot.remaining()
             if remaining is not None and all(v >= 0 for v in remaining.values()):
                 del self.snapshots[queue.path]
+                if explain:
+                    detail = f"{queue.path} is not over its guarantee: {format_resource(remaining)} still guaranteed"
+                    for alloc in queue.allocs:
+                        self._mark(alloc, verdicts.NOT_OVER_GUARANTEE, detail)
                 return
+            self.level[queue] = ask_priority
             ask_types = self.ask_res
             types = self.state.types
             for alloc in queue.allocs:
                 if alloc.required or alloc.preempted:
+                    if explain and alloc.required:
+                        self._mark(alloc, verdicts.REQUIRED_NODE, "a DaemonSet pod (required node)")
                     continue
                 if not any(v and types[i] in ask_types for i, v in enumerate(alloc.size)):
+                    if explain:
+                        self._mark(alloc, verdicts.NO_SHARED_RESOURCE, "holds none of the ask's resource types")
                     continue
                 if fenced or alloc.priority <= ask_priority:
                     snapshot.victims.append(alloc)
+                elif explain:
+                    self._mark(
+                        alloc,
+                        verdicts.HIGHER_PRIORITY,
+                        f"P{alloc.priority} > P{ask_priority}: the ask's P{self.ask.priority} compared at "
+                        f"{queue.path} after the offsets and priority fences between {self.fence} and both queues",
+                    )
             if not snapshot.victims:
                 del self.snapshots[queue.path]
             return
@@ -380,12 +519,31 @@ class Attempt:
                 config = child.queue
                 if config.priority_fence:
                     if config.priority_offset > ask_priority:
+                        if self.explain:
+                            detail = (
+                                f"{child.path} is a priority fence with offset {config.priority_offset}, above the "
+                                f"ask's P{ask_priority} there"
+                            )
+                            for leaf in _leaves(child):
+                                for alloc in leaf.allocs:
+                                    self._mark(alloc, verdicts.PRIORITY_FENCED, detail)
                         continue
                     child_fenced = True
                     child_priority = ask_priority
                 else:
                     child_priority = ask_priority - config.priority_offset
             self._walk(child, priorities, child_priority, fenced or child_fenced)
+
+    def _mark_outside(self, fence: QState) -> None:
+        if fence.parent is None:
+            return
+        why = "preemption.policy fence" if fence.queue.preemption_policy == "fence" else "its max is reached"
+        detail = f"outside {fence.path}, where the victim search stops ({why})"
+        inside = set(_leaves(fence))
+        for leaf in _leaves(self.state.root):
+            if leaf not in inside:
+                for alloc in leaf.allocs:
+                    self._mark(alloc, verdicts.OUTSIDE_FENCE, detail)
 
     # checkPreemptionQueueGuarantees
     def _queue_guarantees_allow(self) -> bool:
@@ -432,7 +590,16 @@ class Attempt:
                     self.cancelled.append(holder)
                     other = False
             if not node.schedulable or other or not node.fits_capacity(ask.fit):
-                by_node.pop(node, None)
+                dropped = by_node.pop(node, None)
+                if dropped and self.explain:
+                    if not node.schedulable:
+                        why = "unschedulable"
+                    elif other and isinstance(holder, AskState):
+                        why = f"reserved by {holder.app.id}/{holder.name}"
+                    else:
+                        why = "too small for the ask"
+                    for alloc in dropped:
+                        self._mark(alloc, verdicts.NODE_UNAVAILABLE, f"{node.name} is {why}")
             else:
                 available[node] = node_available(state, node)
         for allocs in by_node.values():
@@ -588,15 +755,21 @@ class Attempt:
         return [], True
 
 
-def try_preemption(state: RunState, ask: AskState, nodes_tried: bool) -> tuple[Preemption | None, str]:
-    """One preemption attempt for an ask whose preconditions passed: the outcome, or None and the reason."""
-    attempt = Attempt(state, ask, nodes_tried)
+def try_preemption(
+    state: RunState, ask: AskState, nodes_tried: bool, explain: bool = False
+) -> tuple[Preemption | None, Attempt]:
+    """One preemption attempt for an ask whose preconditions passed: the outcome (None when it failed: the attempt's
+    verdict says why) and the attempt, with every candidate's verdict when explain is set."""
+    attempt = Attempt(state, ask, nodes_tried, explain)
     found = attempt.run()
-    return found, attempt.verdict
+    return found, attempt
 
 
-def required_node_victims(state: RunState, ask: AskState, node: NodeState) -> list[AllocState]:
-    """RequiredNodePreemptor: victims on the ask's own node, ignoring queues, guarantees and fences.
+def required_node_victims(
+    state: RunState, ask: AskState, node: NodeState, explain: bool = False
+) -> tuple[list[AllocState], tuple[Candidate, ...]]:
+    """RequiredNodePreemptor: victims on the ask's own node, ignoring queues, guarantees and fences; with explain,
+    every allocation on the node with its verdict.
 
     Candidates are every allocation on the node except required-node pods, pods of higher priority, pods already
     preempted and pods sharing no resource type with the ask. Ordered regular pods, opted-out pods, originators;
@@ -605,15 +778,19 @@ def required_node_victims(state: RunState, ask: AskState, node: NodeState) -> li
     """
     ask_res = res_of(state, ask.size)
     types = state.types
-    candidates = [
-        alloc
-        for alloc in node.allocations.values()
-        if isinstance(alloc, AllocState)
-        and not alloc.required
-        and alloc.priority <= ask.priority
-        and not alloc.preempted
-        and any(v and types[i] in ask_res for i, v in enumerate(alloc.size))
-    ]
+    notes: dict[AllocState, tuple[str, str]] = {}
+    candidates = []
+    for alloc in node.allocations.values():
+        if not isinstance(alloc, AllocState) or alloc.preempted:
+            continue
+        if alloc.required:
+            notes[alloc] = (verdicts.REQUIRED_NODE, "another DaemonSet pod (required node)")
+        elif alloc.priority > ask.priority:
+            notes[alloc] = (verdicts.HIGHER_PRIORITY, f"P{alloc.priority} > P{ask.priority}")
+        elif not any(v and types[i] in ask_res for i, v in enumerate(alloc.size)):
+            notes[alloc] = (verdicts.NO_SHARED_RESOURCE, "holds none of the ask's resource types")
+        else:
+            candidates.append(alloc)
     candidates.sort(key=cmp_to_key(_required_order))
     victims: list[AllocState] = []
     total: Res = {}
@@ -622,9 +799,28 @@ def required_node_victims(state: RunState, ask: AskState, node: NodeState) -> li
             break
         total = _add(total, res_of(state, alloc.size))
         victims.append(alloc)
-    if victims and _ge(_add(total, node_available(state, node)), ask_res):
-        return victims
-    return []
+    if not (victims and _ge(_add(total, node_available(state, node)), ask_res)):
+        victims = []
+    if not explain:
+        return victims, ()
+    chosen = set(victims)
+    for alloc in candidates:
+        if alloc in chosen:
+            note = "DaemonSet preemption ignores queues, guarantees, fences and opt-outs"
+            if not alloc.allow_preemption or alloc.originator:
+                note += " (this pod opted out or is an originator: the design calls that a strong suggestion only)"
+            notes[alloc] = (verdicts.VICTIM, note)
+        elif victims:
+            notes[alloc] = (verdicts.NOT_NEEDED, "the pods before it in DaemonSet victim order made room")
+        else:
+            notes[alloc] = (verdicts.DOES_NOT_HELP, "all eligible pods together cannot make room on the node")
+    out = [
+        Candidate(a.name, a.app.id, a.app.leaf.path if a.app.leaf is not None else "", node.name, a.priority, v, d)
+        for a, (v, d) in notes.items()
+    ]
+    order = {code: i for i, code in enumerate(verdicts.CANDIDATE_VERDICTS)}
+    out.sort(key=lambda c: (order[c.verdict], c.queue_path, c.application, c.allocation))
+    return victims, tuple(out)
 
 
 def _ask_type(alloc: AllocState) -> int:
@@ -643,6 +839,13 @@ def _required_order(left: AllocState, right: AllocState) -> int:
         bigger = all(v >= 0 for v in delta) and any(v > 0 for v in delta)
         return 1 if bigger else -1
     return 0
+
+
+def _leaves(queue: QState) -> list[QState]:
+    """The leaf queues of a subtree, in configuration order."""
+    if queue.is_leaf:
+        return [queue]
+    return [leaf for child in _children(queue) for leaf in _leaves(child)]
 
 
 def _children(queue: QState) -> Iterable[QState]:

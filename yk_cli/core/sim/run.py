@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import gc
 import heapq
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from yk_cli.core.config import PartitionConfig
 from yk_cli.core.priority import PriorityChange
@@ -32,12 +32,25 @@ from yk_cli.core.sim.cycle import Decision, find_decision
 from yk_cli.core.sim.preemption import Preemption, required_node_victims
 from yk_cli.core.sim.reasons import pending_asks
 from yk_cli.core.sim.state import PENDING, AllocState, AppState, AskState
-from yk_cli.core.trace import ALLOCATE, PREEMPT, RESERVE, UNRESERVE, Summary, Trace, TraceEvent, Victim
+from yk_cli.core.trace import (
+    ALLOCATE,
+    PREEMPT,
+    RESERVE,
+    UNRESERVE,
+    PreemptionAttempt,
+    Summary,
+    Trace,
+    TraceEvent,
+    Victim,
+)
 from yk_cli.core.trace import COMPLETE as COMPLETE_EVENT
 from yk_cli.core.workload import Workload
 
 LATEST_VERSION = "1.8"
 """The YuniKorn version yk models by default."""
+MAX_FENCE_VERSION = (1, 9)
+"""From here on (yunikorn-core after 1.8, YUNIKORN-3241) a queue whose max the ask would exceed fences the victim
+search; 1.9 is the core at the commit the conformance cases were recorded with."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +65,8 @@ class SimulationOptions:
     """1.5 or older applies the stateaware filter and the Starting application state."""
     halt_before_step: int | None = None
     """Stop just before this step would happen, leaving the state as the scheduler saw it (for yk explain)."""
+    explain_preemption: bool = False
+    """Record every candidate of every preemption try and the verdict that kept it out."""
 
 
 def version_tuple(text: str) -> tuple[int, int]:
@@ -89,6 +104,8 @@ class Simulation:
         legacy = version_tuple(options.yunikorn_version) <= (1, 5)
         self.state: RunState
         self.state, self.placement_notes = build_state(partition, tree, workload, legacy)
+        self.state.explain = options.explain_preemption
+        self.state.max_fence = version_tuple(options.yunikorn_version) >= MAX_FENCE_VERSION
         self.partition = partition.display_name
         self.events: list[TraceEvent] = []
         self.stopped_by = "idle"
@@ -146,7 +163,7 @@ class Simulation:
             asks=len(state.asks),
             stopped_by=self.stopped_by,
         )
-        return Trace(tuple(self.events), pending, summary, self.partition)
+        return Trace(tuple(self.events), pending, summary, self.partition, tuple(state.attempt_log), state.explain)
 
     def _may_step(self, what: Decision | AllocState) -> bool:
         """Whether one more trace event may happen; records why not."""
@@ -167,6 +184,8 @@ class Simulation:
             arrive(state, obj)  # type: ignore[arg-type]
         elif kind == COMPLETE:
             assert isinstance(obj, AllocState)
+            if obj.preempted:
+                return  # preempted before its end
             if self._may_step(obj):
                 complete(state, obj)
                 self._emit(COMPLETE_EVENT, obj.app, obj.name, obj.priority, obj.node.name, obj.size, (), "")
@@ -178,8 +197,23 @@ class Simulation:
             preconditions.on_timer(state, obj)  # type: ignore[arg-type]
 
     def _cycle(self) -> bool:
+        """One scheduling cycle. DaemonSet preemption is a side effect of its reservation pass: the victims are
+        named first, go only once the cycle's outcome is applied, and the DaemonSet pod is placed in a later cycle
+        (until then the victims still count in their queues, as in the core)."""
+        held: list[tuple[Preemption, TraceEvent]] = []
+        go_on = self._cycle_outcome(held)
+        for found, event in held:
+            restarted = preempt(self.state, found)
+            if restarted:
+                event.victims = tuple(
+                    replace(v, restarted_as=restarted.get(a, ""))
+                    for v, a in zip(event.victims, found.victims, strict=True)
+                )
+        return go_on or bool(held)
+
+    def _cycle_outcome(self, held: list[tuple[Preemption, TraceEvent]]) -> bool:
         state = self.state
-        if state.required_waiting and not self._required_preemptions():
+        if state.required_waiting and not self._required_preemptions(held):
             return False
         tries = state.gen, len(state.heap)
         decision = find_decision(state)
@@ -206,10 +240,16 @@ class Simulation:
         self._emit(ALLOCATE, ask.app, ask.name, ask.priority, decision.node.name, ask.size, changes, note)
         return True
 
-    def _preempted(self, found: Preemption, why: str) -> None:
-        """Apply a preemption outcome and record it as one step naming every victim."""
+    def _preempted(self, found: Preemption, why: str, release: bool = True) -> TraceEvent:
+        """Apply a preemption outcome (or, with release False, only mark its victims) and record it as one step
+        naming every victim."""
         state, ask = self.state, found.ask
-        restarted = preempt(state, found)
+        if release:
+            restarted = preempt(state, found)
+        else:
+            restarted = {}
+            for victim in found.victims:
+                victim.preempted = True
         victims = tuple(
             Victim(
                 v.name,
@@ -225,9 +265,11 @@ class Simulation:
         count = f"{len(victims)} victim" + ("s" if len(victims) != 1 else "")
         reason = f"{why}node {found.node.name} reserved for the ask; {count} released"
         self._emit(PREEMPT, ask.app, ask.name, ask.priority, found.node.name, ask.size, (), reason, victims)
+        return self.events[-1]
 
-    def _required_preemptions(self) -> bool:
-        """RequiredNodePreemptor for required-node asks holding their node: False when the step limit stopped it."""
+    def _required_preemptions(self, held: list[tuple[Preemption, TraceEvent]]) -> bool:
+        """RequiredNodePreemptor for required-node asks holding their node, a side effect of the cycle's reservation
+        pass (the cycle goes on; the ask is placed in a later cycle): False when the step limit stopped it."""
         state = self.state
         waiting = state.required_waiting
         while waiting:
@@ -236,15 +278,31 @@ class Simulation:
             if node is None or ask.triggered or node.fits(ask.fit) or ask.status != PENDING:
                 waiting.pop(0)
                 continue
-            victims = required_node_victims(state, ask, node)
-            if not victims:
-                waiting.pop(0)
-                continue
+            victims, candidates = required_node_victims(state, ask, node, state.explain)
             found = Preemption(ask, node, victims)
-            if not self._may_step(Decision(PREEMPT, ask, node, preemption=found)):
+            if victims and not self._may_step(Decision(PREEMPT, ask, node, preemption=found)):
                 return False
             waiting.pop(0)
-            self._preempted(found, "required node (DaemonSet): ")
+            outcome = "preempted" if victims else "No victim found for required node"
+            app = ask.app
+            state.attempt_log.append(
+                PreemptionAttempt(
+                    state.now,
+                    state.steps,
+                    app.id,
+                    ask.name,
+                    app.leaf.path if app.leaf is not None else "",
+                    ask.priority,
+                    "required-node",
+                    "",
+                    outcome,
+                    node.name if victims else "",
+                    candidates,
+                )
+            )
+            if not victims:
+                continue
+            held.append((found, self._preempted(found, "required node (DaemonSet): ", release=False)))
         return True
 
     def _emit(
@@ -260,6 +318,7 @@ class Simulation:
         victims: tuple[Victim, ...] = (),
     ) -> None:
         resources = self._resources(size)
+        self.state.steps = len(self.events) + 1
         self.events.append(
             TraceEvent(
                 step=len(self.events) + 1,

@@ -398,7 +398,7 @@ class AskState:
         "triggered",
     )
 
-    def __init__(self, ask: Ask, app: AppState, size: Size, fit: Fit, arrival: int) -> None:
+    def __init__(self, ask: Ask, app: AppState, size: Size, fit: Fit, arrival: int, order: int | None = None) -> None:
         self.ask = ask
         self.name = ask.name
         self.app = app
@@ -419,7 +419,8 @@ class AskState:
         """Reserved: worth trying on the reserved node in the next reservation pass."""
         self.node: NodeState | None = None
         self.alloc: AllocState | None = None
-        self.entry = policies.ask_key(ask.priority, ask.submit_time, ask.seq, self)
+        self.entry = policies.ask_key(ask.priority, ask.submit_time, ask.seq if order is None else order, self)
+        """Sort entry; the third field places it among equal asks as the core's sorted insert does (insert_order)."""
         self.pready = False
         """Ready to try preemption now: YuniKorn's preconditions pass (see preconditions.py)."""
         self.pcheck: int | None = None

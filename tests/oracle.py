@@ -1,0 +1,285 @@
+"""The real YuniKorn core as a test oracle: yk cases -> the oracle's JSON input, and its output -> check.py's shape.
+
+The oracle is `../shared/oracle/bin/simulate` (see its README): the real scheduler core driven by a small harness.
+It is never needed by the normal test run; the recorded cases under tests/data/oracle/ are what it said.
+
+    to_oracle(queues_yaml_text, workload) -> scenario dict   (workload: workload.yaml parsed, yk's format)
+    run_oracle(binary, scenario) -> (seq, pending)           (exactly check.py's `expected()` shape)
+    oracle_binary() -> Path | None                           ($YK_ORACLE, else ../shared/oracle/bin/simulate)
+
+Mapping (the one the conformance cases were recorded with, checked against all of them):
+* times are relative to the start of the run: an ask's `submitTime: -60s` is `ageSeconds: 60`, an allocation's
+  `startTime: -4s` is `ageSeconds: 4`, an application's `submitTime` is `submitSeconds` (the default age of its
+  asks). The core stamps whole seconds, so times must be whole seconds, at or before the start;
+* an ask may preempt (`allowPreemptOther`) unless its `preemptionPolicy` (or its priority class's) is `Never`;
+  `allowPreemption` (ask, allocation, or priority class) is `allowPreemptSelf`;
+* priority: the ask's `priority`, else its `priorityClass` value, else the global default class, else 0;
+* resources in the core's units: vcore in millicores (`2` is 2000, `500m` is 500), anything else as is with
+  the k/Ki... multipliers.
+Node `occupied`, unschedulable nodes and ask `duration` have no counterpart in the oracle: they are refused.
+`maxSteps` is set high enough that the run always ends idle (run_oracle refuses a run that was cut off).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_BINARY = ROOT.parent / "shared" / "oracle" / "bin" / "simulate"
+
+Event = tuple[str, ...]
+"""("allocate", ask, node) or ("preempt", allocation), as check.py's `expected()` gives them."""
+
+BUILTIN_CLASSES = {"system-cluster-critical": 2000000000, "system-node-critical": 2000001000}
+_MULTIPLIERS = {
+    "": 1,
+    "k": 10**3,
+    "M": 10**6,
+    "G": 10**9,
+    "T": 10**12,
+    "P": 10**15,
+    "E": 10**18,
+    "Ki": 2**10,
+    "Mi": 2**20,
+    "Gi": 2**30,
+    "Ti": 2**40,
+    "Pi": 2**50,
+    "Ei": 2**60,
+}
+_QUANTITY = re.compile(r"^(?P<number>[+-]?\d+)(?P<suffix>m|k|Ki|[MGTPE]i?|)$")
+_DURATION_PART = re.compile(r"(\d+)(ns|us|µs|ms|s|m|h)")
+_NANOS = {"ns": 1, "us": 10**3, "µs": 10**3, "ms": 10**6, "s": 10**9, "m": 60 * 10**9, "h": 3600 * 10**9}
+
+
+MAX_STEPS_PER_ASK = 6
+"""Cycle budget: an ask takes at most reserve + preempt + allocate cycles; the run stops earlier when idle."""
+
+
+class ConversionError(ValueError):
+    """The workload uses something the oracle cannot express."""
+
+
+def oracle_binary() -> Path | None:
+    """The oracle binary: $YK_ORACLE, else ../shared/oracle/bin/simulate beside the repo; None if not built."""
+    env = os.environ.get("YK_ORACLE")
+    path = Path(env) if env else DEFAULT_BINARY
+    return path if path.is_file() and os.access(path, os.X_OK) else None
+
+
+def quantity(name: str, value: object) -> int:
+    """One YuniKorn quantity in the core's units (vcore millicores)."""
+    match = _QUANTITY.match(str(value).strip())
+    if match is None:
+        raise ConversionError(f"quantity {name}: {value!r}")
+    number, suffix = int(match["number"]), match["suffix"]
+    if suffix == "m":
+        if name != "vcore":
+            raise ConversionError(f"quantity {name}: {value!r} ('m' is for vcore only)")
+        return number
+    return number * _MULTIPLIERS[suffix] * (1000 if name == "vcore" else 1)
+
+
+def resources(values: Mapping[str, object] | None) -> dict[str, int]:
+    """A resource map in the core's units."""
+    return {name: quantity(name, value) for name, value in (values or {}).items()}
+
+
+def age_seconds(when: object, what: str) -> int:
+    """A point in time relative to the start of the run (`-60s`) as an age in whole seconds (60)."""
+    text = str(when).strip()
+    sign = -1 if text.startswith("-") else 1
+    body = text.lstrip("+-")
+    nanos = 0
+    if body != "0":
+        pos = 0
+        while pos < len(body):
+            part = _DURATION_PART.match(body, pos)
+            if part is None:
+                raise ConversionError(f"{what}: duration {when!r}")
+            nanos += int(part[1]) * _NANOS[part[2]]
+            pos = part.end()
+        if not body:
+            raise ConversionError(f"{what}: duration {when!r}")
+    nanos *= sign
+    if nanos > 0 or nanos % 10**9:
+        raise ConversionError(f"{what}: {when!r} is not a whole number of seconds at or before the start")
+    return -nanos // 10**9
+
+
+class _Classes:
+    """The workload's priority classes (with the built-in ones) and the global default."""
+
+    def __init__(self, workload: Mapping[str, Any]) -> None:
+        self.classes: dict[str, Mapping[str, Any]] = {
+            name: {"name": name, "value": value} for name, value in BUILTIN_CLASSES.items()
+        }
+        defaults: list[Mapping[str, Any]] = []
+        for pc in workload.get("priorityClasses") or []:
+            self.classes[pc["name"]] = pc
+            if pc.get("globalDefault"):
+                defaults.append(pc)
+        self.default = min(defaults, key=lambda pc: pc["value"]) if defaults else None
+
+    def of(self, pod: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        name = pod.get("priorityClass")
+        if name is None:
+            return self.default
+        if name not in self.classes:
+            raise ConversionError(f"{pod.get('name')}: unknown priority class {name!r}")
+        return self.classes[name]
+
+    def priority(self, pod: Mapping[str, Any]) -> int:
+        if pod.get("priority") is not None:
+            return int(pod["priority"])
+        pc = self.of(pod)
+        return int(pc["value"]) if pc is not None else 0
+
+    def field(self, pod: Mapping[str, Any], key: str, default: Any) -> Any:
+        if pod.get(key) is not None:
+            return pod[key]
+        pc = self.of(pod)
+        return pc.get(key, default) if pc is not None and pc.get(key) is not None else default
+
+
+def to_oracle(queues_yaml_text: str, workload: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The oracle's scenario for one yk case: queues.yaml text and workload.yaml parsed (yk's workload format)."""
+    workload = workload or {}
+    if workload.get("partition", "default") != "default":
+        raise ConversionError("the oracle runs the partition 'default' only")
+    classes = _Classes(workload)
+    nodes = []
+    for node in workload.get("nodes") or []:
+        if node.get("occupied") or node.get("schedulable") is False:
+            raise ConversionError(f"node {node['name']}: occupied/unschedulable nodes are not supported")
+        nodes.append({"id": node["name"], "resources": resources(node.get("resources"))})
+    apps: list[dict[str, Any]] = []
+    allocations: list[dict[str, Any]] = []
+    asks: list[dict[str, Any]] = []
+    for app in workload.get("applications") or []:
+        if app.get("queue") is None:
+            raise ConversionError(f"application {app['id']}: no queue (placement rules are not converted)")
+        entry: dict[str, Any] = {"id": app["id"], "queue": app["queue"]}
+        if app.get("user") is not None:
+            entry["user"] = app["user"]
+        if app.get("groups"):
+            entry["groups"] = list(app["groups"])
+        if app.get("submitTime") is not None:
+            entry["submitSeconds"] = age_seconds(app["submitTime"], f"application {app['id']} submitTime")
+        apps.append(entry)
+        for alloc in app.get("allocations") or []:
+            if alloc.get("duration") is not None:
+                raise ConversionError(f"allocation {alloc['name']}: duration is not supported")
+            out: dict[str, Any] = {
+                "key": alloc["name"],
+                "app": app["id"],
+                "node": alloc["node"],
+                "resources": resources(alloc.get("resources")),
+                "priority": classes.priority(alloc),
+                "allowPreemptSelf": bool(classes.field(alloc, "allowPreemption", True)),
+            }
+            if alloc.get("originator"):
+                out["originator"] = True
+            if alloc.get("startTime") is not None:
+                out["ageSeconds"] = age_seconds(alloc["startTime"], f"allocation {alloc['name']} startTime")
+            allocations.append(out)
+        for ask in app.get("asks") or []:
+            if ask.get("duration") is not None:
+                raise ConversionError(f"ask {ask['name']}: duration is not supported")
+            count = ask.get("count")
+            names = [ask["name"]] if count is None else [f"{ask['name']}-{i}" for i in range(int(count))]
+            for name in names:
+                out = {
+                    "key": name,
+                    "app": app["id"],
+                    "priority": classes.priority(ask),
+                    "resources": resources(ask.get("resources")),
+                    "allowPreemptOther": classes.field(ask, "preemptionPolicy", "PreemptLowerPriority") != "Never",
+                    "allowPreemptSelf": bool(classes.field(ask, "allowPreemption", True)),
+                }
+                if ask.get("originator"):
+                    out["originator"] = True
+                if ask.get("submitTime") is not None:
+                    out["ageSeconds"] = age_seconds(ask["submitTime"], f"ask {name} submitTime")
+                if ask.get("requiredNode") is not None:
+                    out["requiredNode"] = ask["requiredNode"]
+                asks.append(out)
+    return {
+        "config": queues_yaml_text,
+        "nodes": nodes,
+        "apps": apps,
+        "allocations": allocations,
+        "asks": asks,
+        "maxSteps": MAX_STEPS_PER_ASK * len(asks) + 20,
+    }
+
+
+def parse_output(text: str, asks: list[str], max_steps: int | None = None) -> tuple[list[Event], list[str]]:
+    """The oracle's JSON lines -> (seq, pending): allocations and victims in the order the core made them, and the
+    sorted names of the asks (of `asks`) it never allocated. An ask allocated and later preempted is not pending
+    (the summary line counts it as pending: it is no longer allocated). A run that used up `max_steps` is refused."""
+    seq: list[Event] = []
+    allocated: set[str] = set()
+    preempted: set[str] = set()
+    summary: dict[str, Any] | None = None
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        record = json.loads(line)
+        kind = record.get("type")
+        if kind == "error":
+            raise RuntimeError(f"oracle refused the scenario: {record.get('message')}")
+        if kind == "allocation":
+            seq.append(("allocate", record["allocationKey"], record["nodeID"]))
+            allocated.add(record["allocationKey"])
+        elif kind == "preemption":
+            seq.append(("preempt", record["allocationKey"]))
+            preempted.add(record["allocationKey"])
+        elif kind == "summary":
+            summary = record
+        elif kind in ("appRejected", "nodeRejected"):
+            raise RuntimeError(f"oracle rejected part of the input: {line}")
+    if summary is None:
+        raise RuntimeError("oracle output has no summary line")
+    pending = sorted(name for name in asks if name not in allocated)
+    not_running = len(pending) + len(allocated & preempted)
+    if summary.get("pending") is not None and summary["pending"] != not_running:
+        raise RuntimeError(f"oracle summary says {summary['pending']} pending, the lines say {not_running}")
+    if max_steps is not None and summary.get("steps", 0) >= max_steps:
+        raise RuntimeError(f"oracle run cut off at maxSteps {max_steps}: raise it")
+    return seq, pending
+
+
+def run_oracle(
+    binary: Path, scenario: Mapping[str, Any], *, timeout: float = 300, extra: tuple[str, ...] = ()
+) -> tuple[list[Event], list[str]]:
+    """Run `binary -procs 1 FILE` on one scenario: (seq, pending) in check.py's `expected()` shape."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False, encoding="utf-8") as handle:
+        json.dump(scenario, handle)
+        path = handle.name
+    try:
+        done = subprocess.run(
+            [str(binary), "-procs", "1", *extra, path], capture_output=True, text=True, timeout=timeout, check=False
+        )
+    finally:
+        os.unlink(path)
+    if done.returncode != 0:
+        raise RuntimeError(f"oracle exit {done.returncode}: {(done.stdout + done.stderr).strip()[-500:]}")
+    return parse_output(done.stdout, [ask["key"] for ask in scenario.get("asks", [])], scenario.get("maxSteps"))
+
+
+def expected_json(seq: list[Event], pending: list[str]) -> dict[str, Any]:
+    """An expected.json document (the conformance format) for an oracle result."""
+    events: list[dict[str, str]] = []
+    for event in seq:
+        if event[0] == "allocate":
+            events.append({"type": "allocate", "ask": event[1], "node": event[2]})
+        else:
+            events.append({"type": "preempt", "allocation": event[1]})
+    return {"events": events, "pending": sorted(pending)}
