@@ -1,0 +1,644 @@
+"""Preemption in the dry run, law by law, against the reference (yunikorn-semantics.md section 7 and section 9).
+
+Every case builds a tiny cluster (memory only, small integers) whose nodes are full, runs the simulation and
+checks the exact steps (type, ask, node, victim allocations) and what stays pending. Laws 3-7 each have a case
+where the law allows preemption and one where it blocks it. The design doc's three ReplicaSet loop-prevention
+flows are golden traces (tests/golden/preempt_flow*.txt; UPDATE_GOLDEN=1 rewrites them).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import ROOT
+from tests.test_priorities import golden
+from tests.test_simulation import SECOND, pending, run
+from yk_cli.core import trace as codes
+from yk_cli.core.trace import Trace
+from yk_cli.report import trace_text
+
+OLD = "-60s"
+"""Submit time of asks that have waited longer than the default 30 s preemption.delay."""
+
+
+# --- builders ----------------------------------------------------------------------------------------------------
+
+
+def q(
+    name: str,
+    g: int | None = None,
+    mx: int | None = None,
+    kids: list[dict[str, Any]] | None = None,
+    **props: Any,
+) -> dict[str, Any]:
+    """A queue: guaranteed / max memory, child queues, properties (keyword names with '_' for '.')."""
+    out: dict[str, Any] = {"name": name}
+    res: dict[str, Any] = {}
+    if g is not None:
+        res["guaranteed"] = {"memory": g}
+    if mx is not None:
+        res["max"] = {"memory": mx}
+    if res:
+        out["resources"] = res
+    if props:
+        out["properties"] = {k.replace("_", "."): str(v) for k, v in props.items()}
+    if kids:
+        out["queues"] = kids
+    return out
+
+
+def cfg(*queues: dict[str, Any], enabled: bool = True) -> str:
+    """A queue config (JSON is YAML) with the given queues under root; enabled=False turns preemption off."""
+    partition: dict[str, Any] = {
+        "name": "default",
+        "queues": [{"name": "root", "submitacl": "*", "queues": list(queues)}],
+    }
+    if not enabled:
+        partition["preemption"] = {"enabled": False}
+    return json.dumps({"partitions": [partition]})
+
+
+def alloc(name: str, mem: int, node: str = "n1", age: int = 10, priority: int = 0, **extra: Any) -> dict[str, Any]:
+    """A running pod started `age` seconds before the run (larger age = older)."""
+    return {
+        "name": name,
+        "node": node,
+        "priority": priority,
+        "resources": {"memory": mem},
+        "startTime": f"-{age}s",
+        **extra,
+    }
+
+
+def ask(name: str, mem: int, priority: int = 0, submit: str = OLD, **extra: Any) -> dict[str, Any]:
+    """A pending pod, by default old enough to preempt."""
+    return {"name": name, "priority": priority, "resources": {"memory": mem}, "submitTime": submit, **extra}
+
+
+def app(app_id: str, queue: str, allocs: list[dict[str, Any]] = (), asks: list[dict[str, Any]] = ()) -> dict[str, Any]:  # type: ignore[assignment]
+    return {"id": app_id, "queue": queue, "allocations": list(allocs), "asks": list(asks)}
+
+
+def wl(*apps: dict[str, Any], nodes: dict[str, int] | None = None, classes: list[dict[str, Any]] | None = None) -> str:
+    """A workload: nodes (name -> memory, default one node n1 of 10) and applications."""
+    nodes = nodes or {"n1": 10}
+    out: dict[str, Any] = {"nodes": [{"name": n, "resources": {"memory": m}} for n, m in nodes.items()]}
+    if classes:
+        out["priorityClasses"] = classes
+    out["applications"] = list(apps)
+    return json.dumps(out)
+
+
+def preempts(trace: Trace) -> list[tuple[str, str, tuple[str, ...]]]:
+    """(ask, node, victim allocations) of every preempt step."""
+    return [(e.ask, e.node, tuple(v.allocation for v in e.victims)) for e in trace.events if e.type == codes.PREEMPT]
+
+
+def events(trace: Trace) -> list[tuple[str, str, str, tuple[str, ...]]]:
+    """(type, ask, node, victims) of every step."""
+    return [(e.type, e.ask, e.node, tuple(v.allocation for v in e.victims)) for e in trace.events]
+
+
+def preempted_ok(ask_name: str, node: str, victims: tuple[str, ...]) -> list[tuple[str, str, str, tuple[str, ...]]]:
+    """The two steps of a successful preemption: preempt (the node is reserved), then the allocation from it."""
+    return [(codes.PREEMPT, ask_name, node, victims), (codes.ALLOCATE, ask_name, node, ())]
+
+
+# The usual shape: root.a (the asker, guaranteed) and root.b (the victims), one full node of 10.
+def two_b_pods(**extra: Any) -> list[dict[str, Any]]:
+    return [alloc("b0", 5, age=20, **extra), alloc("b1", 5, age=10, **extra)]
+
+
+# --- law 3: never victims from the ask's own leaf queue ----------------------------------------------------------
+
+
+def test_law3_allows_victims_from_a_sibling_leaf() -> None:
+    trace = run(
+        cfg(q("a", g=10), q("b")), wl(app("B", "root.b", two_b_pods()), app("A", "root.a", asks=[ask("a1", 5)]))
+    )
+    assert events(trace) == preempted_ok("a1", "n1", ("b1",))  # newest first
+    assert pending(trace) == {}
+
+
+def test_law3_blocks_victims_from_the_own_leaf_even_of_another_application() -> None:
+    trace = run(
+        cfg(q("a", g=20), q("b")),
+        wl(app("A0", "root.a", two_b_pods()), app("A", "root.a", asks=[ask("a1", 5)])),
+    )
+    assert events(trace) == []
+    assert set(pending(trace)) == {"a1"}
+
+
+# --- law 4: the ask queue must be under its guarantee ------------------------------------------------------------
+
+
+def test_law4_blocks_without_any_guarantee_on_the_path() -> None:
+    trace = run(cfg(q("a"), q("b")), wl(app("B", "root.b", two_b_pods()), app("A", "root.a", asks=[ask("a1", 5)])))
+    assert events(trace) == []
+    assert set(pending(trace)) == {"a1"}
+
+
+def test_law4_guarantee_on_the_parent_of_the_ask_leaf_is_enough() -> None:
+    # a has no guarantee of its own but p does; the victims come from outside p (x has none).
+    trace = run(
+        cfg(q("p", g=10, kids=[q("a")]), q("x")),
+        wl(app("X", "root.x", two_b_pods()), app("A", "root.p.a", asks=[ask("a1", 5)])),
+    )
+    assert events(trace) == preempted_ok("a1", "n1", ("b1",))
+
+
+def test_law4_the_ask_queue_may_reach_its_guarantee_exactly() -> None:
+    # a uses 5 of its 10 guaranteed; the ask of 5 brings it to exactly 10.
+    trace = run(
+        cfg(q("a", g=10), q("b")),
+        wl(
+            app("B", "root.b", two_b_pods()),
+            app("A", "root.a", [alloc("a0", 5, node="n2")], [ask("a1", 5)]),
+            nodes={"n1": 10, "n2": 5},
+        ),
+    )
+    assert events(trace) == preempted_ok("a1", "n1", ("b1",))
+    assert pending(trace) == {}
+
+
+def test_victims_must_also_fit_the_ask_queue_remaining_guarantee() -> None:
+    # a has 5 of guarantee left and the ask is 5, but the victims on the node are 4 (newest) then 3: after the
+    # 4 only 1 of a's guarantee is left, the 3 does not fit it and the node scan stops (section 7.5, pass 1).
+    trace = run(
+        cfg(q("a", g=10), q("b")),
+        wl(
+            app("B", "root.b", [alloc("b0", 3, age=30), alloc("b1", 3, age=20), alloc("b2", 4, age=10)]),
+            app("A", "root.a", [alloc("a0", 5, node="n2")], [ask("a1", 5)]),
+            nodes={"n1": 10, "n2": 5},
+        ),
+    )
+    assert events(trace) == []
+    assert set(pending(trace)) == {"a1"}
+
+
+def test_law4_the_ask_queue_may_never_go_above_its_guarantee() -> None:
+    # a already uses 5 of its 8 guaranteed: one more 5 would take it to 10 > 8 (section 9.2).
+    trace = run(
+        cfg(q("a", g=8), q("b")),
+        wl(
+            app("B", "root.b", two_b_pods()),
+            app("A", "root.a", [alloc("a0", 5, node="n2")], [ask("a1", 5)]),
+            nodes={"n1": 10, "n2": 5},
+        ),
+    )
+    assert events(trace) == []
+    assert set(pending(trace)) == {"a1"}
+
+
+def test_law4_an_ask_larger_than_the_guarantee_never_preempts() -> None:
+    trace = run(cfg(q("a", g=4), q("b")), wl(app("B", "root.b", two_b_pods()), app("A", "root.a", asks=[ask("a1", 5)])))
+    assert events(trace) == []
+    assert set(pending(trace)) == {"a1"}
+
+
+# --- law 5: the victim leaf must be over its guarantee -----------------------------------------------------------
+
+
+def test_law5_allows_a_victim_leaf_over_its_guarantee() -> None:
+    trace = run(
+        cfg(q("a", g=10), q("b", g=5)), wl(app("B", "root.b", two_b_pods()), app("A", "root.a", asks=[ask("a1", 5)]))
+    )
+    assert events(trace) == preempted_ok("a1", "n1", ("b1",))
+
+
+def test_law5_a_leaf_without_any_guarantee_is_a_victim_source() -> None:
+    trace = run(
+        cfg(q("a", g=10), q("p", kids=[q("b")])),
+        wl(app("B", "root.p.b", two_b_pods()), app("A", "root.a", asks=[ask("a1", 5)])),
+    )
+    assert events(trace) == preempted_ok("a1", "n1", ("b1",))
+
+
+def test_law5_blocks_a_victim_leaf_at_its_guarantee() -> None:
+    trace = run(
+        cfg(q("a", g=10), q("b", g=10)), wl(app("B", "root.b", two_b_pods()), app("A", "root.a", asks=[ask("a1", 5)]))
+    )
+    assert events(trace) == []
+    assert set(pending(trace)) == {"a1"}
+
+
+def test_law5_blocks_a_victim_leaf_under_a_guaranteed_parent_at_its_guarantee() -> None:
+    # b has no own guarantee but its parent p is exactly at its own: b's remaining guarantee is 0.
+    trace = run(
+        cfg(q("a", g=10), q("p", g=10, kids=[q("b")])),
+        wl(app("B", "root.p.b", two_b_pods()), app("A", "root.a", asks=[ask("a1", 5)])),
+    )
+    assert events(trace) == []
+    assert set(pending(trace)) == {"a1"}
+
+
+def test_law2_one_victim_may_take_its_queue_below_its_guarantee() -> None:
+    # b guaranteed 6 runs 10 (two pods of 5): it is over, so one pod goes and b drops to 5 < 6 (section 9.1).
+    # A second ask of a then finds b under its guarantee: no further victim.
+    trace = run(
+        cfg(q("a", g=10), q("b", g=6)),
+        wl(app("B", "root.b", two_b_pods()), app("A", "root.a", asks=[ask("a1", 5), ask("a2", 5)])),
+    )
+    assert events(trace) == preempted_ok("a1", "n1", ("b1",))
+    assert set(pending(trace)) == {"a2"}
+
+
+# --- law 6: lower or equal priority ------------------------------------------------------------------------------
+
+
+def test_law6_equal_priority_is_eligible() -> None:
+    trace = run(
+        cfg(q("a", g=10), q("b")),
+        wl(app("B", "root.b", two_b_pods(priority=5)), app("A", "root.a", asks=[ask("a1", 5, priority=5)])),
+    )
+    assert events(trace) == preempted_ok("a1", "n1", ("b1",))
+
+
+def test_law6_higher_priority_is_not_eligible() -> None:
+    trace = run(
+        cfg(q("a", g=10), q("b")),
+        wl(app("B", "root.b", two_b_pods(priority=6)), app("A", "root.a", asks=[ask("a1", 5, priority=5)])),
+    )
+    assert events(trace) == []
+    assert set(pending(trace)) == {"a1"}
+
+
+def test_law6_priority_filters_but_does_not_order() -> None:
+    # The newest eligible pod goes, even though an older pod has a lower priority (section 9.3).
+    trace = run(
+        cfg(q("a", g=10), q("b")),
+        wl(
+            app("B", "root.b", [alloc("b0", 5, age=20, priority=-100), alloc("b1", 5, age=10, priority=3)]),
+            app("A", "root.a", asks=[ask("a1", 5, priority=3)]),
+        ),
+    )
+    assert preempts(trace) == [("a1", "n1", ("b1",))]
+
+
+# --- law 7: preemption.policy fence ------------------------------------------------------------------------------
+
+
+def fenced_config() -> str:
+    """root.f (fence) holds a (the asker) and x; root.b is outside the fence; root.o asks from outside."""
+    return cfg(q("f", preemption_policy="fence", kids=[q("a", g=10), q("x")]), q("b"), q("o", g=10))
+
+
+def test_law7_a_fence_keeps_the_search_inside() -> None:
+    trace = run(fenced_config(), wl(app("B", "root.b", two_b_pods()), app("A", "root.f.a", asks=[ask("a1", 5)])))
+    assert events(trace) == []
+    assert set(pending(trace)) == {"a1"}
+
+
+def test_law7_inside_a_fence_victims_are_found() -> None:
+    trace = run(
+        fenced_config(),
+        wl(
+            app("B", "root.b", [alloc("b0", 5, age=1)]),
+            app("X", "root.f.x", [alloc("x0", 5, age=50)]),
+            app("A", "root.f.a", asks=[ask("a1", 5)]),
+        ),
+    )
+    # b0 is newer but outside the fence: the older x0 goes.
+    assert events(trace) == preempted_ok("a1", "n1", ("x0",))
+
+
+def test_law7_pods_inside_a_fence_can_be_preempted_from_outside() -> None:
+    trace = run(
+        fenced_config(),
+        wl(app("X", "root.f.x", two_b_pods()), app("O", "root.o", asks=[ask("o1", 5)])),
+    )
+    assert events(trace) == preempted_ok("o1", "n1", ("b1",))
+
+
+def test_nested_fences_at_several_levels() -> None:
+    # root.f1 (fence) > f2 (fence) > {a, s}; f1 > t; root.u. An ask of a sees only s; one of t sees s (inside f1
+    # but not across f2's fence from outside is allowed) and never u; one of root.o sees everything.
+    config = cfg(
+        q(
+            "f1",
+            preemption_policy="fence",
+            kids=[q("f2", preemption_policy="fence", kids=[q("a", g=10), q("s")]), q("t", g=10)],
+        ),
+        q("u"),
+        q("o", g=10),
+    )
+    running = [
+        app("U", "root.u", [alloc("u0", 5, node="n1", age=1)]),
+        app("T", "root.f1.t", [alloc("t0", 5, node="n1", age=2)]),
+        app("S", "root.f1.f2.s", [alloc("s0", 5, node="n2", age=30)]),
+    ]
+    nodes = {"n1": 10, "n2": 5}
+    # a: only s0 (the oldest pod) is inside f2.
+    trace = run(config, wl(*running, app("A", "root.f1.f2.a", asks=[ask("a1", 5)]), nodes=nodes))
+    assert preempts(trace) == [("a1", "n2", ("s0",))]
+    # t: u0 is newest but outside f1; t0 is its own leaf; s0 inside f2 is reachable from outside f2.
+    trace = run(config, wl(*running, app("T2", "root.f1.t", asks=[ask("t1", 5)]), nodes=nodes))
+    assert preempts(trace) == [("t1", "n2", ("s0",))]
+    # o: no fence on its path, the newest pod anywhere goes.
+    trace = run(config, wl(*running, app("O", "root.o", asks=[ask("o1", 5)]), nodes=nodes))
+    assert preempts(trace) == [("o1", "n1", ("u0",))]
+    # a with nothing in s: blocked by f2 although t and u have pods.
+    trace = run(config, wl(*running[:2], app("A", "root.f1.f2.a", asks=[ask("a1", 5)]), nodes={"n1": 10}))
+    assert events(trace) == []
+    assert set(pending(trace)) == {"a1"}
+
+
+# --- priority offsets and priority fences in victim selection (section 7.4) ---------------------------------------
+
+
+def offset_case(a: dict[str, Any], b: dict[str, Any], ask_priority: int, pod_priority: int) -> Trace:
+    return run(
+        cfg(a, b),
+        wl(
+            app("B", "root.b", two_b_pods(priority=pod_priority)),
+            app("A", "root.a", asks=[ask("a1", 5, priority=ask_priority)]),
+        ),
+    )
+
+
+@pytest.mark.parametrize(
+    ("a_props", "b_props", "ask_priority", "pod_priority", "victims"),
+    [
+        # a victim queue's positive offset protects its pods: level priority 5 - 10 = -5 < 0
+        ({}, {"priority_offset": 10}, 5, 0, None),
+        # a negative one exposes them: 5 + 10 >= 10
+        ({}, {"priority_offset": -10}, 5, 10, ("b1",)),
+        # the ask leaf's offset helps the ask: 0 + 10 >= 5
+        ({"priority_offset": 10}, {}, 0, 5, ("b1",)),
+        # a priority-fenced ask leaf: the ask priority becomes the leaf's offset (0), 50 is out of reach
+        ({"priority_policy": "fence"}, {}, 100, 50, None),
+        ({"priority_policy": "fence", "priority_offset": 60}, {}, 0, 50, ("b1",)),
+        # a priority-fenced victim leaf with offset <= the level priority: every pod is eligible
+        ({}, {"priority_policy": "fence"}, 0, 1000, ("b1",)),
+        # ... with offset > the level priority: skipped entirely
+        ({}, {"priority_policy": "fence", "priority_offset": 10}, 0, -1000, None),
+    ],
+)
+def test_offsets_and_priority_fences(
+    a_props: dict[str, Any], b_props: dict[str, Any], ask_priority: int, pod_priority: int, victims: Any
+) -> None:
+    trace = offset_case(q("a", g=10, **a_props), q("b", **b_props), ask_priority, pod_priority)
+    if victims is None:
+        assert events(trace) == []
+        assert set(pending(trace)) == {"a1"}
+    else:
+        assert events(trace) == preempted_ok("a1", "n1", victims)
+
+
+def test_common_parent_offset_quirk() -> None:
+    # p has offset +100: added on the way up from a, never removed on the way down to b, so a priority-0 ask
+    # preempts b's priority-50 pods (section 7.4 quirk, 9.4). Without the offset it does not.
+    def case(offset: int) -> Trace:
+        return run(
+            cfg(q("p", kids=[q("a", g=10), q("b")], priority_offset=offset)),
+            wl(app("B", "root.p.b", two_b_pods(priority=50)), app("A", "root.p.a", asks=[ask("a1", 5, priority=0)])),
+        )
+
+    assert preempts(case(100)) == [("a1", "n1", ("b1",))]
+    assert preempts(case(0)) == []
+
+
+# --- preemption.policy: disabled -------------------------------------------------------------------------------
+
+
+def disabled_config() -> str:
+    """root.d (disabled) > {c (guaranteed, static child), e}; root.x has no guarantee; root.o asks from outside."""
+    return cfg(q("d", preemption_policy="disabled", kids=[q("c", g=10), q("e")]), q("x"), q("o", g=10))
+
+
+def test_disabled_is_inherited_by_static_children_and_protects_their_pods() -> None:
+    trace = run(disabled_config(), wl(app("E", "root.d.e", two_b_pods()), app("O", "root.o", asks=[ask("o1", 5)])))
+    assert events(trace) == []
+    assert set(pending(trace)) == {"o1"}
+
+
+def test_disabled_does_not_stop_its_own_asks_from_preempting() -> None:
+    trace = run(disabled_config(), wl(app("X", "root.x", two_b_pods()), app("C", "root.d.c", asks=[ask("c1", 5)])))
+    assert events(trace) == preempted_ok("c1", "n1", ("b1",))
+
+
+def test_disabled_sibling_inside_skipped_but_outside_pods_taken() -> None:
+    trace = run(
+        disabled_config(),
+        wl(
+            app("E", "root.d.e", [alloc("e0", 5, age=1)]),
+            app("X", "root.x", [alloc("x0", 5, age=100)]),
+            app("C", "root.d.c", asks=[ask("c1", 5)]),
+        ),
+    )
+    assert preempts(trace) == [("c1", "n1", ("x0",))]
+
+
+# --- opted-out and originator pods: ordered last, still preemptable -----------------------------------------------
+
+
+def test_opted_out_and_originator_pods_go_last() -> None:
+    pods = [
+        alloc("regular", 2, age=30),
+        alloc("origin", 2, age=5, originator=True),
+        alloc("optout", 2, age=1, allowPreemption=False),
+        alloc("filler", 4, age=40, node="n1"),
+    ]
+    config = cfg(q("a", g=10), q("b"))
+    # one pod of 2 needed: the regular ones first, newest first (regular, then filler) though the others are newer
+    trace = run(config, wl(app("B", "root.b", pods), app("A", "root.a", asks=[ask("a1", 2)])))
+    assert preempts(trace) == [("a1", "n1", ("regular",))]
+    # 6 needed: both regular pods are taken
+    trace = run(config, wl(app("B", "root.b", pods), app("A", "root.a", asks=[ask("a1", 6)])))
+    assert preempts(trace) == [("a1", "n1", ("regular", "filler"))]
+
+
+def test_opted_out_and_originator_pods_are_still_preemptable() -> None:
+    pods = [alloc("optout", 5, age=1, allowPreemption=False), alloc("origin", 5, age=5, originator=True)]
+    config = cfg(q("a", g=10), q("b"))
+    # allow-preemption first, then non-originators: the (older) originator goes before the opted-out pod
+    trace = run(config, wl(app("B", "root.b", pods), app("A", "root.a", asks=[ask("a1", 5)])))
+    assert events(trace) == preempted_ok("a1", "n1", ("origin",))
+    trace = run(config, wl(app("B", "root.b", pods), app("A", "root.a", asks=[ask("a1", 10)])))
+    assert events(trace) == preempted_ok("a1", "n1", ("origin", "optout"))
+
+
+def test_opt_out_through_the_priority_class() -> None:
+    classes = [{"name": "keep", "value": 0, "allowPreemption": False}]
+    pods = [alloc("kept", 5, age=1, priorityClass="keep"), alloc("plain", 5, age=30)]
+    trace = run(
+        cfg(q("a", g=10), q("b")),
+        wl(app("B", "root.b", pods), app("A", "root.a", asks=[ask("a1", 5)]), classes=classes),
+    )
+    assert preempts(trace) == [("a1", "n1", ("plain",))]
+
+
+# --- required-node (DaemonSet) preemption (section 7.8) ----------------------------------------------------------
+
+# n1 is full; n2 is empty so that root has headroom for the DaemonSet ask (the headroom check comes first).
+DS_NODES = {"n1": 10, "n2": 10}
+
+
+def test_daemonset_preemption_ignores_queues_guarantees_opt_outs_and_the_partition_switch() -> None:
+    # b is at its guarantee and disabled, with opted-out pods and an originator; a has no guarantee; preemption
+    # is off on the partition. The DaemonSet ask reserves n1 at once and preempts there: regular pods first,
+    # then opted-out, then originators; lower priority first; newest first; until the victims alone cover it.
+    config = cfg(q("a"), q("b", g=10, preemption_policy="disabled"), enabled=False)
+    pods = [
+        alloc("origin", 2, age=1, originator=True),
+        alloc("optout", 2, age=2, allowPreemption=False),
+        alloc("low", 2, age=50, priority=-5),
+        alloc("new", 2, age=3),
+        alloc("old", 2, age=40),
+    ]
+    cases = [
+        (2, ("low",)),
+        (6, ("low", "new", "old")),
+        (8, ("low", "new", "old", "optout")),
+        (10, ("low", "new", "old", "optout", "origin")),
+    ]
+    for size, victims in cases:
+        trace = run(
+            config,
+            wl(app("B", "root.b", pods), app("D", "root.a", asks=[ask("ds", size, requiredNode="n1")]), nodes=DS_NODES),
+        )
+        assert events(trace) == [(codes.RESERVE, "ds", "n1", ()), *preempted_ok("ds", "n1", victims)], size
+        assert pending(trace) == {}
+
+
+def test_daemonset_preemption_spares_higher_priority_pods() -> None:
+    config = cfg(q("a"), q("b"))
+    pods = [alloc("high", 5, age=1, priority=10), alloc("low", 5, age=3)]
+    for size, expected in [(5, [("ds", "n1", ("low",))]), (6, [])]:
+        trace = run(
+            config,
+            wl(
+                app("B", "root.b", pods),
+                app("D", "root.a", asks=[ask("ds", size, priority=5, requiredNode="n1")]),
+                nodes=DS_NODES,
+            ),
+        )
+        assert preempts(trace) == expected
+    assert pending(trace)["ds"][0] == codes.RESERVED
+
+
+def test_daemonset_ask_in_a_completely_full_cluster_is_stopped_by_the_root_headroom() -> None:
+    # Root's max is the cluster size: with every node full the ask fails the headroom check before
+    # tryRequiredNode, so it neither reserves nor preempts (section 6).
+    trace = run(
+        cfg(q("a"), q("b")),
+        wl(app("B", "root.b", two_b_pods()), app("D", "root.a", asks=[ask("ds", 5, requiredNode="n1")])),
+    )
+    assert events(trace) == []
+    assert pending(trace)["ds"][0] == codes.QUEUE_MAX
+
+
+def test_normal_asks_cannot_preempt_daemonset_pods() -> None:
+    # The DaemonSet pod runs first (t=0); a's asks arrive at 1 s with a 1 s delay: a1 takes the only other pod,
+    # a2 finds nothing but the DaemonSet pod.
+    trace = run(
+        cfg(q("a", g=10, preemption_delay="1s"), q("b"), q("d")),
+        wl(
+            app("B", "root.b", [alloc("b0", 5)]),
+            app("D", "root.d", asks=[ask("ds", 5, requiredNode="n1", submit="0s")]),
+            {**app("A", "root.a", asks=[ask("a1", 5, submit="1s"), ask("a2", 5, submit="1s")]), "submitTime": "1s"},
+        ),
+    )
+    assert [(e.time / SECOND, e.type, e.ask, tuple(v.allocation for v in e.victims)) for e in trace.events] == [
+        (0, codes.ALLOCATE, "ds", ()),
+        (2, codes.PREEMPT, "a1", ("b0",)),
+        (2, codes.ALLOCATE, "a1", ()),
+    ]
+    assert set(pending(trace)) == {"a2"}
+
+
+# --- fragmented nodes: over-preemption and refusal (section 7.7) -------------------------------------------------
+
+
+def test_over_preemption_ignores_the_free_space_of_the_node() -> None:
+    # n1: 5 with two pods of 2 and 1 free; the ask needs 3: one victim makes it fit, but the final set must
+    # cover the ask by itself, so both pods go.
+    trace = run(
+        cfg(q("a", g=10), q("b")),
+        wl(
+            app("B", "root.b", [alloc("b0", 2, age=20), alloc("b1", 2, age=10)]),
+            app("A", "root.a", asks=[ask("a1", 3)]),
+            nodes={"n1": 5},
+        ),
+    )
+    assert events(trace) == preempted_ok("a1", "n1", ("b1", "b0"))
+
+
+def test_refusal_on_a_fragmented_node() -> None:
+    # n1: 2 with one pod of 1 and 1 free; the ask needs 2: the victim alone (1) does not cover the ask.
+    trace = run(
+        cfg(q("a", g=10), q("b")),
+        wl(app("B", "root.b", [alloc("b0", 1)]), app("A", "root.a", asks=[ask("a1", 2)]), nodes={"n1": 2}),
+    )
+    assert preempts(trace) == []
+    assert "a1" in pending(trace)
+
+
+# --- preconditions: delay, once only, preemptionPolicy Never, partition switch ----------------------------------
+
+
+@pytest.mark.parametrize(("delay", "expected"), [(None, 30), ("10s", 10), ("1500ms", 1.5), ("0s", 30), ("-5s", 30)])
+def test_preemption_delay_on_the_virtual_clock(delay: str | None, expected: float) -> None:
+    props = {"preemption_delay": delay} if delay else {}
+    trace = run(
+        cfg(q("a", g=10, **props), q("b")),
+        wl(app("B", "root.b", two_b_pods()), app("A", "root.a", asks=[ask("a1", 5, submit="0s")])),
+    )
+    assert [(e.time / SECOND, e.type, e.ask) for e in trace.events] == [
+        (expected, codes.PREEMPT, "a1"),
+        (expected, codes.ALLOCATE, "a1"),
+    ]
+
+
+def test_preemption_delay_inherited_from_the_parent() -> None:
+    trace = run(
+        cfg(q("p", preemption_delay="12s", kids=[q("a", g=10)]), q("b")),
+        wl(app("B", "root.b", two_b_pods()), app("A", "root.p.a", asks=[ask("a1", 5, submit="0s")])),
+    )
+    assert [(e.time / SECOND, e.type) for e in trace.events] == [(12, codes.PREEMPT), (12, codes.ALLOCATE)]
+
+
+def test_the_ask_waits_while_the_delay_has_not_passed() -> None:
+    trace = run(
+        cfg(q("a", g=10), q("b")),
+        wl(app("B", "root.b", two_b_pods()), app("A", "root.a", asks=[ask("a1", 5, submit="0s")])),
+        until=29,
+    )
+    assert events(trace) == []
+    assert set(pending(trace)) == {"a1"}
+
+
+def test_preemption_policy_never_never_preempts() -> None:
+    classes = [{"name": "meek", "value": 100, "preemptionPolicy": "Never"}]
+    config = cfg(q("a", g=10), q("b"))
+    trace = run(
+        config,
+        wl(
+            app("B", "root.b", two_b_pods()),
+            app("A", "root.a", asks=[ask("a1", 5, priorityClass="meek")]),
+            classes=classes,
+        ),
+    )
+    assert events(trace) == []
+    assert set(pending(trace)) == {"a1"}
+    trace = run(
+        config, wl(app("B", "root.b", two_b_pods()), app("A", "root.a", asks=[ask("a1", 5, preemptionPolicy="Never")]))
+    )
+    assert events(trace) == []
+
+
+def test_partition_switch_disables_queue_preemption() -> None:
+    trace = run(
+        cfg(q("a", g=10), q("b"), enabled=False),
+        wl(app("B", "root.b", two_b_pods()), app("A", "root.a", asks=[ask("a1", 5)])),
+    )
+    assert events(trace) == []
+    assert set(pending(trace)) == {"a1"}
