@@ -642,3 +642,52 @@ def test_partition_switch_disables_queue_preemption() -> None:
     )
     assert events(trace) == []
     assert set(pending(trace)) == {"a1"}
+
+
+# --- the design doc's ReplicaSet loop-prevention flows (seed 002; reference 7.10) ---------------------------------
+
+
+def flow(prod_g: int, test_g: int, prod_running: int, test_running: int, prod_pending: int) -> Trace:
+    """root.p > {prod, test}: ReplicaSets of pods of 2 with equal priority; one node of 10, full.
+
+    Running pods are ReplicaSet pods (restartOnPreemption), the oldest first; prod's pending pods are old."""
+    config = cfg(q("p", kids=[q("prod", g=prod_g), q("test", g=test_g)]))
+    test_pods = [alloc(f"t{i}", 2, age=100 - i, restartOnPreemption=True) for i in range(test_running)]
+    prod_pods = [alloc(f"p{i}", 2, age=200 - i, restartOnPreemption=True) for i in range(prod_running)]
+    prod_asks = [ask(f"pa{i}", 2) for i in range(prod_pending)]
+    return run(config, wl(app("test-repl", "root.p.test", test_pods), app("prod-repl", "root.p.prod", prod_pods, prod_asks)))
+
+
+def test_flow1_prod_reaches_its_guarantee_and_nothing_loops() -> None:
+    # prod guaranteed 4 runs 2, test guaranteed 4 runs 8: one test pod goes, prod ends *at* its guarantee (it
+    # cannot go above it, section 9.2); the recreated test pod and the other prod pods cannot preempt.
+    trace = flow(prod_g=4, test_g=4, prod_running=1, test_running=4, prod_pending=3)
+    assert preempts(trace) == [("pa0", "n1", ("t3",))]
+    assert set(pending(trace)) == {"pa1", "pa2", trace.events[0].victims[0].restarted_as}
+    golden("preempt_flow1.txt", trace_text.render(trace, "flow 1"))
+
+
+def test_flow2_the_core_preempts_once_below_the_victim_guarantee() -> None:
+    # The design expects no preemption (test would drop below its guarantee); the core preempts one test pod
+    # (8 -> 6 < 7, section 9.1). No loop follows: test is under its guarantee and prod is not over its own.
+    trace = flow(prod_g=4, test_g=7, prod_running=1, test_running=4, prod_pending=2)
+    assert preempts(trace) == [("pa0", "n1", ("t3",))]
+    assert set(pending(trace)) == {"pa1", trace.events[0].victims[0].restarted_as}
+    golden("preempt_flow2.txt", trace_text.render(trace, "flow 2"))
+
+
+def test_flow2_with_the_victim_queue_exactly_at_its_guarantee_nothing_happens() -> None:
+    trace = flow(prod_g=4, test_g=8, prod_running=1, test_running=4, prod_pending=2)
+    assert events(trace) == []
+    assert set(pending(trace)) == {"pa0", "pa1"}
+
+
+def test_flow3_prod_preempts_one_pod_at_a_time_up_to_its_guarantee() -> None:
+    # prod guaranteed 6 runs nothing, test guaranteed 2 runs 10: prod preempts a pod per ask, newest first,
+    # until it reaches 6; the recreated test pods never preempt back and the fourth prod pod waits.
+    trace = flow(prod_g=6, test_g=2, prod_running=0, test_running=5, prod_pending=4)
+    assert preempts(trace) == [("pa0", "n1", ("t4",)), ("pa1", "n1", ("t3",)), ("pa2", "n1", ("t2",))]
+    restarted = {v.restarted_as for e in trace.events for v in e.victims}
+    assert len(restarted) == 3
+    assert set(pending(trace)) == {"pa3", *restarted}
+    golden("preempt_flow3.txt", trace_text.render(trace, "flow 3"))
