@@ -9,12 +9,16 @@ flows are golden traces (tests/golden/preempt_flow*.txt; UPDATE_GOLDEN=1 rewrite
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import ROOT
 from tests.test_priorities import golden
 from tests.test_simulation import SECOND, pending, run
 from yk_cli.core import trace as codes
@@ -888,3 +892,42 @@ def test_random_cases_do_preempt() -> None:
 
     count()
     assert found["queue"] > 0 and found["daemonset"] > 0, found
+
+
+# --- determinism -------------------------------------------------------------------------------------------------
+
+
+def test_json_output_does_not_depend_on_the_hash_seed(tmp_path) -> None:
+    """A preempting workload with ties everywhere (equal priorities, start times, sizes, node sizes) gives the
+    same bytes under different PYTHONHASHSEEDs."""
+    config = cfg(
+        q("f", preemption_policy="fence", kids=[q("a", g=12), q("x", g=2)]),
+        q("b"),
+        q("c", g=4, kids=[q("c1"), q("c2")]),
+    )
+    pods = {
+        "root.f.x": [alloc(f"x{i}", 2, node=f"n{i % 3}", age=5, restartOnPreemption=True) for i in range(4)],
+        "root.b": [alloc(f"b{i}", 2, node=f"n{i % 3}", age=5, restartOnPreemption=True) for i in range(6)],
+        "root.c.c1": [alloc(f"c{i}", 1, node=f"n{i % 3}", age=5) for i in range(2)],
+        "root.c.c2": [alloc(f"d{i}", 1, node=f"n{i % 3}", age=5, allowPreemption=False) for i in range(2)],
+    }
+    apps = [app(f"app-{leaf}", leaf, items) for leaf, items in pods.items()]
+    apps.append(app("A", "root.f.a", asks=[ask(f"a{i}", 2) for i in range(5)]))
+    apps.append(app("O", "root.c.c1", asks=[ask(f"o{i}", 1, submit="0s") for i in range(3)]))
+    apps.append(app("D", "root.b", asks=[ask("ds", 2, requiredNode="n1", priority=1)]))
+    (tmp_path / "queues.yaml").write_text(config, encoding="utf-8")
+    (tmp_path / "workload.yaml").write_text(wl(*apps, nodes={"n0": 10, "n1": 8, "n2": 6, "n3": 2}), encoding="utf-8")
+    files = [str(tmp_path / "queues.yaml"), str(tmp_path / "workload.yaml")]
+    outputs = set()
+    for hash_seed in ("0", "1", "4242"):
+        done = subprocess.run(
+            [sys.executable, "-m", "yk_cli", "simulate", *files, "--format", "json"],
+            capture_output=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+            cwd=ROOT,
+        )
+        outputs.add(done.stdout)
+    assert len(outputs) == 1
+    steps = json.loads(outputs.pop())
+    assert any(e["type"] == codes.PREEMPT for e in steps["events"])
