@@ -963,3 +963,31 @@ def test_opted_out_and_originator_victims_are_penalised_in_the_node_choice() -> 
     # only penalised nodes: the originator (2^33) is preferred to the opted-out pod (2^34)
     trace = node_choice([alloc("kept", 4, "n1", allowPreemption=False), alloc("driver", 4, "n2", originator=True)])
     assert events(trace) == preempted_ok("a1", "n2", ("driver",))
+
+
+# --- a guarantee on the common parent (sections 7.2, 7.3) ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "victims"),
+    [
+        # only p is guaranteed: b's remaining guarantee is p's (0), so b is not over it and gives no victims
+        (q("a"), q("b"), None),
+        # a guaranteed itself: p then reports "none" below it, b has no guarantee and is a victim source
+        (q("a", g=5), q("b"), ("b1",)),
+        # ... but a's own guarantee must hold the ask
+        (q("a", g=4), q("b"), None),
+        # b over its own guarantee; a's guarantee comes from p, shared with b, and removing b's pods restores it
+        (q("a"), q("b", g=2), ("b1",)),
+    ],
+)
+def test_guarantee_on_the_common_parent(a: dict[str, Any], b: dict[str, Any], victims: Any) -> None:
+    trace = run(
+        cfg(q("p", g=10, kids=[a, b])),
+        wl(app("B", "root.p.b", two_b_pods()), app("A", "root.p.a", asks=[ask("a1", 5)])),
+    )
+    if victims is None:
+        assert events(trace) == []
+        assert set(pending(trace)) == {"a1"}
+    else:
+        assert events(trace) == preempted_ok("a1", "n1", victims)
