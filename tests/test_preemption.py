@@ -991,3 +991,37 @@ def test_guarantee_on_the_common_parent(a: dict[str, Any], b: dict[str, Any], vi
         assert set(pending(trace)) == {"a1"}
     else:
         assert events(trace) == preempted_ok("a1", "n1", victims)
+
+
+# --- why an ask does not preempt (pending reasons) ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("config", "ask_extra", "until", "words"),
+    [
+        (cfg(q("a"), q("b")), {}, None, "no guarantee on root.a or its parents"),
+        (cfg(q("a", g=10), q("b"), enabled=False), {}, None, "preemption.enabled false"),
+        (cfg(q("a", g=10), q("b")), {"preemptionPolicy": "Never"}, None, "preemptionPolicy is Never"),
+        (cfg(q("a", g=10), q("b")), {"submit": "0s"}, 10, "preemption.delay 30s before it may preempt: 20s left"),
+        (cfg(q("a", g=4), q("b")), {}, None, "queue guarantees check failed"),
+        (cfg(q("a", g=10), q("b", g=10)), {}, None, "preemption does not help"),
+    ],
+)
+def test_pending_reason_says_why_the_ask_does_not_preempt(
+    config: str, ask_extra: dict[str, Any], until: int | None, words: str
+) -> None:
+    trace = run(
+        config, wl(app("B", "root.b", two_b_pods()), app("A", "root.a", asks=[ask("a1", 5, **ask_extra)])), until=until
+    )
+    assert events(trace) == []
+    code, reason = pending(trace)["a1"]
+    assert code == codes.QUEUE_MAX
+    assert words in reason
+
+
+def test_pending_reason_of_a_refusal_on_a_fragmented_node() -> None:
+    trace = run(
+        cfg(q("a", g=10), q("b")),
+        wl(app("B", "root.b", [alloc("b0", 1)]), app("A", "root.a", asks=[ask("a1", 2)]), nodes={"n1": 2}),
+    )
+    assert "preemption helped but short of resources" in pending(trace)["a1"][1]
