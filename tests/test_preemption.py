@@ -999,7 +999,8 @@ def test_guarantee_on_the_common_parent(a: dict[str, Any], b: dict[str, Any], vi
 @pytest.mark.parametrize(
     ("config", "ask_extra", "until", "words"),
     [
-        (cfg(q("a"), q("b")), {}, None, "no guarantee on root.a or its parents"),
+        # (named only where guarantees are in use somewhere in the partition)
+        (cfg(q("a"), q("b", g=1)), {}, None, "no guarantee on root.a or its parents"),
         (cfg(q("a", g=10), q("b"), enabled=False), {}, None, "preemption.enabled false"),
         (cfg(q("a", g=10), q("b")), {"preemptionPolicy": "Never"}, None, "preemptionPolicy is Never"),
         (cfg(q("a", g=10), q("b")), {"submit": "0s"}, 10, "preemption.delay 30s before it may preempt: 20s left"),
@@ -1017,6 +1018,11 @@ def test_pending_reason_says_why_the_ask_does_not_preempt(
     code, reason = pending(trace)["a1"]
     assert code == codes.QUEUE_MAX
     assert words in reason
+
+
+def test_no_preemption_note_where_no_guarantee_is_in_use() -> None:
+    trace = run(cfg(q("a"), q("b")), wl(app("B", "root.b", two_b_pods()), app("A", "root.a", asks=[ask("a1", 5)])))
+    assert "preempt" not in pending(trace)["a1"][1]
 
 
 def test_pending_reason_of_a_refusal_on_a_fragmented_node() -> None:
