@@ -698,15 +698,6 @@ def test_flow3_prod_preempts_one_pod_at_a_time_up_to_its_guarantee() -> None:
 # --- YuniKorn 1.8: a full parent is no fence (reference 7.4) ------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "reference 7.4: the 'usage plus the ask exceeds the effective max' fence root is HEAD only (YUNIKORN-3241); "
-        "in v1.7/v1.8 victims may come from outside a full parent and that preemption cannot help. yk models 1.8 "
-        "by default (--yunikorn-version) but preemption.py _fence_root applies the HEAD rule for every version, "
-        "so a1 preempts s0 inside p instead of the newer b0 outside it."
-    ),
-)
 def test_yunikorn_1_8_a_full_parent_is_no_fence_and_the_useless_preemption_happens_once() -> None:
     # p (max 5) holds a (the asker) and s; s0 inside p is old, b0 outside p is newest. In 1.8 the search starts at
     # root: b0 goes, n1 is reserved for a1, but p's headroom still blocks a1, which has now preempted and never
@@ -726,8 +717,8 @@ def test_yunikorn_1_8_a_full_parent_is_no_fence_and_the_useless_preemption_happe
 
 
 def test_a_full_parent_fences_the_search_as_in_yunikorn_head() -> None:
-    # What yk does today for every version (YUNIKORN-3241): p's usage 5 plus the ask 5 exceeds its max 5, so p is
-    # the fence root, the search stays inside it and the older s0 goes; a1 is then allocated.
+    # The core after 1.8 (yk's 1.9, YUNIKORN-3241): p's usage 5 plus the ask 5 exceeds its max 5, so p is the fence
+    # root, the search stays inside it and the older s0 goes; a1 is then allocated.
     trace = run(
         cfg(q("p", mx=5, kids=[q("a", g=5), q("s")]), q("b")),
         wl(
@@ -735,6 +726,7 @@ def test_a_full_parent_fences_the_search_as_in_yunikorn_head() -> None:
             app("B", "root.b", [alloc("b0", 5, age=1)]),
             app("A", "root.p.a", asks=[ask("a1", 5)]),
         ),
+        yunikorn_version="1.9",
     )
     assert events(trace) == preempted_ok("a1", "n1", ("s0",))
 
