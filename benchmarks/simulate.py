@@ -11,7 +11,9 @@ The `preempt` size is not from core/generate.py: 1,000 nodes (16 vcore / 64Gi) f
 (4 per node, 4 vcore / 16Gi each) in four over-guarantee leaves root.batch.b0..b3, and 5,000 high-priority asks
 of the same size in root.prod, under its guarantee (40 % of the cluster) and submitted 60 s before the start
 (older than the 30 s preemption.delay): every cycle preempts. It is written as queues.yaml/workload.yaml in a
-temporary folder and loaded from those files, then measured like the other sizes.
+temporary folder and loaded from those files, then measured like the other sizes. `preempt-250` and
+`preempt-100` are the same cluster at a quarter and a tenth (for profiles); `--no-tracemalloc` skips the extra
+traced run (the preempt size took 6 min and 8.6 GB as first measured, so `--sizes preempt` wants it).
 
 Per size, one fresh process generates the workload (core/generate.py, in memory), renders it as YAML text and
 loads it through yk's own loaders (timed apart: "load/parse"), then hands the loaded values to a second fresh
@@ -271,8 +273,8 @@ def _prepare_preempt(size: Size, out: Path) -> dict[str, Any]:
     }
 
 
-def measure(source: Path, runs: int) -> dict[str, Any]:
-    """Simulate the pickled (partition, workload) `runs` times, then once under tracemalloc; figures as a dict."""
+def measure(source: Path, runs: int, traced: bool = True) -> dict[str, Any]:
+    """Simulate the pickled (partition, workload) `runs` times, then (traced) once under tracemalloc."""
     from yk_cli.core.queues import build_queue_tree
     from yk_cli.core.sim.run import SimulationOptions, simulate
 
@@ -293,14 +295,16 @@ def measure(source: Path, runs: int) -> dict[str, Any]:
         summary = _summary(trace)
         del trace, tree
     rss_peak = _max_rss()
-    tree = build_queue_tree(partition)
-    gc.collect()
-    tracemalloc.start()
-    baseline = tracemalloc.get_traced_memory()[0]
-    trace = simulate(partition, tree, workload, SimulationOptions())
-    traced_peak = tracemalloc.get_traced_memory()[1] - baseline
-    tracemalloc.stop()
-    del trace
+    traced_peak = -1
+    if traced:
+        tree = build_queue_tree(partition)
+        gc.collect()
+        tracemalloc.start()
+        baseline = tracemalloc.get_traced_memory()[0]
+        trace = simulate(partition, tree, workload, SimulationOptions())
+        traced_peak = tracemalloc.get_traced_memory()[1] - baseline
+        tracemalloc.stop()
+        del trace
     median = statistics.median(times)
     return {
         "times": times,
@@ -373,7 +377,7 @@ def _child(args: list[str]) -> dict[str, Any]:
     return result
 
 
-def run_size(name: str, runs: int, skip_parse: bool) -> dict[str, Any]:
+def run_size(name: str, runs: int, skip_parse: bool, traced: bool = True) -> dict[str, Any]:
     """Prepare in one fresh process, measure in another; the load averages before and after."""
     before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="benchmark-simulate-") as tmp:
@@ -381,7 +385,8 @@ def run_size(name: str, runs: int, skip_parse: bool) -> dict[str, Any]:
         prepared = _child(["--child-prepare", name, "--pickle", str(data), *(["--skip-parse"] if skip_parse else [])])
         if "error" in prepared:
             return prepared
-        measured = _child(["--child-measure", name, "--pickle", str(data), "--runs", str(runs)])
+        measure = ["--child-measure", name, "--pickle", str(data), "--runs", str(runs)]
+        measured = _child([*measure, *([] if traced else ["--no-tracemalloc"])])
         return {**prepared, **measured, "load_avg": (before, os.getloadavg()[0])}
 
 
@@ -431,10 +436,9 @@ def _report(results: dict[str, dict[str, Any]], cli: dict[str, dict[str, Any]] |
                 f"  allocations/s {r['rate']:,.0f}   target >= {TARGET_RATE:,}: {_mark(r['rate'] >= TARGET_RATE)}"
             )
         traced, rss, loaded = r["tracemalloc_peak"] / MB, r["rss_peak"] / MB, r["rss_loaded"] / MB
-        line = (
-            f"  peak memory: process max RSS {rss:,.0f} MB (workload loaded: {loaded:,.0f} MB); "
-            f"simulate() tracemalloc peak {traced:,.0f} MB"
-        )
+        line = f"  peak memory: process max RSS {rss:,.0f} MB (workload loaded: {loaded:,.0f} MB)"
+        if r["tracemalloc_peak"] >= 0:
+            line += f"; simulate() tracemalloc peak {traced:,.0f} MB"
         if name.startswith("50k"):
             line += f"   target <= {TARGET_PEAK_MB} MB: {_mark(rss <= TARGET_PEAK_MB)}"
         lines.append(line)
@@ -490,6 +494,7 @@ def main() -> None:
     parser.add_argument("--write-preempt", metavar="DIR", help="write the preempt size's files to DIR and stop")
     parser.add_argument("--skip-parse", action="store_true", help="build the Workload without the YAML round trip")
     parser.add_argument("--json", action="store_true", help="print the raw figures as JSON")
+    parser.add_argument("--no-tracemalloc", action="store_true", help="skip the extra run under tracemalloc")
     parser.add_argument("--child-prepare", help=argparse.SUPPRESS)
     parser.add_argument("--child-measure", help=argparse.SUPPRESS)
     parser.add_argument("--child-cli", help=argparse.SUPPRESS)
@@ -499,7 +504,7 @@ def main() -> None:
         print(json.dumps(prepare(SIZES[args.child_prepare], Path(args.pickle), args.skip_parse)))
         return
     if args.child_measure:
-        print(json.dumps(measure(Path(args.pickle), args.runs)))
+        print(json.dumps(measure(Path(args.pickle), args.runs, not args.no_tracemalloc)))
         return
     if args.child_cli:
         print(json.dumps(run_cli(SIZES[args.child_cli])))
@@ -515,7 +520,7 @@ def main() -> None:
     results: dict[str, dict[str, Any]] = {}
     for name in names:
         print(f"running {name} ...", file=sys.stderr, flush=True)
-        results[name] = run_size(name, args.runs, args.skip_parse)
+        results[name] = run_size(name, args.runs, args.skip_parse, not args.no_tracemalloc)
     cli: dict[str, dict[str, Any]] = {}
     for name in cli_names:
         print(f"running yk simulate on the {name} files ...", file=sys.stderr, flush=True)
