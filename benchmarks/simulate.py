@@ -176,6 +176,18 @@ def preempt_texts(size: Size, seed: int = SEED) -> tuple[str, str]:
     return "\n".join(config) + "\n", "\n".join(work) + "\n"
 
 
+def without_preemption(config_text: str) -> str:
+    """The generated config with `preemption: {enabled: false}` on its partition (--no-preemption)."""
+    head = "  - name: default\n"
+    if not NO_PREEMPTION or head not in config_text:
+        return config_text
+    return config_text.replace(head, head + "    preemption: {enabled: false}\n", 1)
+
+
+NO_PREEMPTION = "--no-preemption" in sys.argv
+"""Generated sizes run with the partition's preemption disabled (the engine before preemption, for comparison)."""
+
+
 def write_size(size: Size, out: Path) -> None:
     """Write the size's queues.yaml and workload.yaml to out."""
     out.mkdir(parents=True, exist_ok=True)
@@ -183,7 +195,8 @@ def write_size(size: Size, out: Path) -> None:
         config_text, workload_text = preempt_texts(size)
     else:
         generated = generate(size.options())
-        config_text, workload_text = config_yaml(generated.config), workload_yaml(generated.workload)
+        config_text = without_preemption(config_yaml(generated.config))
+        workload_text = workload_yaml(generated.workload)
     (out / "queues.yaml").write_text(config_text, encoding="utf-8")
     (out / "workload.yaml").write_text(workload_text, encoding="utf-8")
 
@@ -204,7 +217,7 @@ def prepare(size: Size, out: Path, skip_parse: bool) -> dict[str, Any]:
     generated = generate(size.options())
     generate_s = time.perf_counter() - started
     started = time.perf_counter()
-    config_text = config_yaml(generated.config)
+    config_text = without_preemption(config_yaml(generated.config))
     workload_text = workload_yaml(generated.workload)
     write_s = time.perf_counter() - started
     started = time.perf_counter()
@@ -368,7 +381,7 @@ def run_cli(size: Size) -> dict[str, Any]:
 
 def _child(args: list[str]) -> dict[str, Any]:
     """Run one step in a fresh interpreter and return its JSON figures (or the error it died with)."""
-    command = [sys.executable, str(Path(__file__).resolve()), *args]
+    command = [sys.executable, str(Path(__file__).resolve()), *args, *(["--no-preemption"] if NO_PREEMPTION else [])]
     done = subprocess.run(command, capture_output=True, check=False, cwd=ROOT)
     if done.returncode != 0:
         tail = done.stderr.decode(errors="replace").strip().splitlines()[-15:]
@@ -494,6 +507,9 @@ def main() -> None:
     parser.add_argument("--write-preempt", metavar="DIR", help="write the preempt size's files to DIR and stop")
     parser.add_argument("--skip-parse", action="store_true", help="build the Workload without the YAML round trip")
     parser.add_argument("--json", action="store_true", help="print the raw figures as JSON")
+    parser.add_argument(
+        "--no-preemption", action="store_true", help="generated sizes with preemption disabled on the partition"
+    )
     parser.add_argument("--no-tracemalloc", action="store_true", help="skip the extra run under tracemalloc")
     parser.add_argument("--child-prepare", help=argparse.SUPPRESS)
     parser.add_argument("--child-measure", help=argparse.SUPPRESS)
