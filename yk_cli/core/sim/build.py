@@ -88,6 +88,10 @@ class RunState:
     """Trace events a cycle caused besides its outcome (required-node preemption, cancelled reservations)."""
     alloc_seq: int = 0
     """Creation order of allocations (running ones first, in file order)."""
+    type_index: dict = field(default_factory=dict)
+    """Resource type name -> its place in the run's vectors."""
+    reserved_nodes: dict = field(default_factory=dict)
+    """Nodes holding a reservation (insertion-ordered set)."""
     max_fence: bool = False
     """YuniKorn after 1.8: a queue whose max the ask would exceed stops the victim search (YUNIKORN-3241)."""
     explain: bool = False
@@ -207,6 +211,7 @@ def build_state(
         cache=cache,
         legacy=legacy,
         preemption_enabled=partition.preemption_enabled is not False,
+        type_index=index_of,
     )
     never = {pc.name for pc in workload.priority_classes if pc.preemption_policy == "Never"}
     for app in workload.applications:

@@ -152,6 +152,7 @@ def reserve(state: RunState, ask: AskState, node: NodeState) -> None:
     if node.listed:
         state.index.remove(node)
     node.reserved_by = ask
+    state.reserved_nodes[node] = None
     del app.asks[bisect_left(app.asks, ask.entry)]
     bump(app.sizes, ask.size, -1)
     if ask.old:
@@ -421,6 +422,7 @@ def _drop_reservation(state: RunState, ask: AskState) -> None:
     assert leaf is not None
     set_own_live(ask, False)
     node.reserved_by = None
+    state.reserved_nodes.pop(node, None)
     ask.reserved = None
     if not ask.required:
         group = app.res_groups[ask.size]

@@ -266,6 +266,7 @@ class Attempt:
         self.leaf = leaf
         self.nodes_tried = nodes_tried
         self.ask_res = res_of(state, ask.size)
+        self.ask_mask = type_mask(ask.size)
         self.snapshots: dict[str, Snapshot] = {}
         self.queue_of: dict[AllocState, str] = {}
         self.by_node: dict[NodeState, list[AllocState]] = {}
@@ -276,6 +277,9 @@ class Attempt:
 
     def run(self) -> Preemption | None:
         """TryPreemption."""
+        if not self.explain and self._own_guarantee_too_small():
+            self.verdict = "Preemption queue guarantees check failed"
+            return None
         self._find_victims()
         if not self._queue_guarantees_allow():
             self.verdict = "Preemption queue guarantees check failed"
@@ -330,6 +334,21 @@ class Attempt:
         if self.explain:
             self._mark_outcome(node, final)
         return Preemption(self.ask, node, final, self.cancelled)
+
+    def _own_guarantee_too_small(self) -> bool:
+        """The queue guarantees check fails whatever the victims: the ask's leaf guarantees one of the ask's types
+        and has less of it left than the ask (removing other queues' pods never changes a leaf's own guarantee, which
+        takes precedence over its parents'). Exactly checkPreemptionQueueGuarantees's answer in that case, in O(1)."""
+        guaranteed = self.leaf.guaranteed
+        if not guaranteed:
+            return False
+        index = self.state.type_index
+        allocated = self.leaf.allocated
+        for k, v in self.ask_res.items():
+            g = guaranteed.get(k)
+            if g is not None and g - allocated[index[k]] < v:
+                return True
+        return False
 
     # explanation --------------------------------------------------------------------------------------------------
 
@@ -437,9 +456,8 @@ class Attempt:
         priority = self.ask.priority
         queue = self.leaf
         while True:
-            config = queue.queue
-            offset = config.priority_offset
-            priority = offset if config.priority_fence else priority + offset
+            offset = queue.poffset
+            priority = offset if queue.pfence else priority + offset
             priorities[queue] = priority
             limit = effective_max(self.state, queue) if self.state.max_fence else None
             full = False
@@ -447,7 +465,7 @@ class Attempt:
                 projected = _add(allocated_of(self.state, queue), self.ask_res)
                 full = not _strictly_only_existing(limit, projected, True)
             parent = queue.parent
-            if parent is None or config.preemption_policy == "fence" or full:
+            if parent is None or queue.ppolicy == "fence" or full:
                 return queue
             queue = parent
 
@@ -473,7 +491,7 @@ class Attempt:
                     self._mark(alloc, verdicts.SAME_QUEUE, f"in the ask's own queue {queue.path}")
             return
         if queue.is_leaf:
-            if queue.queue.preemption_policy == "disabled":
+            if queue.ppolicy == "disabled":
                 if explain:
                     for alloc in queue.allocs:
                         self._mark(alloc, verdicts.PREEMPTION_DISABLED, f"{queue.path} has preemption.policy disabled")
@@ -488,14 +506,13 @@ class Attempt:
                         self._mark(alloc, verdicts.NOT_OVER_GUARANTEE, detail)
                 return
             self.level[queue] = ask_priority
-            ask_types = self.ask_res
-            types = self.state.types
+            ask_mask = self.ask_mask
             for alloc in queue.allocs:
                 if alloc.required or alloc.preempted:
                     if explain and alloc.required:
                         self._mark(alloc, verdicts.REQUIRED_NODE, "a DaemonSet pod (required node)")
                     continue
-                if not any(v and types[i] in ask_types for i, v in enumerate(alloc.size)):
+                if not alloc.mask & ask_mask:
                     if explain:
                         self._mark(alloc, verdicts.NO_SHARED_RESOURCE, "holds none of the ask's resource types")
                     continue
@@ -516,12 +533,11 @@ class Attempt:
             child_fenced = False
             child_priority = priorities.get(child)
             if child_priority is None:
-                config = child.queue
-                if config.priority_fence:
-                    if config.priority_offset > ask_priority:
+                if child.pfence:
+                    if child.poffset > ask_priority:
                         if self.explain:
                             detail = (
-                                f"{child.path} is a priority fence with offset {config.priority_offset}, above the "
+                                f"{child.path} is a priority fence with offset {child.poffset}, above the "
                                 f"ask's P{ask_priority} there"
                             )
                             for leaf in _leaves(child):
@@ -531,13 +547,13 @@ class Attempt:
                     child_fenced = True
                     child_priority = ask_priority
                 else:
-                    child_priority = ask_priority - config.priority_offset
+                    child_priority = ask_priority - child.poffset
             self._walk(child, priorities, child_priority, fenced or child_fenced)
 
     def _mark_outside(self, fence: QState) -> None:
         if fence.parent is None:
             return
-        why = "preemption.policy fence" if fence.queue.preemption_policy == "fence" else "its max is reached"
+        why = "preemption.policy fence" if fence.ppolicy == "fence" else "its max is reached"
         detail = f"outside {fence.path}, where the victim search stops ({why})"
         inside = set(_leaves(fence))
         for leaf in _leaves(self.state.root):
@@ -575,20 +591,12 @@ class Attempt:
             for alloc in snapshot.victims:
                 by_node.setdefault(alloc.node, []).append(alloc)
         available: dict[NodeState, Res] = {}
-        for node in state.nodes:
+        self._cancel_old_reservations()
+        for node in list(by_node):
             other = False
             holder = node.reserved_by
-            if holder is not None and holder is not ask:
-                assert isinstance(holder, AskState)
+            if holder is not None and holder is not ask and holder not in self.cancelled:
                 other = True
-                if (
-                    not holder.required
-                    and not holder.triggered
-                    and holder.priority < ask.priority
-                    and state.now - holder.created > 2 * RESERVATION_WAIT_TIMEOUT + RESERVATION_DELAY
-                ):
-                    self.cancelled.append(holder)
-                    other = False
             if not node.schedulable or other or not node.fits_capacity(ask.fit):
                 dropped = by_node.pop(node, None)
                 if dropped and self.explain:
@@ -606,6 +614,35 @@ class Attempt:
             allocs.sort(key=victim_key)
         self.by_node = by_node
         self.available = available
+
+    def _cancel_old_reservations(self) -> None:
+        """initWorkingState cancels another ask's reservation of a node when that ask has a lower priority, is no
+        DaemonSet pod, has not preempted, and was created over 2 x 60 min + 2 s ago (as coded)."""
+        state, ask = self.state, self.ask
+        for node in state.reserved_nodes:
+            holder = node.reserved_by
+            if (
+                isinstance(holder, AskState)
+                and holder is not ask
+                and not holder.required
+                and not holder.triggered
+                and holder.priority < ask.priority
+                and state.now - holder.created > 2 * RESERVATION_WAIT_TIMEOUT + RESERVATION_DELAY
+            ):
+                self.cancelled.append(holder)
+
+    def _fits_without_victims(self) -> list[NodeState]:
+        """Nodes without potential victims that hold the ask as they are (the headroom branch checks them too)."""
+        state, ask = self.state, self.ask
+        out = []
+        for node in state.nodes:
+            if node in self.by_node or not node.schedulable or not node.fits(ask.fit):
+                continue
+            holder = node.reserved_by
+            if holder is not None and holder is not ask and holder not in self.cancelled:
+                continue
+            out.append(node)
+        return out
 
     # calculateVictimsByNode
     def _victims_on(self, node_available: Res, candidates: list[AllocState]) -> tuple[int, list[AllocState] | None]:
@@ -669,15 +706,33 @@ class Attempt:
 
     # tryNodes + checkPreemptionPredicates (the shim registered as plugin)
     def _try_nodes(self) -> tuple[NodeState, list[AllocState]] | None:
+        """Only nodes with potential victims can score below SCORE_UNFIT; a node without any that holds the ask (the
+        headroom branch) is considered only when none does, exactly as the full batch loop would end."""
         checks: list[tuple[int, str, NodeState]] = []
         victims_by_node: dict[NodeState, list[AllocState]] = {}
-        for node, node_available in self.available.items():
-            index, victims = self._victims_on(node_available, self.by_node.get(node, []))
+        memo: dict[tuple, tuple[int, list[int] | None]] = {}
+        queue_of = self.queue_of
+        for node, free in self.available.items():
+            candidates = self.by_node[node]
+            key = (tuple(free.items()), tuple((queue_of[v], v.size) for v in candidates))
+            found = memo.get(key)
+            if found is None:
+                index, victims = self._victims_on(free, candidates)
+                positions = None if victims is None else [candidates.index(v) for v in victims]
+                memo[key] = (index, positions)
+            else:
+                index, positions = found
+                victims = None if positions is None else [candidates[i] for i in positions]
             if victims is None:
                 continue
             victims_by_node[node] = victims
             if victims or not self.nodes_tried:
                 checks.append((index, node.name, node))
+        if not self.nodes_tried and all(self._solution_score(node, index) >= SCORE_UNFIT for index, _, node in checks):
+            for node in self._fits_without_victims():
+                self.available[node] = node_available(self.state, node)
+                victims_by_node[node] = []
+                checks.append((-1, node.name, node))
         if not checks:
             return None
         checks.sort(key=lambda check: (check[0], check[1]))
@@ -851,6 +906,15 @@ def _leaves(queue: QState) -> list[QState]:
 def _children(queue: QState) -> Iterable[QState]:
     """Child queues in configuration order (the victim search does not depend on the sort order)."""
     return sorted((entry[-1] for entry in queue.children), key=lambda child: child.order)
+
+
+def type_mask(size: Size) -> int:
+    """The resource types a size names, as bits (MatchAny is then one AND)."""
+    mask = 0
+    for i, v in enumerate(size):
+        if v:
+            mask |= 1 << i
+    return mask
 
 
 def res_of(state: RunState, size: Size) -> Res:

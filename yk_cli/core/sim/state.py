@@ -88,7 +88,10 @@ class QState:
         "parent",
         "path",
         "pending",
+        "pfence",
+        "poffset",
         "policy",
+        "ppolicy",
         "pready",
         "prio",
         "queue",
@@ -173,6 +176,10 @@ class QState:
         """Leaf: per size, (reservation order, application) of applications holding reserved asks of that size."""
         self.res_apps: dict[AppState, list[AskState]] = {}
         """Leaf: applications holding reservations, in reservation order, with their reserved asks."""
+        self.pfence = queue.priority_fence
+        """priority.policy fence (read by the victim search, like the two below)."""
+        self.poffset = queue.priority_offset
+        self.ppolicy = queue.preemption_policy
         self.pready = 0
         """Asks below this queue ready to try preemption now (their preconditions pass): never pruned."""
         self.allocs: dict[AllocState, None] = {}
@@ -442,6 +449,7 @@ class AllocState:
         "ask",
         "created",
         "end",
+        "mask",
         "name",
         "node",
         "originator",
@@ -490,6 +498,8 @@ class AllocState:
         self.seq = seq
         """Creation order in the run: the tie-breaker of equal creation times (newer first)."""
         self.preempted = False
+        self.mask = sum(1 << i for i, v in enumerate(size) if v)
+        """The resource types it holds, as bits."""
         self.preempt_other = preempt_other
         """allowPreemptOther of the pod (kept for the fresh ask of a restarted pod)."""
         self.restart = restart
