@@ -279,6 +279,7 @@ class Attempt:
         """TryPreemption."""
         if not self.explain and self._own_guarantee_too_small():
             self.verdict = "Preemption queue guarantees check failed"
+            self.fence = self._fence_root({}).path
             return None
         self._find_victims()
         if not self._queue_guarantees_allow():
