@@ -191,6 +191,14 @@ class Snapshot:
                 return None
         return _min(remaining, parent)
 
+    def remaining_without(self, other: Snapshot, res: Res) -> Res | None:
+        """remaining() as it is once res is taken out of other's usage (other and its parents), leaving all as is."""
+        other.remove(res)
+        try:
+            return self.remaining()
+        finally:
+            other.add(res)
+
     def add(self, res: Res) -> None:
         snapshot: Snapshot | None = self
         while snapshot is not None:
@@ -647,59 +655,65 @@ class Attempt:
 
     # calculateVictimsByNode
     def _victims_on(self, node_available: Res, candidates: list[AllocState]) -> tuple[int, list[AllocState] | None]:
+        """calculateVictimsByNode. The core works on copies of the queue snapshots; yk changes them in place and
+        undoes every change before returning (same values, no copies)."""
         ask_res, state = self.ask_res, self.state
         current = dict(node_available)
         if _fit_in(current, ask_res):
             return -1, []
-        snapshots = _duplicate(self.snapshots)
+        snapshots = self.snapshots
         ask_queue = snapshots[self.leaf.path]
+        log: list[tuple[Snapshot, Res]] = []
         head: list[AllocState] = []
         tail: list[AllocState] = []
-        for victim in candidates:
-            snapshot = snapshots.get(self.queue_of[victim])
-            if snapshot is None:
-                continue
-            res = res_of(state, victim.size)
-            remaining = snapshot.remaining()
-            snapshot.remove(res)
-            if remaining is None or _victim_queue_over(ask_res, remaining):
-                ask_remaining = ask_queue.remaining()
-                if ask_remaining is not None and _fit_in_actual(ask_remaining, res):
-                    ask_queue.add(res)
-                else:
-                    snapshot.add(res)
-                    break
-                shortfall = _sub_eliminate_negative(ask_res, current)
-                grown = _add(current, res)
-                if _equals_or_empty(shortfall, _sub_eliminate_negative(ask_res, grown)):
-                    ask_queue.remove(res)
-                    snapshot.add(res)
-                    tail.append(victim)
-                else:
-                    current = grown
-                    head.append(victim)
-            else:
+        try:
+            for victim in candidates:
+                snapshot = snapshots.get(self.queue_of[victim])
+                if snapshot is None:
+                    continue
+                res = res_of(state, victim.size)
+                remaining = snapshot.remaining()
+                if remaining is None or _victim_queue_over(ask_res, remaining):
+                    ask_remaining = ask_queue.remaining_without(snapshot, res)
+                    if ask_remaining is None or not _fit_in_actual(ask_remaining, res):
+                        break
+                    shortfall = _sub_eliminate_negative(ask_res, current)
+                    grown = _add(current, res)
+                    if _equals_or_empty(shortfall, _sub_eliminate_negative(ask_res, grown)):
+                        tail.append(victim)
+                    else:
+                        snapshot.remove(res)
+                        ask_queue.add(res)
+                        log.append((snapshot, res))
+                        current = grown
+                        head.append(victim)
+        finally:
+            for snapshot, res in reversed(log):
+                ask_queue.remove(res)
                 snapshot.add(res)
         head.extend(tail)
         if not head:
             return -1, None
         current = dict(node_available)
-        snapshots = _duplicate(self.snapshots)
+        removed: list[tuple[Snapshot, Res]] = []
         results: list[AllocState] = []
         index = -1
-        for victim in head:
-            snapshot = snapshots.get(self.queue_of[victim])
-            if snapshot is None:
-                continue
-            res = res_of(state, victim.size)
-            remaining = snapshot.remaining()
-            snapshot.remove(res)
-            if remaining is None or _victim_queue_over(ask_res, remaining):
-                current = _add(current, res)
-                if index < 0 and _fit_in(current, ask_res):
-                    index = len(results)
-                results.append(victim)
-            else:
+        try:
+            for victim in head:
+                snapshot = snapshots.get(self.queue_of[victim])
+                if snapshot is None:
+                    continue
+                res = res_of(state, victim.size)
+                remaining = snapshot.remaining()
+                if remaining is None or _victim_queue_over(ask_res, remaining):
+                    snapshot.remove(res)
+                    removed.append((snapshot, res))
+                    current = _add(current, res)
+                    if index < 0 and _fit_in(current, ask_res):
+                        index = len(results)
+                    results.append(victim)
+        finally:
+            for snapshot, res in reversed(removed):
                 snapshot.add(res)
         if index < 0:
             return -1, None
