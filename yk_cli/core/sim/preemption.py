@@ -278,7 +278,8 @@ class Attempt:
         self.snapshots: dict[str, Snapshot] = {}
         self.queue_of: dict[AllocState, str] = {}
         self.by_node: dict[NodeState, list[AllocState]] = {}
-        self.available: dict[NodeState, Res] = {}
+        self.available: dict[NodeState, Res | None] = {}
+        """Nodes that may take the ask (initWorkingState's nodeAvailableMap), their free resources filled lazily."""
         self.cancelled: list[AskState] = []
         self.verdict = ""
         """Why the attempt failed, in the core's log words."""
@@ -322,7 +323,7 @@ class Attempt:
             self._mark_eligible(verdicts.DOES_NOT_HELP, "no victim is needed and none is wanted")
             return None
         ask_res = self.ask_res
-        fit_in = _fit_in(self.available[node], ask_res)
+        fit_in = _fit_in(self.free(node), ask_res)
         total: Res = {}
         final: list[AllocState] = []
         for victim in victims:
@@ -584,8 +585,12 @@ class Attempt:
         # during the removals" is "after removing every potential victim" (when there is one).
         removed = False
         for snapshot in queues.values():
-            for alloc in snapshot.victims:
-                snapshot.remove(res_of(self.state, alloc.size))
+            if snapshot.victims:
+                total: Res = {}
+                for alloc in snapshot.victims:
+                    for k, v in res_of(self.state, alloc.size).items():
+                        total[k] = total.get(k, 0) + v
+                snapshot.remove(total)
                 removed = True
         if not removed:
             return False
@@ -594,12 +599,12 @@ class Attempt:
 
     # initWorkingState
     def _working_state(self) -> None:
-        state, ask = self.state, self.ask
+        ask = self.ask
         by_node: dict[NodeState, list[AllocState]] = {}
         for snapshot in self.snapshots.values():
             for alloc in snapshot.victims:
                 by_node.setdefault(alloc.node, []).append(alloc)
-        available: dict[NodeState, Res] = {}
+        available: dict[NodeState, Res | None] = {}
         self._cancel_old_reservations()
         for node in list(by_node):
             other = False
@@ -618,11 +623,18 @@ class Attempt:
                     for alloc in dropped:
                         self._mark(alloc, verdicts.NODE_UNAVAILABLE, f"{node.name} is {why}")
             else:
-                available[node] = node_available(state, node)
+                available[node] = None
         for allocs in by_node.values():
             allocs.sort(key=victim_key)
         self.by_node = by_node
         self.available = available
+
+    def free(self, node: NodeState) -> Res:
+        """The node's free resources as a resource map (computed once per attempt)."""
+        found = self.available.get(node)
+        if found is None:
+            found = self.available[node] = node_available(self.state, node)
+        return found
 
     def _cancel_old_reservations(self) -> None:
         """initWorkingState cancels another ask's reservation of a node when that ask has a lower priority, is no
@@ -723,16 +735,22 @@ class Attempt:
     def _try_nodes(self) -> tuple[NodeState, list[AllocState]] | None:
         """Only nodes with potential victims can score below SCORE_UNFIT; a node without any that holds the ask (the
         headroom branch) is considered only when none does, exactly as the full batch loop would end."""
+        if not self.nodes_tried:
+            # a node with potential victims that already holds the ask scores 0, the best score there is: the
+            # first such node by name wins without looking at the others
+            fitting = [node for node in self.available if node.fits(self.ask.fit)]
+            if fitting:
+                return min(fitting, key=lambda node: node.name), []
         checks: list[tuple[int, str, NodeState]] = []
         victims_by_node: dict[NodeState, list[AllocState]] = {}
         memo: dict[tuple, tuple[int, list[int] | None]] = {}
         queue_of = self.queue_of
-        for node, free in self.available.items():
+        for node in self.available:
             candidates = self.by_node[node]
-            key = (tuple(free.items()), tuple((queue_of[v], v.size) for v in candidates))
+            key = (tuple(node.available), tuple((queue_of[v], v.size) for v in candidates))
             found = memo.get(key)
             if found is None:
-                index, victims = self._victims_on(free, candidates)
+                index, victims = self._victims_on(self.free(node), candidates)
                 positions = None if victims is None else [candidates.index(v) for v in victims]
                 memo[key] = (index, positions)
             else:
@@ -745,7 +763,7 @@ class Attempt:
                 checks.append((index, node.name, node))
         if not self.nodes_tried and all(self._solution_score(node, index) >= SCORE_UNFIT for index, _, node in checks):
             for node in self._fits_without_victims():
-                self.available[node] = node_available(self.state, node)
+                self.available[node] = None
                 victims_by_node[node] = []
                 checks.append((-1, node.name, node))
         if not checks:
