@@ -1,4 +1,4 @@
-"""`yk explain`: which of two asks YuniKorn serves first, and the sort key (or the reason) that decides it."""
+"""`yk explain`: which of two asks YuniKorn serves first and why; or, for one pod, what preemption did to it."""
 
 from __future__ import annotations
 
@@ -20,8 +20,14 @@ def explain(
     workload: Annotated[
         str, typer.Argument(metavar="WORKLOAD", help="Workload file: nodes, applications, asks; '-' for stdin.")
     ],
-    ask_a: Annotated[str, typer.Argument(metavar="ASK_A", help="An ask name, or application/ask.")],
-    ask_b: Annotated[str, typer.Argument(metavar="ASK_B", help="Another ask name, or application/ask.")],
+    ask_a: Annotated[
+        str,
+        typer.Argument(metavar="ASK_A", help="An ask name, or application/ask; alone: any pod (ask or allocation)."),
+    ],
+    ask_b: Annotated[
+        Optional[str],
+        typer.Argument(metavar="ASK_B", help="Another ask; leave out to explain preemption of ASK_A instead."),
+    ] = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
     yunikorn_version: Annotated[
         str, typer.Option("--yunikorn-version", help="YuniKorn to model; 1.5 or older applies stateaware's filter.")
@@ -32,13 +38,47 @@ def explain(
 ) -> None:
     """Which of two asks the scheduler serves first, and why: the dry run decides, then the sort key at the
     queue where their branches meet (priority with its breakdown, fair share, pending, submission time, usage
-    ratio, ask order) or the reason the other ask could not be placed at that moment."""
+    ratio, ask order) or the reason the other ask could not be placed at that moment.
+
+    With one pod only: whether it was preempted and by whom, every preemption try that looked at it with the
+    verdict, the law of YuniKorn's preemption design behind it and the config line; for an ask, its own tries."""
     from yk_cli.cli import check_format
     from yk_cli.load.workload import collector_paused
 
     check_format(fmt, EXPLAIN_FORMATS)
     with collector_paused():
-        write_stdout((run_explain(config, workload, ask_a, ask_b, fmt, yunikorn_version, partition),))
+        if ask_b is None:
+            write_stdout((run_pod_story(config, workload, ask_a, fmt, yunikorn_version, partition),))
+        else:
+            write_stdout((run_explain(config, workload, ask_a, ask_b, fmt, yunikorn_version, partition),))
+
+
+def run_pod_story(
+    config: str, workload: str, pod: str, fmt: str = "text", yunikorn_version: str = "1.8", partition: str | None = None
+) -> str:
+    """Load, run the dry run with every preemption candidate recorded, and tell the pod's story."""
+    from yk_cli.commands.tree import prepare_inputs
+    from yk_cli.core.explain_preemption import UnknownPod, pod_story
+    from yk_cli.core.sim.run import SimulationOptions, simulate, version_tuple
+    from yk_cli.report import pod_story as render
+
+    try:
+        version_tuple(yunikorn_version)
+    except ValueError as err:
+        raise fail_usage(str(err)) from None
+    inputs = prepare_inputs(config, workload, partition)
+    assert inputs.workload is not None
+    options = SimulationOptions(yunikorn_version=yunikorn_version, explain_preemption=True)
+    trace = simulate(inputs.partition, inputs.tree, inputs.workload, options)
+    try:
+        story = pod_story(trace, inputs.tree, pod)
+    except UnknownPod as err:
+        raise fail_usage(str(err)) from None
+    source = f"{_display(config)} + {_display(workload)}"
+    name = inputs.partition.display_name
+    if fmt == "json":
+        return render.render_json(story, source, name, inputs.locate)
+    return render.render_text(story, source, name, inputs.locate)
 
 
 def run_explain(

@@ -1,0 +1,104 @@
+"""`yk explain POD`: what preemption did to a pod, as text or JSON."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from yk_cli.core.explain_preemption import PodStory, Sighting
+from yk_cli.core.trace import PreemptionAttempt
+from yk_cli.report.trace_common import attempt_title, seconds, when
+from yk_cli.report.tree_common import Locate, nowhere
+
+
+def render_text(story: PodStory, source: str, partition: str, locate: Locate = nowhere) -> str:
+    """The story in words: preempted or not, by whom, and every try that looked at the pod."""
+    out = [f"yk explain: {source}; partition {partition}", ""]
+    pod = f"{story.application}/{story.name}" + (f" ({story.queue_path})" if story.queue_path else "")
+    event = story.preempted_by
+    if event is not None:
+        out.append(
+            f"{pod} was preempted at {when(event.time)} (step {event.step}) by {event.application}/{event.ask} "
+            f"({event.queue_path}) to free {event.node}."
+        )
+        taken = next((s for s in story.sightings if s.candidate.verdict == "victim"), None)
+        if taken is not None:
+            out.append(f"  why it qualified: {taken.candidate.detail}")
+    elif story.sightings:
+        count = len(story.sightings)
+        out.append(f"{pod} was never preempted; {count} preemption {'try' if count == 1 else 'tries'} looked at it.")
+    elif story.tries or story.pending is not None:
+        out.append(f"{pod} is an ask; no preemption try looked at it as a victim.")
+    else:
+        out.append(f"{pod} was never a preemption candidate: no try in the run reached it.")
+    if story.sightings:
+        out += ["", "Tries that looked at it as a victim:"]
+        out.extend(_sighting(s, locate) for s in story.sightings)
+    if story.tries:
+        out += ["", f"Its own preemption tries ({len(story.tries)}):"]
+        out.extend("- " + attempt_title(a) for a in story.tries)
+    if story.pending is not None:
+        out += ["", f"Still pending: {story.pending.reason}"]
+    return "\n".join(out) + "\n"
+
+
+def _sighting(s: Sighting, locate: Locate) -> str:
+    a, c = s.attempt, s.candidate
+    line = f"- {when(a.time)} after step {a.after_step}, for {a.application}/{a.ask} (P{a.priority}): {c.verdict}"
+    if c.detail:
+        line += f": {c.detail}"
+    if s.law:
+        line += f" [{s.law}]"
+    where = locate(s.config) if s.config else ""
+    if where:
+        line += f" ({where})"
+    return line
+
+
+def render_json(story: PodStory, source: str, partition: str, locate: Locate = nowhere) -> str:
+    """The story as one JSON document."""
+    event = story.preempted_by
+    document: dict[str, Any] = {
+        "source": source,
+        "partition": partition,
+        "application": story.application,
+        "pod": story.name,
+        "queuePath": story.queue_path,
+        "preempted": event is not None,
+        "preemptedBy": None
+        if event is None
+        else {
+            "step": event.step,
+            "time": seconds(event.time),
+            "application": event.application,
+            "ask": event.ask,
+            "queuePath": event.queue_path,
+            "node": event.node,
+        },
+        "sightings": [
+            {
+                **_attempt(s.attempt),
+                "verdict": s.candidate.verdict,
+                "detail": s.candidate.detail,
+                "law": s.law,
+                "config": locate(s.config) if s.config else "",
+            }
+            for s in story.sightings
+        ],
+        "tries": [_attempt(a) | {"outcome": a.outcome, "node": a.node} for a in story.tries],
+        "pendingReason": story.pending.reason if story.pending is not None else None,
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def _attempt(a: PreemptionAttempt) -> dict[str, Any]:
+    return {
+        "time": seconds(a.time),
+        "afterStep": a.after_step,
+        "application": a.application,
+        "ask": a.ask,
+        "queuePath": a.queue_path,
+        "priority": a.priority,
+        "branch": a.branch,
+        "fence": a.fence,
+    }
