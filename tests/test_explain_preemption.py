@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -58,3 +59,61 @@ def test_an_unknown_pod_is_a_usage_error() -> None:
     assert out == ""
     assert "no allocation or ask named 'nope' in the run" in err
     assert "Traceback" not in err
+
+
+OVER_MAX_CONFIG = """
+partitions:
+  - name: default
+    {preemption}
+    queues:
+      - name: root
+        submitacl: '*'
+        queues:
+          - name: batch
+            resources: {{max: {{memory: 4}}}}
+            {properties}
+"""
+OVER_MAX_WORKLOAD = """
+nodes:
+  - {name: n1, resources: {memory: 10}}
+applications:
+  - id: b
+    queue: root.batch
+    allocations:
+      - {name: b1, node: n1, resources: {memory: 3}}
+      - {name: b2, node: n1, resources: {memory: 3}}
+    asks:
+      - {name: b3, resources: {memory: 1}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("preemption", "properties", "why"),
+    [
+        ("", "", "quota preemption is off: the partition does not set preemption.quotapreemptionenabled"),
+        (
+            "preemption: {quotapreemptionenabled: true}",
+            "",
+            "quota preemption is on but the queue sets no quota.preemption.delay",
+        ),
+        (
+            "preemption: {quotapreemptionenabled: true}",
+            "properties: {quota.preemption.delay: 1m}",
+            "YuniKorn would preempt for it after quota.preemption.delay 1m0s (quota preemption), which yk does not "
+            "model yet",
+        ),
+    ],
+)
+def test_a_queue_over_its_max_is_noted_once_with_why_it_stays_so(
+    tmp_path: Path, preemption: str, properties: str, why: str
+) -> None:
+    config = tmp_path / "queues.yaml"
+    config.write_text(OVER_MAX_CONFIG.format(preemption=preemption, properties=properties), encoding="utf-8")
+    workload = tmp_path / "workload.yaml"
+    workload.write_text(OVER_MAX_WORKLOAD, encoding="utf-8")
+    code, out, _ = run_program("simulate", str(config), str(workload), "--format", "json")
+    assert code == 0
+    assert json.loads(out)["notes"] == [
+        f"root.batch runs {{memory: 6}}, over its max {{memory: 4}}, and stays over it in this run ({why}); no new "
+        "allocation fits it until enough pods finish"
+    ]

@@ -235,3 +235,5 @@ class Trace:
     """Every preemption try, in order."""
     explained: bool = False
     """The attempts carry every candidate's verdict (explain_preemption)."""
+    notes: tuple[str, ...] = ()
+    """What the reader must know about the run as a whole (e.g. a queue that stays over its max)."""

@@ -120,6 +120,7 @@ def chunks(trace: Trace, source: str) -> Iterator[str]:
     """The document in pieces, one per event: the text `json.dumps(document, indent=2)` gives, without holding the
     whole document (or its text) in memory at once."""
     yield f"{{\n  {_dumps('source')}: {_dumps(source)},\n  {_dumps('partition')}: {_dumps(trace.partition)},\n"
+    yield f"  {_dumps('notes')}: {_nested(list(trace.notes))},\n"
     yield from _array("events", map(event_dict, trace.events))
     yield ",\n"
     yield from _array("pending", map(pending_dict, trace.pending))

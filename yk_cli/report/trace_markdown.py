@@ -21,6 +21,8 @@ def _row(cells: list[str], last: str | None = None) -> str:
 def render(trace: Trace, source: str) -> str:
     """The whole Markdown report."""
     out = [f"## {title(trace, source)}", ""]
+    if trace.notes:
+        out += [f"> **Note:** {_cell(note)}" for note in trace.notes] + [""]
     if trace.events:
         out.append(_row(["Step", "Time", "Event", "Queue", "Priority", "Ask", "Node", "Queue priority changes"]))
         out.append("|---:|---|---|---|---|---|---|---|")

@@ -64,6 +64,8 @@ def attempts(trace: Trace) -> list[str]:
 def render(trace: Trace, source: str) -> str:
     """The whole text report."""
     out = [title(trace, source), ""]
+    if trace.notes:
+        out += [f"Note: {note}" for note in trace.notes] + [""]
     loops = loop_lines(trace)
     if loops:
         out += [f"Warning: {line}" for line in loops] + [""]

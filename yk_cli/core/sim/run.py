@@ -105,6 +105,7 @@ class Simulation:
         self.state: RunState
         self.state, self.placement_notes = build_state(partition, tree, workload, legacy)
         self.state.explain = options.explain_preemption
+        self.notes = over_max_notes(self.state, partition)
         self.state.max_fence = version_tuple(options.yunikorn_version) >= MAX_FENCE_VERSION
         self.partition = partition.display_name
         self.events: list[TraceEvent] = []
@@ -163,7 +164,8 @@ class Simulation:
             asks=len(state.asks),
             stopped_by=self.stopped_by,
         )
-        return Trace(tuple(self.events), pending, summary, self.partition, tuple(state.attempt_log), state.explain)
+        attempts = tuple(state.attempt_log)
+        return Trace(tuple(self.events), pending, summary, self.partition, attempts, state.explain, tuple(self.notes))
 
     def _may_step(self, what: Decision | AllocState) -> bool:
         """Whether one more trace event may happen; records why not."""
@@ -343,6 +345,40 @@ class Simulation:
             types = self.state.types
             resources = self._maps[size] = {types[i]: v for i, v in enumerate(size) if v}
         return resources
+
+
+def over_max_notes(state: RunState, partition: PartitionConfig) -> list[str]:
+    """One note per queue whose running allocations already exceed its max (e.g. a new config that lowers a max,
+    tried on a cluster dump): YuniKorn 1.8+ preempts for that only with quota preemption, which yk does not model."""
+    from yk_cli.core import properties as props
+    from yk_cli.core.properties import format_duration
+    from yk_cli.core.resources import format_resource
+
+    notes = []
+    types = state.types
+    for queue in state.queues.values():
+        if queue.max is None or queue.parent is None:
+            continue
+        over = [i for i, m in enumerate(queue.max) if queue.allocated[i] > m]
+        if not over:
+            continue
+        used = format_resource({types[i]: queue.allocated[i] for i in over})
+        limit = format_resource({types[i]: int(queue.max[i]) for i in over})
+        delay = queue.queue.setting(props.QUOTA_PREEMPTION_DELAY).value
+        if not partition.quota_preemption_enabled:
+            why = "quota preemption is off: the partition does not set preemption.quotapreemptionenabled"
+        elif not delay:
+            why = "quota preemption is on but the queue sets no quota.preemption.delay"
+        else:
+            why = (
+                f"YuniKorn would preempt for it after quota.preemption.delay {format_duration(int(delay))} "
+                "(quota preemption), which yk does not model yet"
+            )
+        notes.append(
+            f"{queue.path} runs {used}, over its max {limit}, and stays over it in this run ({why}); "
+            "no new allocation fits it until enough pods finish"
+        )
+    return notes
 
 
 def _next_time(state: RunState) -> int:
