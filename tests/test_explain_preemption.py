@@ -8,22 +8,25 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import SHARED, run_program
+from tests.test_formats import check_golden as golden
 from yk_cli.commands.explain import run_pod_story
 
 CASE = SHARED / "conformance" / "preempt" / "preempt-10012"
-pytestmark = pytest.mark.skipif(not CASE.is_dir(), reason=f"no {CASE}")
+needs_case = pytest.mark.skipif(not CASE.is_dir(), reason=f"no {CASE}")
 
 
 def story(pod: str, fmt: str = "text") -> str:
     return run_pod_story(str(CASE / "queues.yaml"), str(CASE / "workload.yaml"), pod, fmt)
 
 
+@needs_case
 def test_a_victim_names_its_preemptor_step_node_and_why_it_qualified() -> None:
     text = story("alloc-6")
     assert "run-q0/alloc-6 (root.q0) was preempted at 0s (step 1) by ask-q1/ask-q1-1 (root.q1) to free node-1." in text
     assert "why it qualified: P-16 <= P16; created -3s" in text
 
 
+@needs_case
 def test_a_spared_pod_gets_the_law_and_the_config_line_that_protected_it() -> None:
     text = story("run-q0/alloc-7")
     assert "was never preempted; 1 preemption try looked at it." in text
@@ -32,12 +35,14 @@ def test_a_spared_pod_gets_the_law_and_the_config_line_that_protected_it() -> No
     assert f"({CASE / 'queues.yaml'}:11)" in text
 
 
+@needs_case
 def test_an_ask_that_may_not_preempt_says_so() -> None:
     text = story("ask-q1-0")
     assert "is an ask; no preemption try looked at it as a victim." in text
     assert "may not preempt: its preemptionPolicy is Never" in text
 
 
+@needs_case
 def test_json_has_the_preemptor_and_every_sighting() -> None:
     data = json.loads(story("alloc-6", "json"))
     assert data["preempted"] is True
@@ -53,6 +58,7 @@ def test_json_has_the_preemptor_and_every_sighting() -> None:
     assert data["tries"] == []
 
 
+@needs_case
 def test_an_unknown_pod_is_a_usage_error() -> None:
     code, out, err = run_program("explain", str(CASE / "queues.yaml"), str(CASE / "workload.yaml"), "nope")
     assert code == 2
@@ -117,3 +123,20 @@ def test_a_queue_over_its_max_is_noted_once_with_why_it_stays_so(
         f"root.batch runs {{memory: 6}}, over its max {{memory: 4}}, and stays over it in this run ({why}); no new "
         "allocation fits it until enough pods finish"
     ]
+
+
+SAMPLE = ("samples/workloads/queues/preemption.yaml", "samples/workloads/preemption.yaml")
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown"])
+def test_the_preemption_sample_explained_golden(fmt: str) -> None:
+    """The README's preemption example: every try, every candidate and its verdict."""
+    code, out, _ = run_program("simulate", *SAMPLE, "--explain-preemption", "--format", fmt)
+    assert code == 0
+    golden(f"simulate_preemption_explained.{'txt' if fmt == 'text' else 'md'}", out)
+
+
+def test_the_preemption_sample_pod_story_golden() -> None:
+    code, out, _ = run_program("explain", *SAMPLE, "report-1")
+    assert code == 0
+    golden("explain_pod_report-1.txt", out)
