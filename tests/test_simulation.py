@@ -863,6 +863,19 @@ def check_invariants(config: str, workload_text: str, version: str) -> None:
             assert event.node not in reserved, f"step {number}: node {event.node} reserved twice"
             reserved[event.node] = event.ask
             continue
+        if event.type == codes.UNRESERVE:
+            reserved.pop(event.node, None)
+            continue
+        if event.type == codes.PREEMPT:  # the victims go; the node is the ask's until it is placed there
+            for victim in event.victims:
+                add(node_used[victim.node], victim.resources, -1)
+                for path in ancestors(victim.queue_path):
+                    add(queue_used[path], victim.resources, -1)
+            reserved = {node: ask for node, ask in reserved.items() if ask != event.ask}
+            assert reserved.get(event.node) in (None, event.ask), f"step {number}: {event.node} reserved by another"
+            reserved[event.node] = event.ask
+            all_asks.update(v.restarted_as for v in event.victims if v.restarted_as)
+            continue
         sign = 1 if event.type == codes.ALLOCATE else -1
         assert event.type in (codes.ALLOCATE, codes.COMPLETE)
         if sign == 1:
