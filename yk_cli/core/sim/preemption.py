@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cmp_to_key
+from operator import attrgetter
 
 from yk_cli.core import trace as verdicts
 from yk_cli.core.properties import format_duration
@@ -25,6 +26,8 @@ from yk_cli.core.sim.build import RunState
 from yk_cli.core.sim.nodes import NodeState
 from yk_cli.core.sim.state import INF, AllocState, AskState, QState, Size
 from yk_cli.core.trace import Candidate
+
+_VKEY = attrgetter("vkey")
 
 Res = dict[str, int]
 """A Go *resources.Resource: None is nil; the keys are the types the map names."""
@@ -250,8 +253,7 @@ class Preemption:
 
 def victim_key(alloc: AllocState) -> tuple[int, int, int]:
     """sortVictimsForPreemption / compareAllocationLess: opted-in first, non-originators first, newest first."""
-    score = (SCORE_ORIGINATOR if alloc.originator else 0) | (0 if alloc.allow_preemption else SCORE_NO_PREEMPT)
-    return score, -alloc.created, -alloc.seq
+    return alloc.vkey
 
 
 class Attempt:
@@ -278,6 +280,11 @@ class Attempt:
         self.snapshots: dict[str, Snapshot] = {}
         self.queue_of: dict[AllocState, str] = {}
         self.by_node: dict[NodeState, list[AllocState]] = {}
+        self.sorted_runs: list[list[AllocState]] = []
+        """Per leaf snapshot, its victims in victim order (from the per-leaf cache)."""
+        self.totals: dict[str, Res] = {}
+        """Per leaf snapshot, the sum of its victims' resources (from the per-leaf cache)."""
+        self.in_order: list[AllocState] | None = None
         self.available: dict[NodeState, Res | None] = {}
         """Nodes that may take the ask (initWorkingState's nodeAvailableMap), their free resources filled lazily."""
         self.cancelled: list[AskState] = []
@@ -517,6 +524,19 @@ class Attempt:
                 return
             self.level[queue] = ask_priority
             ask_mask = self.ask_mask
+            if not explain:
+                key = (None if fenced else ask_priority, ask_mask)
+                found = queue.vcache.get(key)
+                if found is None or found[0] != queue.aver:
+                    found = self._leaf_victims(queue, ask_priority, fenced, key)
+                _, victims, in_order, total = found
+                if not victims:
+                    del self.snapshots[queue.path]
+                    return
+                snapshot.victims = victims
+                self.sorted_runs.append(in_order)
+                self.totals[queue.path] = total
+                return
             for alloc in queue.allocs:
                 if alloc.required or alloc.preempted:
                     if explain and alloc.required:
@@ -560,6 +580,28 @@ class Attempt:
                     child_priority = ask_priority - child.poffset
             self._walk(child, priorities, child_priority, fenced or child_fenced)
 
+    def _leaf_victims(self, queue: QState, ask_priority: int, fenced: bool, key: tuple) -> tuple:
+        """The eligible victims of a leaf over its guarantee, as the walk finds them (placement order), the same in
+        victim order and their resource sum; cached per leaf until its allocations change or one is marked
+        preempted (the filter reads nothing else: required, preempted, the type mask and the priority)."""
+        ask_mask = self.ask_mask
+        victims = [
+            alloc
+            for alloc in queue.allocs
+            if not alloc.required
+            and not alloc.preempted
+            and alloc.mask & ask_mask
+            and (fenced or alloc.priority <= ask_priority)
+        ]
+        total: Res = {}
+        state = self.state
+        for alloc in victims:
+            for k, v in res_of(state, alloc.size).items():
+                total[k] = total.get(k, 0) + v
+        found = (queue.aver, victims, sorted(victims, key=_VKEY), total)
+        queue.vcache[key] = found
+        return found
+
     def _mark_outside(self, fence: QState) -> None:
         if fence.parent is None:
             return
@@ -586,10 +628,12 @@ class Attempt:
         removed = False
         for snapshot in queues.values():
             if snapshot.victims:
-                total: Res = {}
-                for alloc in snapshot.victims:
-                    for k, v in res_of(self.state, alloc.size).items():
-                        total[k] = total.get(k, 0) + v
+                total = self.totals.get(snapshot.path)
+                if total is None:
+                    total = {}
+                    for alloc in snapshot.victims:
+                        for k, v in res_of(self.state, alloc.size).items():
+                            total[k] = total.get(k, 0) + v
                 snapshot.remove(total)
                 removed = True
         if not removed:
@@ -601,9 +645,9 @@ class Attempt:
     def _working_state(self) -> None:
         ask = self.ask
         by_node: dict[NodeState, list[AllocState]] = {}
-        for snapshot in self.snapshots.values():
-            for alloc in snapshot.victims:
-                by_node.setdefault(alloc.node, []).append(alloc)
+        in_order = self._in_order()
+        for alloc in in_order:
+            by_node.setdefault(alloc.node, []).append(alloc)
         available: dict[NodeState, Res | None] = {}
         self._cancel_old_reservations()
         for node in list(by_node):
@@ -624,10 +668,20 @@ class Attempt:
                         self._mark(alloc, verdicts.NODE_UNAVAILABLE, f"{node.name} is {why}")
             else:
                 available[node] = None
-        for allocs in by_node.values():
-            allocs.sort(key=victim_key)
         self.by_node = by_node
         self.available = available
+
+    def _in_order(self) -> list[AllocState]:
+        """Every potential victim in victim order (a total order: the key ends with the unique creation order)."""
+        found = self.in_order
+        if found is None:
+            if self.explain or len(self.sorted_runs) != sum(1 for s in self.snapshots.values() if s.victims):
+                found = [alloc for snapshot in self.snapshots.values() for alloc in snapshot.victims]
+            else:
+                found = [alloc for run in self.sorted_runs for alloc in run]
+            found.sort(key=_VKEY)
+            self.in_order = found
+        return found
 
     def free(self, node: NodeState) -> Res:
         """The node's free resources as a resource map (computed once per attempt)."""
@@ -813,8 +867,7 @@ class Attempt:
             if snapshot is not None:
                 snapshot.remove(res_of(state, victim.size))
                 seen.add(victim)
-        candidates = [alloc for snapshot in self.snapshots.values() for alloc in snapshot.victims if alloc not in seen]
-        candidates.sort(key=victim_key)
+        candidates = [alloc for alloc in self._in_order() if alloc not in seen]
         victims: list[AllocState] = []
         for victim in candidates:
             snapshot = snapshots.get(self.queue_of[victim])
