@@ -869,29 +869,58 @@ class Attempt:
                 seen.add(victim)
         candidates = [alloc for alloc in self._in_order() if alloc not in seen]
         victims: list[AllocState] = []
+        # The state only changes when a victim is taken (every other step is undone at once), so between two taken
+        # victims each queue's "over its guarantee" answer and the ask queue's remaining guarantee are constant and
+        # computed once. Taking a victim out of its queue leaves the ask queue's remaining guarantee as it is unless
+        # the two queues share an ancestor with a guarantee (a queue without one reads nothing of its own usage).
+        guarded: set[Snapshot] = set()
+        current: Snapshot | None = ask_queue.parent
+        while current is not None:
+            if current.guaranteed:
+                guarded.add(current)
+            current = current.parent
+        shared: dict[Snapshot, bool] = {}
+        over: dict[Snapshot, bool] = {}
+        ask_before = ask_queue.remaining()
+        queue_of = self.queue_of
         for victim in candidates:
-            snapshot = snapshots.get(self.queue_of[victim])
+            snapshot = snapshots.get(queue_of[victim])
             if snapshot is None:
                 continue
+            is_over = over.get(snapshot)
+            if is_over is None:
+                remaining = snapshot.remaining()
+                is_over = over[snapshot] = remaining is None or _victim_queue_over(ask_res, remaining)
+            if not is_over:
+                continue
             res = res_of(state, victim.size)
-            remaining = snapshot.remaining()
             snapshot.remove(res)
-            if remaining is None or _victim_queue_over(ask_res, remaining):
-                ask_remaining = ask_queue.remaining()
-                if ask_remaining is not None and _fit_in_actual(ask_remaining, res):
-                    ask_queue.add(res)
-                else:
-                    snapshot.add(res)
-                    break
-                if not _equals_or_empty(ask_remaining, ask_queue.remaining()):
-                    victims.append(victim)
-                else:
-                    ask_queue.remove(res)
-                    snapshot.add(res)
+            depends = shared.get(snapshot)
+            if depends is None:
+                depends = False
+                current = snapshot.parent
+                while current is not None:
+                    if current in guarded:
+                        depends = True
+                        break
+                    current = current.parent
+                shared[snapshot] = depends
+            ask_remaining = ask_queue.remaining() if depends else ask_before
+            if ask_remaining is not None and _fit_in_actual(ask_remaining, res):
+                ask_queue.add(res)
             else:
                 snapshot.add(res)
+                break
+            after = ask_queue.remaining()
+            if not _equals_or_empty(ask_remaining, after):
+                victims.append(victim)
+                ask_before = after
+                over.clear()
+            else:
+                ask_queue.remove(res)
+                snapshot.add(res)
         if victims:
-            final = ask_queue.remaining()
+            final = ask_before
             return victims, final is not None and _ask_queue_under(ask_res, final)
         return [], True
 
