@@ -14,6 +14,7 @@ sorted in, which is what it does with GOMAXPROCS=1).
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cmp_to_key
@@ -284,7 +285,7 @@ class Attempt:
         """Per leaf snapshot, its victims in victim order (from the per-leaf cache)."""
         self.totals: dict[str, Res] = {}
         """Per leaf snapshot, the sum of its victims' resources (from the per-leaf cache)."""
-        self.in_order: list[AllocState] | None = None
+        self.sorted_nodes: set[NodeState] = set()
         self.available: dict[NodeState, Res | None] = {}
         """Nodes that may take the ask (initWorkingState's nodeAvailableMap), their free resources filled lazily."""
         self.cancelled: list[AskState] = []
@@ -645,9 +646,9 @@ class Attempt:
     def _working_state(self) -> None:
         ask = self.ask
         by_node: dict[NodeState, list[AllocState]] = {}
-        in_order = self._in_order()
-        for alloc in in_order:
-            by_node.setdefault(alloc.node, []).append(alloc)
+        for snapshot in self.snapshots.values():
+            for alloc in snapshot.victims:
+                by_node.setdefault(alloc.node, []).append(alloc)
         available: dict[NodeState, Res | None] = {}
         self._cancel_old_reservations()
         for node in list(by_node):
@@ -671,17 +672,24 @@ class Attempt:
         self.by_node = by_node
         self.available = available
 
-    def _in_order(self) -> list[AllocState]:
-        """Every potential victim in victim order (a total order: the key ends with the unique creation order)."""
-        found = self.in_order
-        if found is None:
-            if self.explain or len(self.sorted_runs) != sum(1 for s in self.snapshots.values() if s.victims):
-                found = [alloc for snapshot in self.snapshots.values() for alloc in snapshot.victims]
-            else:
-                found = [alloc for run in self.sorted_runs for alloc in run]
+    def _in_order(self) -> Iterable[AllocState]:
+        """Every potential victim in victim order (a total order: the key ends with the unique creation order),
+        lazily merged from the per-leaf orders."""
+        if self.explain or len(self.sorted_runs) != sum(1 for s in self.snapshots.values() if s.victims):
+            found = [alloc for snapshot in self.snapshots.values() for alloc in snapshot.victims]
             found.sort(key=_VKEY)
-            self.in_order = found
-        return found
+            return found
+        if len(self.sorted_runs) == 1:
+            return self.sorted_runs[0]
+        return heapq.merge(*self.sorted_runs, key=_VKEY)
+
+    def _sorted(self, node: NodeState) -> list[AllocState]:
+        """The node's potential victims in victim order (sorted on first use)."""
+        allocs = self.by_node[node]
+        if node not in self.sorted_nodes:
+            allocs.sort(key=_VKEY)
+            self.sorted_nodes.add(node)
+        return allocs
 
     def free(self, node: NodeState) -> Res:
         """The node's free resources as a resource map (computed once per attempt)."""
@@ -800,7 +808,7 @@ class Attempt:
         memo: dict[tuple, tuple[int, list[int] | None]] = {}
         queue_of = self.queue_of
         for node in self.available:
-            candidates = self.by_node[node]
+            candidates = self._sorted(node)
             key = (tuple(node.available), tuple((queue_of[v], v.size) for v in candidates))
             found = memo.get(key)
             if found is None:
@@ -841,9 +849,9 @@ class Attempt:
     def _solution_score(self, node: NodeState, index: int) -> int:
         """getSolutionScore: index + 1, plus penalties for originators and opted-out pods up to the index, read from
         the node's sorted potential victims (not from the victim list the index belongs to, as in the core)."""
-        allocations = self.by_node.get(node)
-        if allocations is None:
+        if node not in self.by_node:
             return SCORE_UNFIT
+        allocations = self._sorted(node)
         if index < 0:
             return 0
         if index >= len(allocations):
@@ -867,7 +875,7 @@ class Attempt:
             if snapshot is not None:
                 snapshot.remove(res_of(state, victim.size))
                 seen.add(victim)
-        candidates = [alloc for alloc in self._in_order() if alloc not in seen]
+        candidates = (alloc for alloc in self._in_order() if alloc not in seen)
         victims: list[AllocState] = []
         # The state only changes when a victim is taken (every other step is undone at once), so between two taken
         # victims each queue's "over its guarantee" answer and the ask queue's remaining guarantee are constant and
