@@ -286,6 +286,8 @@ class Attempt:
         self.totals: dict[str, Res] = {}
         """Per leaf snapshot, the sum of its victims' resources (from the per-leaf cache)."""
         self.sorted_nodes: set[NodeState] = set()
+        self.grouped = False
+        """by_node's victim lists are filled (they are filled on first use, with explain at once)."""
         self.available: dict[NodeState, Res | None] = {}
         """Nodes that may take the ask (initWorkingState's nodeAvailableMap), their free resources filled lazily."""
         self.cancelled: list[AskState] = []
@@ -646,9 +648,16 @@ class Attempt:
     def _working_state(self) -> None:
         ask = self.ask
         by_node: dict[NodeState, list[AllocState]] = {}
-        for snapshot in self.snapshots.values():
-            for alloc in snapshot.victims:
-                by_node.setdefault(alloc.node, []).append(alloc)
+        if self.explain:
+            for snapshot in self.snapshots.values():
+                for alloc in snapshot.victims:
+                    by_node.setdefault(alloc.node, []).append(alloc)
+            self.grouped = True
+        else:
+            # the nodes first (in the same order); their victim lists are filled on first use (see _sorted)
+            by_node = {
+                node: [] for node in dict.fromkeys(a.node for s in self.snapshots.values() for a in s.victims)
+            }
         available: dict[NodeState, Res | None] = {}
         self._cancel_old_reservations()
         for node in list(by_node):
@@ -685,7 +694,15 @@ class Attempt:
 
     def _sorted(self, node: NodeState) -> list[AllocState]:
         """The node's potential victims in victim order (sorted on first use)."""
-        allocs = self.by_node[node]
+        by_node = self.by_node
+        if not self.grouped:
+            self.grouped = True
+            for snapshot in self.snapshots.values():
+                for alloc in snapshot.victims:
+                    found = by_node.get(alloc.node)
+                    if found is not None:
+                        found.append(alloc)
+        allocs = by_node[node]
         if node not in self.sorted_nodes:
             allocs.sort(key=_VKEY)
             self.sorted_nodes.add(node)
