@@ -124,6 +124,7 @@ def allocate(state: RunState, ask: AskState, node: NodeState) -> tuple[list[Prio
     ask.alloc = alloc
     node.allocations[ask.name] = alloc
     leaf.allocs[alloc] = None
+    leaf.aver += 1
     state.gen += 1
     app.npending -= 1
     app.nalloc += 1
@@ -290,6 +291,7 @@ def _release(state: RunState, alloc: AllocState) -> None:
     if leaf is None:
         return
     leaf.allocs.pop(alloc, None)
+    leaf.aver += 1
     app.nalloc -= 1
     allocated = app.allocated
     for i, v in fit:

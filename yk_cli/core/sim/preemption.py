@@ -14,9 +14,11 @@ sorted in, which is what it does with GOMAXPROCS=1).
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cmp_to_key
+from operator import attrgetter
 
 from yk_cli.core import trace as verdicts
 from yk_cli.core.properties import format_duration
@@ -25,6 +27,8 @@ from yk_cli.core.sim.build import RunState
 from yk_cli.core.sim.nodes import NodeState
 from yk_cli.core.sim.state import INF, AllocState, AskState, QState, Size
 from yk_cli.core.trace import Candidate
+
+_VKEY = attrgetter("vkey")
 
 Res = dict[str, int]
 """A Go *resources.Resource: None is nil; the keys are the types the map names."""
@@ -250,8 +254,7 @@ class Preemption:
 
 def victim_key(alloc: AllocState) -> tuple[int, int, int]:
     """sortVictimsForPreemption / compareAllocationLess: opted-in first, non-originators first, newest first."""
-    score = (SCORE_ORIGINATOR if alloc.originator else 0) | (0 if alloc.allow_preemption else SCORE_NO_PREEMPT)
-    return score, -alloc.created, -alloc.seq
+    return alloc.vkey
 
 
 class Attempt:
@@ -278,6 +281,13 @@ class Attempt:
         self.snapshots: dict[str, Snapshot] = {}
         self.queue_of: dict[AllocState, str] = {}
         self.by_node: dict[NodeState, list[AllocState]] = {}
+        self.sorted_runs: list[list[AllocState]] = []
+        """Per leaf snapshot, its victims in victim order (from the per-leaf cache)."""
+        self.totals: dict[str, Res] = {}
+        """Per leaf snapshot, the sum of its victims' resources (from the per-leaf cache)."""
+        self.sorted_nodes: set[NodeState] = set()
+        self.grouped = False
+        """by_node's victim lists are filled (they are filled on first use, with explain at once)."""
         self.available: dict[NodeState, Res | None] = {}
         """Nodes that may take the ask (initWorkingState's nodeAvailableMap), their free resources filled lazily."""
         self.cancelled: list[AskState] = []
@@ -517,6 +527,19 @@ class Attempt:
                 return
             self.level[queue] = ask_priority
             ask_mask = self.ask_mask
+            if not explain:
+                key = (None if fenced else ask_priority, ask_mask)
+                found = queue.vcache.get(key)
+                if found is None or found[0] != queue.aver:
+                    found = self._leaf_victims(queue, ask_priority, fenced, key)
+                _, victims, in_order, total = found
+                if not victims:
+                    del self.snapshots[queue.path]
+                    return
+                snapshot.victims = victims
+                self.sorted_runs.append(in_order)
+                self.totals[queue.path] = total
+                return
             for alloc in queue.allocs:
                 if alloc.required or alloc.preempted:
                     if explain and alloc.required:
@@ -560,6 +583,28 @@ class Attempt:
                     child_priority = ask_priority - child.poffset
             self._walk(child, priorities, child_priority, fenced or child_fenced)
 
+    def _leaf_victims(self, queue: QState, ask_priority: int, fenced: bool, key: tuple) -> tuple:
+        """The eligible victims of a leaf over its guarantee, as the walk finds them (placement order), the same in
+        victim order and their resource sum; cached per leaf until its allocations change or one is marked
+        preempted (the filter reads nothing else: required, preempted, the type mask and the priority)."""
+        ask_mask = self.ask_mask
+        victims = [
+            alloc
+            for alloc in queue.allocs
+            if not alloc.required
+            and not alloc.preempted
+            and alloc.mask & ask_mask
+            and (fenced or alloc.priority <= ask_priority)
+        ]
+        total: Res = {}
+        state = self.state
+        for alloc in victims:
+            for k, v in res_of(state, alloc.size).items():
+                total[k] = total.get(k, 0) + v
+        found = (queue.aver, victims, sorted(victims, key=_VKEY), total)
+        queue.vcache[key] = found
+        return found
+
     def _mark_outside(self, fence: QState) -> None:
         if fence.parent is None:
             return
@@ -586,10 +631,12 @@ class Attempt:
         removed = False
         for snapshot in queues.values():
             if snapshot.victims:
-                total: Res = {}
-                for alloc in snapshot.victims:
-                    for k, v in res_of(self.state, alloc.size).items():
-                        total[k] = total.get(k, 0) + v
+                total = self.totals.get(snapshot.path)
+                if total is None:
+                    total = {}
+                    for alloc in snapshot.victims:
+                        for k, v in res_of(self.state, alloc.size).items():
+                            total[k] = total.get(k, 0) + v
                 snapshot.remove(total)
                 removed = True
         if not removed:
@@ -601,9 +648,16 @@ class Attempt:
     def _working_state(self) -> None:
         ask = self.ask
         by_node: dict[NodeState, list[AllocState]] = {}
-        for snapshot in self.snapshots.values():
-            for alloc in snapshot.victims:
-                by_node.setdefault(alloc.node, []).append(alloc)
+        if self.explain:
+            for snapshot in self.snapshots.values():
+                for alloc in snapshot.victims:
+                    by_node.setdefault(alloc.node, []).append(alloc)
+            self.grouped = True
+        else:
+            # the nodes first (in the same order); their victim lists are filled on first use (see _sorted)
+            by_node = {
+                node: [] for node in dict.fromkeys(a.node for s in self.snapshots.values() for a in s.victims)
+            }
         available: dict[NodeState, Res | None] = {}
         self._cancel_old_reservations()
         for node in list(by_node):
@@ -624,10 +678,35 @@ class Attempt:
                         self._mark(alloc, verdicts.NODE_UNAVAILABLE, f"{node.name} is {why}")
             else:
                 available[node] = None
-        for allocs in by_node.values():
-            allocs.sort(key=victim_key)
         self.by_node = by_node
         self.available = available
+
+    def _in_order(self) -> Iterable[AllocState]:
+        """Every potential victim in victim order (a total order: the key ends with the unique creation order),
+        lazily merged from the per-leaf orders."""
+        if self.explain or len(self.sorted_runs) != sum(1 for s in self.snapshots.values() if s.victims):
+            found = [alloc for snapshot in self.snapshots.values() for alloc in snapshot.victims]
+            found.sort(key=_VKEY)
+            return found
+        if len(self.sorted_runs) == 1:
+            return self.sorted_runs[0]
+        return heapq.merge(*self.sorted_runs, key=_VKEY)
+
+    def _sorted(self, node: NodeState) -> list[AllocState]:
+        """The node's potential victims in victim order (sorted on first use)."""
+        by_node = self.by_node
+        if not self.grouped:
+            self.grouped = True
+            for snapshot in self.snapshots.values():
+                for alloc in snapshot.victims:
+                    found = by_node.get(alloc.node)
+                    if found is not None:
+                        found.append(alloc)
+        allocs = by_node[node]
+        if node not in self.sorted_nodes:
+            allocs.sort(key=_VKEY)
+            self.sorted_nodes.add(node)
+        return allocs
 
     def free(self, node: NodeState) -> Res:
         """The node's free resources as a resource map (computed once per attempt)."""
@@ -746,7 +825,7 @@ class Attempt:
         memo: dict[tuple, tuple[int, list[int] | None]] = {}
         queue_of = self.queue_of
         for node in self.available:
-            candidates = self.by_node[node]
+            candidates = self._sorted(node)
             key = (tuple(node.available), tuple((queue_of[v], v.size) for v in candidates))
             found = memo.get(key)
             if found is None:
@@ -787,9 +866,9 @@ class Attempt:
     def _solution_score(self, node: NodeState, index: int) -> int:
         """getSolutionScore: index + 1, plus penalties for originators and opted-out pods up to the index, read from
         the node's sorted potential victims (not from the victim list the index belongs to, as in the core)."""
-        allocations = self.by_node.get(node)
-        if allocations is None:
+        if node not in self.by_node:
             return SCORE_UNFIT
+        allocations = self._sorted(node)
         if index < 0:
             return 0
         if index >= len(allocations):
@@ -813,32 +892,60 @@ class Attempt:
             if snapshot is not None:
                 snapshot.remove(res_of(state, victim.size))
                 seen.add(victim)
-        candidates = [alloc for snapshot in self.snapshots.values() for alloc in snapshot.victims if alloc not in seen]
-        candidates.sort(key=victim_key)
+        candidates = (alloc for alloc in self._in_order() if alloc not in seen)
         victims: list[AllocState] = []
+        # The state only changes when a victim is taken (every other step is undone at once), so between two taken
+        # victims each queue's "over its guarantee" answer and the ask queue's remaining guarantee are constant and
+        # computed once. Taking a victim out of its queue leaves the ask queue's remaining guarantee as it is unless
+        # the two queues share an ancestor with a guarantee (a queue without one reads nothing of its own usage).
+        guarded: set[Snapshot] = set()
+        current: Snapshot | None = ask_queue.parent
+        while current is not None:
+            if current.guaranteed:
+                guarded.add(current)
+            current = current.parent
+        shared: dict[Snapshot, bool] = {}
+        over: dict[Snapshot, bool] = {}
+        ask_before = ask_queue.remaining()
+        queue_of = self.queue_of
         for victim in candidates:
-            snapshot = snapshots.get(self.queue_of[victim])
+            snapshot = snapshots.get(queue_of[victim])
             if snapshot is None:
                 continue
+            is_over = over.get(snapshot)
+            if is_over is None:
+                remaining = snapshot.remaining()
+                is_over = over[snapshot] = remaining is None or _victim_queue_over(ask_res, remaining)
+            if not is_over:
+                continue
             res = res_of(state, victim.size)
-            remaining = snapshot.remaining()
             snapshot.remove(res)
-            if remaining is None or _victim_queue_over(ask_res, remaining):
-                ask_remaining = ask_queue.remaining()
-                if ask_remaining is not None and _fit_in_actual(ask_remaining, res):
-                    ask_queue.add(res)
-                else:
-                    snapshot.add(res)
-                    break
-                if not _equals_or_empty(ask_remaining, ask_queue.remaining()):
-                    victims.append(victim)
-                else:
-                    ask_queue.remove(res)
-                    snapshot.add(res)
+            depends = shared.get(snapshot)
+            if depends is None:
+                depends = False
+                current = snapshot.parent
+                while current is not None:
+                    if current in guarded:
+                        depends = True
+                        break
+                    current = current.parent
+                shared[snapshot] = depends
+            ask_remaining = ask_queue.remaining() if depends else ask_before
+            if ask_remaining is not None and _fit_in_actual(ask_remaining, res):
+                ask_queue.add(res)
             else:
                 snapshot.add(res)
+                break
+            after = ask_queue.remaining()
+            if not _equals_or_empty(ask_remaining, after):
+                victims.append(victim)
+                ask_before = after
+                over.clear()
+            else:
+                ask_queue.remove(res)
+                snapshot.add(res)
         if victims:
-            final = ask_queue.remaining()
+            final = ask_before
             return victims, final is not None and _ask_queue_under(ask_res, final)
         return [], True
 

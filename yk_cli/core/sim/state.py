@@ -55,12 +55,17 @@ def bump(counter: dict[Size, int], size: Size, delta: int) -> None:
         counter.pop(size, None)
 
 
+SCORE_ORIGINATOR = 1 << 33
+SCORE_NO_PREEMPT = 1 << 34
+
+
 class QState:
     """One queue during the run: usage, pending work by size, running applications and its place among siblings."""
 
     __slots__ = (
         "allocated",
         "allocs",
+        "aver",
         "apps",
         "blocked",
         "children",
@@ -68,6 +73,7 @@ class QState:
         "dirty",
         "dirty_apps",
         "dirty_children",
+        "vcache",
         "entry",
         "fair_dens",
         "guaranteed",
@@ -184,6 +190,10 @@ class QState:
         """Asks below this queue ready to try preemption now (their preconditions pass): never pruned."""
         self.allocs: dict[AllocState, None] = {}
         """Leaf: running allocations placed in this queue, in placement order (the victim search reads them)."""
+        self.aver = 0
+        """Leaf: bumped whenever allocs changes or one of them is marked preempted (the victim search's cache)."""
+        self.vcache: dict[tuple, tuple] = {}
+        """Leaf: the victim search's per-leaf cache (see preemption.Attempt._leaf_victims)."""
 
     def refresh_blocked(self, cached: Mapping[Size, Fit]) -> None:
         """Recompute blocked from this queue's own max, usage, maxapplications and pending sizes.
@@ -454,13 +464,14 @@ class AllocState:
         "node",
         "originator",
         "preempt_other",
-        "preempted",
+        "_preempted",
         "priority",
         "required",
         "restart",
         "seq",
         "size",
         "start",
+        "vkey",
     )
 
     def __init__(
@@ -497,13 +508,31 @@ class AllocState:
         """A required-node (DaemonSet) pod: never a victim of queue preemption."""
         self.seq = seq
         """Creation order in the run: the tie-breaker of equal creation times (newer first)."""
-        self.preempted = False
+        self._preempted = False
+        self.vkey = (
+            (SCORE_ORIGINATOR if originator else 0) | (0 if allow_preemption else SCORE_NO_PREEMPT),
+            -created,
+            -seq,
+        )
+        """sortVictimsForPreemption's key (opted-in first, non-originators first, newest first): fixed for life."""
         self.mask = sum(1 << i for i, v in enumerate(size) if v)
         """The resource types it holds, as bits."""
         self.preempt_other = preempt_other
         """allowPreemptOther of the pod (kept for the fresh ask of a restarted pod)."""
         self.restart = restart
         """restartOnPreemption: a fresh ask of the same shape is submitted when it is preempted."""
+
+    @property
+    def preempted(self) -> bool:
+        """Chosen as a victim (its leaf's victim-search cache is invalidated when this is set)."""
+        return self._preempted
+
+    @preempted.setter
+    def preempted(self, value: bool) -> None:
+        self._preempted = value
+        leaf = self.app.leaf
+        if leaf is not None:
+            leaf.aver += 1
 
 
 def vector(resources: Mapping[str, int], index: Mapping[str, int], width: int) -> Size:
