@@ -655,9 +655,7 @@ class Attempt:
             self.grouped = True
         else:
             # the nodes first (in the same order); their victim lists are filled on first use (see _sorted)
-            by_node = {
-                node: [] for node in dict.fromkeys(a.node for s in self.snapshots.values() for a in s.victims)
-            }
+            by_node = {node: [] for node in dict.fromkeys(a.node for s in self.snapshots.values() for a in s.victims)}
         available: dict[NodeState, Res | None] = {}
         self._cancel_old_reservations()
         for node in list(by_node):

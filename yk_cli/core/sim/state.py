@@ -65,15 +65,14 @@ class QState:
     __slots__ = (
         "allocated",
         "allocs",
-        "aver",
         "apps",
+        "aver",
         "blocked",
         "children",
         "depth",
         "dirty",
         "dirty_apps",
         "dirty_children",
-        "vcache",
         "entry",
         "fair_dens",
         "guaranteed",
@@ -112,6 +111,7 @@ class QState:
         "sizes",
         "sort_priority",
         "stateaware",
+        "vcache",
     )
 
     def __init__(
@@ -454,6 +454,7 @@ class AllocState:
     """A running allocation: one placed by the run or one present from the start."""
 
     __slots__ = (
+        "_preempted",
         "allow_preemption",
         "app",
         "ask",
@@ -464,7 +465,6 @@ class AllocState:
         "node",
         "originator",
         "preempt_other",
-        "_preempted",
         "priority",
         "required",
         "restart",
