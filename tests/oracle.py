@@ -24,12 +24,14 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+from yk_cli.core.properties import parse_go_duration
+from yk_cli.core.resources import QuantityError, parse_quantity
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_BINARY = ROOT.parent / "shared" / "oracle" / "bin" / "simulate"
@@ -38,24 +40,6 @@ Event = tuple[str, ...]
 """("allocate", ask, node) or ("preempt", allocation), as check.py's `expected()` gives them."""
 
 BUILTIN_CLASSES = {"system-cluster-critical": 2000000000, "system-node-critical": 2000001000}
-_MULTIPLIERS = {
-    "": 1,
-    "k": 10**3,
-    "M": 10**6,
-    "G": 10**9,
-    "T": 10**12,
-    "P": 10**15,
-    "E": 10**18,
-    "Ki": 2**10,
-    "Mi": 2**20,
-    "Gi": 2**30,
-    "Ti": 2**40,
-    "Pi": 2**50,
-    "Ei": 2**60,
-}
-_QUANTITY = re.compile(r"^(?P<number>[+-]?\d+)(?P<suffix>m|k|Ki|[MGTPE]i?|)$")
-_DURATION_PART = re.compile(r"(\d+)(ns|us|µs|ms|s|m|h)")
-_NANOS = {"ns": 1, "us": 10**3, "µs": 10**3, "ms": 10**6, "s": 10**9, "m": 60 * 10**9, "h": 3600 * 10**9}
 
 
 MAX_STEPS_PER_ASK = 6
@@ -74,16 +58,11 @@ def oracle_binary() -> Path | None:
 
 
 def quantity(name: str, value: object) -> int:
-    """One YuniKorn quantity in the core's units (vcore millicores)."""
-    match = _QUANTITY.match(str(value).strip())
-    if match is None:
-        raise ConversionError(f"quantity {name}: {value!r}")
-    number, suffix = int(match["number"]), match["suffix"]
-    if suffix == "m":
-        if name != "vcore":
-            raise ConversionError(f"quantity {name}: {value!r} ('m' is for vcore only)")
-        return number
-    return number * _MULTIPLIERS[suffix] * (1000 if name == "vcore" else 1)
+    """One YuniKorn quantity in the core's units (vcore millicores), parsed as yk's workload loader does."""
+    try:
+        return parse_quantity(name, str(value))
+    except QuantityError as err:
+        raise ConversionError(f"quantity {name}: {value!r} ({err})") from None
 
 
 def resources(values: Mapping[str, object] | None) -> dict[str, int]:
@@ -93,21 +72,9 @@ def resources(values: Mapping[str, object] | None) -> dict[str, int]:
 
 def age_seconds(when: object, what: str) -> int:
     """A point in time relative to the start of the run (`-60s`) as an age in whole seconds (60)."""
-    text = str(when).strip()
-    sign = -1 if text.startswith("-") else 1
-    body = text.lstrip("+-")
-    nanos = 0
-    if body != "0":
-        pos = 0
-        while pos < len(body):
-            part = _DURATION_PART.match(body, pos)
-            if part is None:
-                raise ConversionError(f"{what}: duration {when!r}")
-            nanos += int(part[1]) * _NANOS[part[2]]
-            pos = part.end()
-        if not body:
-            raise ConversionError(f"{what}: duration {when!r}")
-    nanos *= sign
+    nanos = parse_go_duration(str(when).strip())
+    if nanos is None:
+        raise ConversionError(f"{what}: duration {when!r}")
     if nanos > 0 or nanos % 10**9:
         raise ConversionError(f"{what}: {when!r} is not a whole number of seconds at or before the start")
     return -nanos // 10**9

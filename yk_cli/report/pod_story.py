@@ -8,6 +8,7 @@ from typing import Any
 from yk_cli.core.explain_preemption import PodStory, Sighting
 from yk_cli.core.trace import PreemptionAttempt
 from yk_cli.report.trace_common import attempt_title, seconds, when
+from yk_cli.report.trace_json import attempt_dict
 from yk_cli.report.tree_common import Locate, nowhere
 
 
@@ -92,13 +93,5 @@ def render_json(story: PodStory, source: str, partition: str, locate: Locate = n
 
 
 def _attempt(a: PreemptionAttempt) -> dict[str, Any]:
-    return {
-        "time": seconds(a.time),
-        "afterStep": a.after_step,
-        "application": a.application,
-        "ask": a.ask,
-        "queuePath": a.queue_path,
-        "priority": a.priority,
-        "branch": a.branch,
-        "fence": a.fence,
-    }
+    """The try as `yk simulate --format json` writes it, without its outcome and candidates."""
+    return {k: v for k, v in attempt_dict(a).items() if k not in ("outcome", "node", "candidates")}

@@ -191,20 +191,22 @@ def _preempt(state: RunState, ask: AskState, budget: list[int], nodes_tried: boo
     failed = state.failed_attempts.get(key)
     if failed is not None and failed[0] == state.gen:
         _, ask.pverdict, fence, candidates = failed  # a twin ask failed on this very state: the same answer
-        _log(state, ask, branch, fence, ask.pverdict, "", candidates)
+        log_attempt(state, ask, branch, fence, ask.pverdict, "", candidates)
         return None
     found, attempt = try_preemption(state, ask, nodes_tried, state.explain)
     candidates = attempt.candidates() if state.explain else ()
     if found is None:
         state.failed_attempts[key] = (state.gen, attempt.verdict, attempt.fence, candidates)
         ask.pverdict = attempt.verdict
-        _log(state, ask, branch, attempt.fence, attempt.verdict, "", candidates)
+        log_attempt(state, ask, branch, attempt.fence, attempt.verdict, "", candidates)
         return None
-    _log(state, ask, branch, attempt.fence, "preempted", found.node.name, candidates)
+    log_attempt(state, ask, branch, attempt.fence, "preempted", found.node.name, candidates)
     return Decision(PREEMPT, ask, found.node, preemption=found)
 
 
-def _log(state: RunState, ask: AskState, branch: str, fence: str, outcome: str, node: str, candidates: tuple) -> None:
+def log_attempt(
+    state: RunState, ask: AskState, branch: str, fence: str, outcome: str, node: str, candidates: tuple
+) -> None:
     """Record one preemption try for the trace."""
     app = ask.app
     state.attempt_log.append(

@@ -28,7 +28,7 @@ from yk_cli.core.sim.commit import (
     starting_timeout,
     unreserve,
 )
-from yk_cli.core.sim.cycle import Decision, find_decision
+from yk_cli.core.sim.cycle import Decision, find_decision, log_attempt
 from yk_cli.core.sim.preemption import Preemption, required_node_victims
 from yk_cli.core.sim.reasons import pending_asks
 from yk_cli.core.sim.state import PENDING, AllocState, AppState, AskState
@@ -37,7 +37,6 @@ from yk_cli.core.trace import (
     PREEMPT,
     RESERVE,
     UNRESERVE,
-    PreemptionAttempt,
     Summary,
     Trace,
     TraceEvent,
@@ -286,22 +285,7 @@ class Simulation:
                 return False
             waiting.pop(0)
             outcome = "preempted" if victims else "No victim found for required node"
-            app = ask.app
-            state.attempt_log.append(
-                PreemptionAttempt(
-                    state.now,
-                    state.steps,
-                    app.id,
-                    ask.name,
-                    app.leaf.path if app.leaf is not None else "",
-                    ask.priority,
-                    "required-node",
-                    "",
-                    outcome,
-                    node.name if victims else "",
-                    candidates,
-                )
-            )
+            log_attempt(state, ask, "required-node", "", outcome, node.name if victims else "", candidates)
             if not victims:
                 continue
             held.append((found, self._preempted(found, "required node (DaemonSet): ", release=False)))
