@@ -21,7 +21,7 @@ from yk_cli.core.sim.build import (
 )
 from yk_cli.core.sim.cycle import set_own_live
 from yk_cli.core.sim.nodes import Fit, NodeState
-from yk_cli.core.sim.preemption import Preemption
+from yk_cli.core.sim.preemption import Preemption, res_of
 from yk_cli.core.sim.state import ALLOCATED, DONE, PENDING, AllocState, AppState, AskState, QState, Size, bump, fits
 from yk_cli.core.workload import Ask
 
@@ -255,7 +255,7 @@ def _restart(state: RunState, victim: AllocState) -> AskState:
         name=f"{victim.name}.r{state.restarts}",
         application=victim.app.id,
         priority=victim.priority,
-        resources=dict(origin.resources) if origin is not None else res_map(state, victim.size),
+        resources=dict(origin.resources) if origin is not None else dict(res_of(state, victim.size)),
         submit_time=state.now,
         seq=1_000_000_000 + state.restarts,
         duration=origin.duration if origin is not None else None,
@@ -267,11 +267,6 @@ def _restart(state: RunState, victim: AllocState) -> AskState:
     state.asks.append(ask)
     arrive(state, ask)
     return ask
-
-
-def res_map(state: RunState, size: Size) -> dict[str, int]:
-    types = state.types
-    return {types[i]: v for i, v in enumerate(size) if v}
 
 
 def _release(state: RunState, alloc: AllocState) -> None:
