@@ -737,7 +737,8 @@ def test_a_full_parent_fences_the_search_as_in_yunikorn_head() -> None:
 @st.composite
 def preempting_case(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
     """Two parents of two leaves (random guarantees, fence and disabled policies, no offsets), full nodes of
-    running pods (random priority, opt-out, originator, restart) and old asks (some DaemonSet, some Never)."""
+    running pods (random priority, opt-out, originator, restart, some ending during the run) and asks (mostly old,
+    some DaemonSet, some Never, some running for a while)."""
     leaves: list[str] = []
     parents = []
     for p in range(2):
@@ -771,6 +772,8 @@ def preempting_case(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
                 extra["originator"] = True
             if draw(st.booleans()):
                 extra["restartOnPreemption"] = True
+            if draw(st.integers(0, 3)) == 0:  # ends during the run: later tries see a changed cluster
+                extra["duration"] = f"{draw(st.integers(1, 12)) * 7}s"
             pod = alloc(f"r{serial}", size, node, draw(st.integers(1, 50)), draw(st.integers(0, 3)), **extra)
             apps[draw(st.sampled_from(leaves))]["allocations"].append(pod)
     for i in range(draw(st.integers(1, 6))):
@@ -780,7 +783,10 @@ def preempting_case(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
             extra["requiredNode"] = draw(st.sampled_from(sorted(nodes)))
         elif kind == 1:
             extra["preemptionPolicy"] = "Never"
-        new = ask(f"k{i}", draw(st.integers(1, 5)), draw(st.integers(0, 3)), submit=draw(st.sampled_from([OLD, "0s"])))
+        submit = draw(st.sampled_from([OLD, OLD, "0s", "20s"]))
+        new = ask(f"k{i}", draw(st.integers(1, 5)), draw(st.integers(0, 3)), submit=submit)
+        if draw(st.integers(0, 2)) == 0:
+            extra["duration"] = f"{draw(st.integers(1, 10)) * 11}s"
         apps[draw(st.sampled_from(leaves))]["asks"].append({**new, **extra})
     config = {"partitions": [{"name": "default", "queues": [{"name": "root", "submitacl": "*", "queues": parents}]}]}
     # a spare empty node now and then, so that DaemonSet asks have root headroom
@@ -869,6 +875,38 @@ def test_invariants_on_random_preempting_workloads(case: tuple[dict[str, Any], d
     # without any guarantee only DaemonSet asks preempt
     trace = check(without_guarantees(config), work)
     assert all(e.reason.startswith("required node") for e in trace.events if e.type == codes.PREEMPT)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(preempting_case())
+def test_explaining_changes_no_step_and_no_try(case: tuple[dict[str, Any], dict[str, Any]]) -> None:
+    """--explain-preemption only adds candidates: the same steps and the same tries at the same times."""
+    config, work = json.dumps(case[0]), json.dumps(case[1])
+    plain, explained = run(config, work), run(config, work, explain_preemption=True)
+    assert events(plain) == events(explained)
+    assert [(a.time, a.ask, a.branch, a.fence, a.outcome, a.node) for a in plain.attempts] == [
+        (a.time, a.ask, a.branch, a.fence, a.outcome, a.node) for a in explained.attempts
+    ]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(preempting_case())
+def test_skipped_retries_change_no_step(case: tuple[dict[str, Any], dict[str, Any]]) -> None:
+    """A retry is skipped (the ask dormant, a twin's failed try reused, a victim search reused) only when it would
+    fail the same way: running every 15 s retry in full gives the same steps."""
+    from tests.test_simulation import scenario
+    from yk_cli.core.sim.run import Simulation, SimulationOptions
+
+    config, work = json.dumps(case[0]), json.dumps(case[1])
+    until = 400 * SECOND
+    fast = run(config, work, until=400)
+    partition, tree, loaded = scenario(config, work)
+    simulation = Simulation(partition, tree, loaded, SimulationOptions(until=until))
+    simulation.state.every_retry = True
+    full = simulation.run()
+    assert events(fast) == events(full)
+    assert [(e.time, e.type, e.ask) for e in fast.events] == [(e.time, e.type, e.ask) for e in full.events]
+    assert len(full.attempts) >= len(fast.attempts)
 
 
 def test_random_cases_do_preempt() -> None:
@@ -1023,3 +1061,72 @@ def test_pending_reason_of_a_refusal_on_a_fragmented_node() -> None:
         wl(app("B", "root.b", [alloc("b0", 1)]), app("A", "root.a", asks=[ask("a1", 2)]), nodes={"n1": 2}),
     )
     assert "preemption helped but short of resources" in pending(trace)["a1"][1]
+
+
+def test_a_retry_after_a_change_keeps_the_15s_grid_of_the_core() -> None:
+    # a1 fails at 0 (root.a has 2 of its guarantee left); a0 ends at 32 s and frees enough guarantee, but the
+    # core retried at 15 and 30 s meanwhile (failing, each restarting the wait): it preempts at 45 s, not at 32 s
+    trace = run(
+        cfg(q("a", g=10), q("b")),
+        wl(
+            app(
+                "A",
+                "root.a",
+                [alloc("a0", 4, node="n2", duration="32s"), alloc("a00", 4, node="n3")],
+                [ask("a1", 5)],
+            ),
+            app("B", "root.b", two_b_pods()),
+            nodes={"n1": 10, "n2": 4, "n3": 4},
+        ),
+    )
+    assert [(e.time / SECOND, e.type, e.ask) for e in trace.events] == [
+        (32, codes.COMPLETE, "a0"),
+        (45, codes.PREEMPT, "a1"),
+        (45, codes.ALLOCATE, "a1"),
+    ]
+    assert [(a.time / SECOND, a.outcome) for a in trace.attempts] == [
+        (0, "Preemption queue guarantees check failed"),
+        (45, "preempted"),
+    ]
+
+
+def test_a_change_outside_the_usage_scope_does_not_wake_a_failed_guarantee_check() -> None:
+    # root.f is a preemption fence: a1's failed guarantee check reads only f's usage; c's pod ending at 20 s
+    # changes nothing there, so no retry is logged until f's own pod ends at 50 s (retry grid: 60 s)
+    trace = run(
+        cfg(q("f", preemption_policy="fence", kids=[q("a", g=10), q("b")]), q("c")),
+        wl(
+            app(
+                "A",
+                "root.f.a",
+                [alloc("a0", 4, node="n2", duration="50s"), alloc("a00", 4, node="n3")],
+                [ask("a1", 5)],
+            ),
+            app("B", "root.f.b", two_b_pods()),
+            app("C", "root.c", [alloc("c0", 2, node="n4", duration="20s")]),
+            nodes={"n1": 10, "n2": 4, "n3": 4, "n4": 2},
+        ),
+    )
+    assert [(a.time / SECOND, a.outcome) for a in trace.attempts] == [
+        (0, "Preemption queue guarantees check failed"),
+        (60, "preempted"),
+    ]
+
+
+def test_a_sibling_freeing_the_parent_guarantee_wakes_a_failed_guarantee_check() -> None:
+    # root.p guarantees 10 and its leaf s uses 8: a1 (root.p.a, no guarantee of its own) fails the check; s0 ends
+    # at 32 s on a node too small for a1, which leaves room in p's guarantee: the retry at 45 s preempts
+    trace = run(
+        cfg(q("p", g=10, kids=[q("a"), q("s")]), q("b")),
+        wl(
+            app("S", "root.p.s", [alloc("s0", 4, node="n2", duration="32s"), alloc("s00", 4, node="n3")]),
+            app("A", "root.p.a", asks=[ask("a1", 5)]),
+            app("B", "root.b", two_b_pods()),
+            nodes={"n1": 10, "n2": 4, "n3": 4},
+        ),
+    )
+    assert [(e.time / SECOND, e.type, e.ask) for e in trace.events] == [
+        (32, codes.COMPLETE, "s0"),
+        (45, codes.PREEMPT, "a1"),
+        (45, codes.ALLOCATE, "a1"),
+    ]

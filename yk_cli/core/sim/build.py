@@ -82,8 +82,17 @@ class RunState:
     dormant: list = field(default_factory=list)
     """Asks whose 15 s retry wait ended while nothing changed since their last try (see preconditions.py)."""
     dormant_gen: int = 0
+    every_retry: bool = False
+    """Check mode for tests: no dormant asks and no shared failed tries (every 15 s retry runs in full); the same
+    steps must come out, only more tries."""
+    search_cache: dict = field(default_factory=dict)
+    """(leaf, priority, type mask, fence) -> the last victim search there (preemption.Attempt._find_victims), valid
+    while its usage scope's sver is unchanged."""
+    woken: list = field(default_factory=list)
+    """Dormant asks whose queue's subtree usage changed: their next try is due (see preconditions.py)."""
     failed_attempts: dict = field(default_factory=dict)
-    """(leaf, priority, size, branch, reserved node) -> gen of a failed attempt: a twin ask fails the same way."""
+    """(leaf, priority, size, branch, reserved node) -> (dependency, its counter then, verdict, fence, candidates)
+    of a failed attempt: a twin ask fails the same way while the counter has not moved."""
     side_events: list = field(default_factory=list)
     """Trace events a cycle caused besides its outcome (required-node preemption, cancelled reservations)."""
     alloc_seq: int = 0

@@ -359,6 +359,10 @@ def _climb(
             for i, v in fit:
                 allocated[i] += used * v
             queue.share_cache = None
+            queue.sver += 1
+            if queue.dormant:
+                state.woken.extend(queue.dormant)
+                queue.dormant.clear()
             if used < 0 and queue.hr_waiters:
                 _wake(state, queue)
         if waiting:

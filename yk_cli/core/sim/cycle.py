@@ -189,14 +189,22 @@ def _preempt(state: RunState, ask: AskState, budget: list[int], nodes_tried: boo
     key = (leaf, ask.priority, ask.size, nodes_tried, ask.reserved)
     branch = "node" if nodes_tried else "headroom"
     failed = state.failed_attempts.get(key)
-    if failed is not None and failed[0] == state.gen:
-        _, ask.pverdict, fence, candidates = failed  # a twin ask failed on this very state: the same answer
+    if (
+        failed is not None
+        and not state.every_retry
+        and failed[1] == (state.gen if failed[0] is None else failed[0].sver)
+        and (not state.explain or failed[2] == state.gen)  # the candidates list every allocation
+    ):
+        dep, _, _, ask.pverdict, fence, candidates = failed  # a twin ask failed on this very state: the same answer
+        preconditions.depends_on(state, ask, dep)
         log_attempt(state, ask, branch, fence, ask.pverdict, "", candidates)
         return None
     found, attempt = try_preemption(state, ask, nodes_tried, state.explain)
     candidates = attempt.candidates() if state.explain else ()
     if found is None:
-        state.failed_attempts[key] = (state.gen, attempt.verdict, attempt.fence, candidates)
+        dep = attempt.dependency
+        preconditions.depends_on(state, ask, dep)
+        state.failed_attempts[key] = (dep, ask.pgen, state.gen, attempt.verdict, attempt.fence, candidates)
         ask.pverdict = attempt.verdict
         log_attempt(state, ask, branch, attempt.fence, attempt.verdict, "", candidates)
         return None

@@ -7,8 +7,12 @@ can never pass the queue-guarantee check, so its asks are never ready (a try the
 
 Ready asks are counted on every queue of their path and listed per application, so the scheduling walk visits
 them even where no ask could be allocated, and skips them nowhere else. A try that fails stamps the ask: it is
-ready again 15 s later, but only once something changed that could alter the result (an allocation, a release
-or a reservation); until then it is *dormant*, because the core's retry would find the same answer.
+ready again 15 s later, but only once something changed that could alter the result; until then it is *dormant*,
+because the core's retry would find the same answer. What could alter it depends on why the try failed: a failed
+queue guarantees check reads only the usage below one queue (the fence root, or its topmost guaranteed ancestor),
+so only a change there wakes the ask; any other failure wakes on any allocation, release or reservation. The core
+went on retrying every 15 s while the ask slept (each retry restarting the wait), so a woken ask tries again at
+the first of those retry times that is not before the change, never at the change itself.
 """
 
 from __future__ import annotations
@@ -59,32 +63,60 @@ def on_timer(state: RunState, ask: AskState) -> None:
     """The ask's preemption.delay or 15 s retry wait is over."""
     if ask.status != PENDING or ask.triggered or ask.pready:
         return
-    if ask.pcheck is not None and ask.pgen == state.gen:
+    if unchanged(state, ask) and not state.every_retry:
         make_dormant(state, ask)
     else:
         set_ready(state, ask, True)
 
 
+def unchanged(state: RunState, ask: AskState) -> bool:
+    """Nothing the ask's last failed try depended on has changed since: a try now would fail the same way."""
+    if ask.pcheck is None:
+        return False
+    dep = ask.pdep
+    return ask.pgen == (state.gen if dep is None else dep.sver)
+
+
 def make_dormant(state: RunState, ask: AskState) -> None:
-    """Nothing changed since the ask's last try: it becomes ready at the next change."""
+    """Nothing changed since the ask's last try: it waits for the next change that matters to it."""
+    dep = ask.pdep
+    if dep is not None:
+        dep.dormant.append(ask)  # woken by the next change of that queue's subtree usage (commit._climb)
+        return
     wake_dormant(state)
     state.dormant.append(ask)
     state.dormant_gen = state.gen
 
 
 def wake_dormant(state: RunState) -> None:
-    """Something changed since the dormant asks went to sleep: they are ready again."""
+    """Something changed since the dormant asks went to sleep: each tries again at its next retry time."""
+    if state.woken:
+        for ask in state.woken:
+            _retry_due(state, ask)
+        state.woken.clear()
     if not state.dormant or state.gen == state.dormant_gen:
         return
     for ask in state.dormant:
-        if ask.status == PENDING and not ask.triggered and not ask.pready:
-            set_ready(state, ask, True)
+        _retry_due(state, ask)
     state.dormant.clear()
+
+
+def _retry_due(state: RunState, ask: AskState) -> None:
+    """While dormant the core kept retrying every 15 s from the ask's last try, failing the same way (each retry
+    restarting the wait): the next retry that can see the change is at the first of those times not before now."""
+    if ask.status != PENDING or ask.triggered or ask.pready or ask.pcheck is None:
+        return
+    due = ask.pcheck + -(-(state.now - ask.pcheck) // RETRY_WAIT) * RETRY_WAIT
+    if due <= state.now:
+        set_ready(state, ask, True)
+    else:
+        state.push(due, PREEMPT_READY, ask)
 
 
 def stamp(state: RunState, ask: AskState) -> None:
     """The preconditions passed and the ask tries now: not ready again for 15 s (UpdatePreemptCheckTime)."""
     ask.pcheck = state.now
+    ask.pdep = None
     ask.pgen = state.gen
     set_ready(state, ask, False)
     state.push(state.now + RETRY_WAIT, PREEMPT_READY, ask)
@@ -94,6 +126,12 @@ def leave(state: RunState, ask: AskState) -> None:
     """The ask is no longer pending (allocated) or has preempted: it is never ready again."""
     if ask.pready:
         set_ready(state, ask, False)
+
+
+def depends_on(state: RunState, ask: AskState, dep: QState | None) -> None:
+    """The ask's failed try depended only on dep's subtree usage (None: on anything that changes gen)."""
+    ask.pdep = dep
+    ask.pgen = state.gen if dep is None else dep.sver
 
 
 def set_ready(state: RunState, ask: AskState, ready: bool) -> None:

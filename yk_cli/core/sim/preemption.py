@@ -29,6 +29,7 @@ from yk_cli.core.sim.state import INF, AllocState, AskState, QState, Size
 from yk_cli.core.trace import Candidate
 
 _VKEY = attrgetter("vkey")
+_RANK = attrgetter("rank")
 
 Res = dict[str, int]
 """A Go *resources.Resource: None is nil; the keys are the types the map names."""
@@ -252,6 +253,19 @@ class Preemption:
     """Reservations of other asks cancelled to consider their nodes."""
 
 
+def _usage_scope(fence: QState) -> QState:
+    """The queue whose subtree holds every usage the queue guarantees check reads for a victim search below fence:
+    the fence's own subtree, and above it the queues with a guarantee (a queue without one passes its parent's
+    remaining guarantee through unchanged), so the topmost guaranteed ancestor's subtree."""
+    scope = fence
+    queue = fence.parent
+    while queue is not None:
+        if queue.guaranteed:
+            scope = queue
+        queue = queue.parent
+    return scope
+
+
 def victim_key(alloc: AllocState) -> tuple[int, int, int]:
     """sortVictimsForPreemption / compareAllocationLess: opted-in first, non-originators first, newest first."""
     return alloc.vkey
@@ -268,6 +282,7 @@ class Attempt:
         self.explain = explain
         self.verdicts: dict[AllocState, tuple[str, str]] = {}
         self.fence = ""
+        self.fence_queue: QState | None = None
         self.level: dict[QState, int] = {}
         self.chosen: NodeState | None = None
         self.state = state
@@ -285,6 +300,8 @@ class Attempt:
         """Per leaf snapshot, its victims in victim order (from the per-leaf cache)."""
         self.totals: dict[str, Res] = {}
         """Per leaf snapshot, the sum of its victims' resources (from the per-leaf cache)."""
+        self.node_lists: dict[Size, list[NodeState]] = {}
+        """Per ask size, the nodes hosting a potential victim that can hold it by capacity, in name order."""
         self.sorted_nodes: set[NodeState] = set()
         self.grouped = False
         """by_node's victim lists are filled (they are filled on first use, with explain at once)."""
@@ -293,16 +310,24 @@ class Attempt:
         self.cancelled: list[AskState] = []
         self.verdict = ""
         """Why the attempt failed, in the core's log words."""
+        self.dependency: QState | None = None
+        """A failed attempt whose answer can only change with this queue's subtree usage (QState.sver); None when
+        anything may change it (nodes, reservations, other queues)."""
 
     def run(self) -> Preemption | None:
         """TryPreemption."""
-        if not self.explain and self._own_guarantee_too_small():
+        too_small = self._own_guarantee_too_small()
+        if too_small and not self.explain:
             self.verdict = "Preemption queue guarantees check failed"
-            self.fence = self._fence_root({}).path
+            fence = self._fence_root({})
+            self.fence = fence.path
+            self.dependency = self._guarantee_dependency(fence, too_small)
             return None
         self._find_victims()
         if not self._queue_guarantees_allow():
             self.verdict = "Preemption queue guarantees check failed"
+            assert self.fence_queue is not None
+            self.dependency = self._guarantee_dependency(self.fence_queue, too_small)
             if self.explain:
                 remaining = self.snapshots[self.leaf.path].remaining()
                 left = format_resource(remaining) if remaining is not None else "none"
@@ -354,6 +379,12 @@ class Attempt:
         if self.explain:
             self._mark_outcome(node, final)
         return Preemption(self.ask, node, final, self.cancelled)
+
+    def _guarantee_dependency(self, fence: QState, too_small: bool) -> QState:
+        """What a failed queue guarantees check depends on (the same with or without explain): the leaf's own usage
+        when its own guarantee is too small (unless maxes are fences: then the fence moves with usage on the path),
+        else the usage scope of the fence."""
+        return self.leaf if too_small and not self.state.max_fence else _usage_scope(fence)
 
     def _own_guarantee_too_small(self) -> bool:
         """The queue guarantees check fails whatever the victims: the ask's leaf guarantees one of the ask's types
@@ -456,6 +487,16 @@ class Attempt:
         leaf = self.leaf
         priorities: dict[QState, int] = {}
         fence = self._fence_root(priorities)
+        key = scope = None
+        if not self.explain and not self.state.every_retry:
+            # the search reads only usage below the usage scope (and static settings): reuse it while that holds
+            scope = _usage_scope(fence)
+            key = (leaf, self.ask.priority, self.ask_mask, fence)
+            found = self.state.search_cache.get(key)
+            if found is not None and found[0] == scope.sver:
+                _, self.snapshots, self.queue_of, self.sorted_runs, self.totals, self.level, self.node_lists = found
+                self.fence, self.fence_queue = fence.path, fence
+                return
         self._snapshot(leaf)
         ask_snapshot = self.snapshots[leaf.path]
         queue: QState | None = leaf
@@ -463,6 +504,7 @@ class Attempt:
             self.snapshots[queue.path].ask_queue = ask_snapshot
             queue = queue.parent
         self.fence = fence.path
+        self.fence_queue = fence
         self._walk(fence, priorities, priorities[fence], False)
         if self.explain:
             self._mark_outside(fence)
@@ -470,6 +512,17 @@ class Attempt:
             if snapshot.leaf:
                 for alloc in snapshot.victims:
                     self.queue_of[alloc] = path
+        if scope is not None:
+            found = (
+                scope.sver,
+                self.snapshots,
+                self.queue_of,
+                self.sorted_runs,
+                self.totals,
+                self.level,
+                self.node_lists,
+            )
+            self.state.search_cache[key] = found
 
     def _fence_root(self, priorities: dict[QState, int]) -> QState:
         """findPreemptionFenceRoot: up from the ask's leaf to root, a preemption fence, or (after 1.8) a full max."""
@@ -646,38 +699,45 @@ class Attempt:
 
     # initWorkingState
     def _working_state(self) -> None:
-        ask = self.ask
-        by_node: dict[NodeState, list[AllocState]] = {}
-        if self.explain:
-            for snapshot in self.snapshots.values():
-                for alloc in snapshot.victims:
-                    by_node.setdefault(alloc.node, []).append(alloc)
-            self.grouped = True
-        else:
-            # the nodes first (in the same order); their victim lists are filled on first use (see _sorted)
-            by_node = {node: [] for node in dict.fromkeys(a.node for s in self.snapshots.values() for a in s.victims)}
-        available: dict[NodeState, Res | None] = {}
+        """The nodes that may take the ask (hosting a potential victim, schedulable, large enough, not reserved by
+        another ask), in name order; their victim lists are filled on first use (see _sorted)."""
         self._cancel_old_reservations()
-        for node in list(by_node):
-            other = False
+        ask, cancelled = self.ask, self.cancelled
+        available: dict[NodeState, Res | None] = {}
+        for node in self._victim_nodes():
             holder = node.reserved_by
-            if holder is not None and holder is not ask and holder not in self.cancelled:
-                other = True
-            if not node.schedulable or other or not node.fits_capacity(ask.fit):
-                dropped = by_node.pop(node, None)
-                if dropped and self.explain:
-                    if not node.schedulable:
-                        why = "unschedulable"
-                    elif other and isinstance(holder, AskState):
-                        why = f"reserved by {holder.app.id}/{holder.name}"
-                    else:
-                        why = "too small for the ask"
-                    for alloc in dropped:
-                        self._mark(alloc, verdicts.NODE_UNAVAILABLE, f"{node.name} is {why}")
-            else:
+            if node.schedulable and (holder is None or holder is ask or holder in cancelled):
                 available[node] = None
-        self.by_node = by_node
+            elif self.explain:
+                if not node.schedulable:
+                    why = "unschedulable"
+                else:
+                    assert isinstance(holder, AskState)
+                    why = f"reserved by {holder.app.id}/{holder.name}"
+                for alloc in self._on_node(node):
+                    self._mark(alloc, verdicts.NODE_UNAVAILABLE, f"{node.name} is {why}")
+        if self.explain:
+            fit = ask.fit
+            for node in dict.fromkeys(alloc.node for alloc in self._eligible()):
+                if not node.fits_capacity(fit):
+                    for alloc in self._on_node(node):
+                        self._mark(alloc, verdicts.NODE_UNAVAILABLE, f"{node.name} is too small for the ask")
+        self.by_node = {node: [] for node in available}
         self.available = available
+
+    def _victim_nodes(self) -> list[NodeState]:
+        """Nodes hosting a potential victim that can hold the ask by capacity, in name order (kept with the search
+        for its ask size)."""
+        size = self.ask.size
+        found = self.node_lists.get(size)
+        if found is None:
+            fit = self.ask.fit
+            nodes = dict.fromkeys(alloc.node for alloc in self._eligible())
+            found = self.node_lists[size] = sorted((n for n in nodes if n.fits_capacity(fit)), key=_RANK)
+        return found
+
+    def _on_node(self, node: NodeState) -> list[AllocState]:
+        return [alloc for alloc in self._eligible() if alloc.node is node]
 
     def _in_order(self) -> Iterable[AllocState]:
         """Every potential victim in victim order (a total order: the key ends with the unique creation order),
@@ -815,9 +875,10 @@ class Attempt:
         if not self.nodes_tried:
             # a node with potential victims that already holds the ask scores 0, the best score there is: the
             # first such node by name wins without looking at the others
-            fitting = [node for node in self.available if node.fits(self.ask.fit)]
-            if fitting:
-                return min(fitting, key=lambda node: node.name), []
+            fit = self.ask.fit
+            for node in self.available:  # name order: the first that holds the ask
+                if node.fits(fit):
+                    return node, []
         checks: list[tuple[int, str, NodeState]] = []
         victims_by_node: dict[NodeState, list[AllocState]] = {}
         memo: dict[tuple, tuple[int, list[int] | None]] = {}

@@ -414,7 +414,7 @@ def _dormant(state: RunState) -> bool:
     if state.next_arrival < len(state.arrivals) and state.arrivals[state.next_arrival][0] <= time:
         return False
     assert isinstance(obj, AskState)
-    return obj.pcheck is not None and obj.pgen == state.gen
+    return preconditions.unchanged(state, obj) and not state.every_retry
 
 
 def find_ask(state: RunState, name: str) -> AskState | None:

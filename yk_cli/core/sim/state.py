@@ -73,6 +73,7 @@ class QState:
         "dirty",
         "dirty_apps",
         "dirty_children",
+        "dormant",
         "entry",
         "fair_dens",
         "guaranteed",
@@ -111,6 +112,7 @@ class QState:
         "sizes",
         "sort_priority",
         "stateaware",
+        "sver",
         "vcache",
     )
 
@@ -194,6 +196,10 @@ class QState:
         """Leaf: bumped whenever allocs changes or one of them is marked preempted (the victim search's cache)."""
         self.vcache: dict[tuple, tuple] = {}
         """Leaf: the victim search's per-leaf cache (see preemption.Attempt._leaf_victims)."""
+        self.sver = 0
+        """Bumped whenever the usage of this queue's subtree changes (an allocation placed or released)."""
+        self.dormant: list[AskState] = []
+        """Asks whose failed preemption try depends only on this subtree's usage, waiting for it to change."""
 
     def refresh_blocked(self, cached: Mapping[Size, Fit]) -> None:
         """Recompute blocked from this queue's own max, usage, maxapplications and pending sizes.
@@ -403,6 +409,7 @@ class AskState:
         "old",
         "own_live",
         "pcheck",
+        "pdep",
         "pgen",
         "pready",
         "priority",
@@ -443,7 +450,9 @@ class AskState:
         self.pcheck: int | None = None
         """When the ask last tried preemption (its preconditions passed): the next try waits 15 s."""
         self.pgen = -1
-        """The run's change counter at that try: a retry before anything changed would fail the same way."""
+        """The change counter the try depended on, as it was then: a retry before it moves would fail the same way."""
+        self.pdep: QState | None = None
+        """The queue whose subtree usage (sver) the last failed try depended on alone; None: the run's gen."""
         self.triggered = False
         """The ask has preempted once: YuniKorn lets an ask preempt at most once."""
         self.pverdict = ""
