@@ -82,6 +82,8 @@ class RunState:
     dormant: list = field(default_factory=list)
     """Asks whose 15 s retry wait ended while nothing changed since their last try (see preconditions.py)."""
     dormant_gen: int = 0
+    nodes_by_name: list = field(default_factory=list)
+    """The nodes in name order (filled on first use by the preemption node search)."""
     every_retry: bool = False
     """Check mode for tests: no dormant asks and no shared failed tries (every 15 s retry runs in full); the same
     steps must come out, only more tries."""

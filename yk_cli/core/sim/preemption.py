@@ -15,7 +15,7 @@ sorted in, which is what it does with GOMAXPROCS=1).
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cmp_to_key
 from operator import attrgetter
@@ -295,16 +295,14 @@ class Attempt:
         self.ask_mask = type_mask(ask.size)
         self.snapshots: dict[str, Snapshot] = {}
         self.queue_of: dict[AllocState, str] = {}
-        self.by_node: dict[NodeState, list[AllocState]] = {}
+        self.by_node: dict[NodeState, list[AllocState] | None] = {}
+        """The nodes that may take the ask, each with its potential victims in victim order (None until used)."""
         self.sorted_runs: list[list[AllocState]] = []
         """Per leaf snapshot, its victims in victim order (from the per-leaf cache)."""
         self.totals: dict[str, Res] = {}
         """Per leaf snapshot, the sum of its victims' resources (from the per-leaf cache)."""
-        self.node_lists: dict[Size, list[NodeState]] = {}
-        """Per ask size, the nodes hosting a potential victim that can hold it by capacity, in name order."""
-        self.sorted_nodes: set[NodeState] = set()
-        self.grouped = False
-        """by_node's victim lists are filled (they are filled on first use, with explain at once)."""
+        self._found: list[NodeState] = []
+        self._rest: Iterator[NodeState] = iter(())
         self.available: dict[NodeState, Res | None] = {}
         """Nodes that may take the ask (initWorkingState's nodeAvailableMap), their free resources filled lazily."""
         self.cancelled: list[AskState] = []
@@ -345,7 +343,9 @@ class Attempt:
             return None
         node, victims = chosen
         self.chosen = node
-        extra, ok = self._additional_victims(victims)
+        ask_res = self.ask_res
+        fit_in = _fit_in(self.free(node), ask_res)
+        extra, ok = self._additional_victims(victims, None if self.state.every_retry else (node, fit_in))
         if not ok:
             self.verdict = "Preemption does not help"
             self._mark_eligible(
@@ -357,8 +357,6 @@ class Attempt:
             self.verdict = "Preemption does not help"
             self._mark_eligible(verdicts.DOES_NOT_HELP, "no victim is needed and none is wanted")
             return None
-        ask_res = self.ask_res
-        fit_in = _fit_in(self.free(node), ask_res)
         total: Res = {}
         final: list[AllocState] = []
         for victim in victims:
@@ -494,7 +492,7 @@ class Attempt:
             key = (leaf, self.ask.priority, self.ask_mask, fence)
             found = self.state.search_cache.get(key)
             if found is not None and found[0] == scope.sver:
-                _, self.snapshots, self.queue_of, self.sorted_runs, self.totals, self.level, self.node_lists = found
+                _, self.snapshots, self.queue_of, self.sorted_runs, self.totals, self.level = found
                 self.fence, self.fence_queue = fence.path, fence
                 return
         self._snapshot(leaf)
@@ -513,15 +511,7 @@ class Attempt:
                 for alloc in snapshot.victims:
                     self.queue_of[alloc] = path
         if scope is not None:
-            found = (
-                scope.sver,
-                self.snapshots,
-                self.queue_of,
-                self.sorted_runs,
-                self.totals,
-                self.level,
-                self.node_lists,
-            )
+            found = (scope.sver, self.snapshots, self.queue_of, self.sorted_runs, self.totals, self.level)
             self.state.search_cache[key] = found
 
     def _fence_root(self, priorities: dict[QState, int]) -> QState:
@@ -700,41 +690,72 @@ class Attempt:
     # initWorkingState
     def _working_state(self) -> None:
         """The nodes that may take the ask (hosting a potential victim, schedulable, large enough, not reserved by
-        another ask), in name order; their victim lists are filled on first use (see _sorted)."""
+        another ask) are found lazily in name order (see _nodes); their victim lists on first use (see _sorted).
+        With explain they are all found at once, and every potential victim on a node left out is marked."""
         self._cancel_old_reservations()
-        ask, cancelled = self.ask, self.cancelled
-        available: dict[NodeState, Res | None] = {}
-        for node in self._victim_nodes():
+        self.available = {}
+        self.by_node = {}
+        self._found = []
+        self._rest = self._find_nodes()
+        if not self.explain:
+            return
+        self._all_nodes()
+        ask = self.ask
+        fit = ask.fit
+        for node in dict.fromkeys(alloc.node for alloc in self._eligible()):
+            if node in self.by_node:
+                continue
             holder = node.reserved_by
-            if node.schedulable and (holder is None or holder is ask or holder in cancelled):
-                available[node] = None
-            elif self.explain:
-                if not node.schedulable:
-                    why = "unschedulable"
-                else:
-                    assert isinstance(holder, AskState)
-                    why = f"reserved by {holder.app.id}/{holder.name}"
-                for alloc in self._on_node(node):
-                    self._mark(alloc, verdicts.NODE_UNAVAILABLE, f"{node.name} is {why}")
-        if self.explain:
-            fit = ask.fit
-            for node in dict.fromkeys(alloc.node for alloc in self._eligible()):
-                if not node.fits_capacity(fit):
-                    for alloc in self._on_node(node):
-                        self._mark(alloc, verdicts.NODE_UNAVAILABLE, f"{node.name} is too small for the ask")
-        self.by_node = {node: [] for node in available}
-        self.available = available
+            if not node.fits_capacity(fit):
+                why = "too small for the ask"
+            elif not node.schedulable:
+                why = "unschedulable"
+            else:
+                assert isinstance(holder, AskState)
+                why = f"reserved by {holder.app.id}/{holder.name}"
+            for alloc in self._on_node(node):
+                self._mark(alloc, verdicts.NODE_UNAVAILABLE, f"{node.name} is {why}")
 
-    def _victim_nodes(self) -> list[NodeState]:
-        """Nodes hosting a potential victim that can hold the ask by capacity, in name order (kept with the search
-        for its ask size)."""
-        size = self.ask.size
-        found = self.node_lists.get(size)
-        if found is None:
-            fit = self.ask.fit
-            nodes = dict.fromkeys(alloc.node for alloc in self._eligible())
-            found = self.node_lists[size] = sorted((n for n in nodes if n.fits_capacity(fit)), key=_RANK)
-        return found
+    def _find_nodes(self) -> Iterator[NodeState]:
+        """Every node that may take the ask, in name order, recorded in available and by_node as it is found."""
+        state = self.state
+        if not state.nodes_by_name:
+            state.nodes_by_name = sorted(state.nodes, key=_RANK)
+        for node in state.nodes_by_name:
+            if self._may_take(node):
+                self.available[node] = None
+                self.by_node[node] = None
+                self._found.append(node)
+                yield node
+
+    def _may_take(self, node: NodeState) -> bool:
+        """nodeAvailableMap membership: schedulable, not reserved by another ask, large enough, hosting a potential
+        victim."""
+        holder = node.reserved_by
+        queue_of = self.queue_of
+        return (
+            node.schedulable
+            and (holder is None or holder is self.ask or holder in self.cancelled)
+            and node.fits_capacity(self.ask.fit)
+            and any(alloc in queue_of for alloc in node.allocations.values())
+        )
+
+    def _nodes(self) -> Iterator[NodeState]:
+        """The nodes that may take the ask in name order: those found so far, then the search goes on."""
+        found = self._found
+        i = 0
+        while True:
+            if i < len(found):
+                yield found[i]
+                i += 1
+            elif next(self._rest, None) is None:
+                return
+
+    def _all_nodes(self) -> list[NodeState]:
+        """Every node that may take the ask, in name order (the search runs to its end)."""
+        for _ in self._rest:
+            pass
+        return self._found
 
     def _on_node(self, node: NodeState) -> list[AllocState]:
         return [alloc for alloc in self._eligible() if alloc.node is node]
@@ -751,19 +772,14 @@ class Attempt:
         return heapq.merge(*self.sorted_runs, key=_VKEY)
 
     def _sorted(self, node: NodeState) -> list[AllocState]:
-        """The node's potential victims in victim order (sorted on first use)."""
-        by_node = self.by_node
-        if not self.grouped:
-            self.grouped = True
-            for snapshot in self.snapshots.values():
-                for alloc in snapshot.victims:
-                    found = by_node.get(alloc.node)
-                    if found is not None:
-                        found.append(alloc)
-        allocs = by_node[node]
-        if node not in self.sorted_nodes:
+        """The node's potential victims in victim order (found and sorted on first use: allocation names are
+        unique in a run, so the node's allocations are all of its pods)."""
+        allocs = self.by_node[node]
+        if allocs is None:
+            queue_of = self.queue_of
+            allocs = [alloc for alloc in node.allocations.values() if alloc in queue_of]  # type: ignore[misc]
             allocs.sort(key=_VKEY)
-            self.sorted_nodes.add(node)
+            self.by_node[node] = allocs
         return allocs
 
     def free(self, node: NodeState) -> Res:
@@ -876,14 +892,21 @@ class Attempt:
             # a node with potential victims that already holds the ask scores 0, the best score there is: the
             # first such node by name wins without looking at the others
             fit = self.ask.fit
-            for node in self.available:  # name order: the first that holds the ask
+            if self.state.index.first_fit(self.ask.size, fit) is None:
+                # no schedulable unreserved node holds the ask: only a node reserved for it (or for an ask whose
+                # reservation is cancelled) can
+                reserved = (node for node in self.state.reserved_nodes if self._may_take(node))
+                nodes: Iterable[NodeState] = sorted(reserved, key=_RANK)
+            else:
+                nodes = self._nodes()
+            for node in nodes:  # name order: the first that holds the ask
                 if node.fits(fit):
                     return node, []
         checks: list[tuple[int, str, NodeState]] = []
         victims_by_node: dict[NodeState, list[AllocState]] = {}
         memo: dict[tuple, tuple[int, list[int] | None]] = {}
         queue_of = self.queue_of
-        for node in self.available:
+        for node in self._nodes():
             candidates = self._sorted(node)
             key = (tuple(node.available), tuple((queue_of[v], v.size) for v in candidates))
             found = memo.get(key)
@@ -896,6 +919,11 @@ class Attempt:
                 victims = None if positions is None else [candidates[i] for i in positions]
             if victims is None:
                 continue
+            if index == 0 and victims and self._solution_score(node, 0) == 1:
+                # The best score there is (no node holds the ask without victims here: the headroom branch
+                # returned above if one did, the node branch skips such nodes). The batches go in (index, name)
+                # order and stop after the first batch with a score this low, so the first such node by name wins.
+                return node, victims[:1]
             victims_by_node[node] = victims
             if victims or not self.nodes_tried:
                 checks.append((index, node.name, node))
@@ -941,8 +969,28 @@ class Attempt:
         return score + index + 1
 
     # calculateAdditionalVictims
-    def _additional_victims(self, node_victims: list[AllocState]) -> tuple[list[AllocState], bool]:
+    def _additional_victims(
+        self, node_victims: list[AllocState], final_filter: tuple[NodeState, bool] | None
+    ) -> tuple[list[AllocState], bool]:
+        """calculateAdditionalVictims: the victims beyond the node's that bring the ask queue's remaining guarantee
+        down, and whether that remaining guarantee then holds the ask.
+
+        With final_filter (the chosen node, whether the ask fits its free space) the walk stops as soon as the
+        victims the final filter of TryPreemption keeps already cover the ask: it keeps the node's victims (every
+        victim when the ask fits the free space) only while their sum is below the ask, so no later victim can
+        change the outcome. The second answer is then True, as the full walk's always is once it took a victim: a
+        victim is only taken when the ask queue's remaining guarantee holds it, so that remaining (a component-wise
+        minimum of guarantee-minus-usage terms, each lowered by at most the victim) never goes negative.
+        """
         state, ask_res = self.state, self.ask_res
+        total: Res | None = None
+        if final_filter is not None:
+            node, fit_in = final_filter
+            total = {}
+            for victim in node_victims:
+                total = _add(total, res_of(state, victim.size))
+            if node_victims and not _strictly_only_existing(ask_res, total, False):
+                return [], True
         snapshots = _duplicate(self.snapshots)
         ask_queue = snapshots[self.leaf.path]
         seen = set()
@@ -1000,6 +1048,10 @@ class Attempt:
                 victims.append(victim)
                 ask_before = after
                 over.clear()
+                if total is not None and (fit_in or victim.node is node):
+                    total = _add(total, res)
+                    if not _strictly_only_existing(ask_res, total, False):
+                        return victims, True
             else:
                 ask_queue.remove(res)
                 snapshot.add(res)
