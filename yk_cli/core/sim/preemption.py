@@ -181,9 +181,19 @@ class Snapshot:
         self.victims: list[AllocState] = []
         self.ask_queue: Snapshot | None = None
 
-    def remaining(self) -> Res | None:
-        """GetRemainingGuaranteedResource (the preempting resource is always empty here: victims go at once)."""
-        parent = self.parent.remaining() if self.parent is not None else None
+    def remaining(self, memo: dict[Snapshot, Res | None] | None = None) -> Res | None:
+        """GetRemainingGuaranteedResource (the preempting resource is always empty here: victims go at once).
+
+        memo keeps the answers of this snapshot and its parents while no usage changes (the victim search)."""
+        if memo is not None:
+            if self in memo:
+                return memo[self]
+            memo[self] = found = self._remaining(memo)
+            return found
+        return self._remaining(None)
+
+    def _remaining(self, memo: dict[Snapshot, Res | None] | None) -> Res | None:
+        parent = self.parent.remaining(memo) if self.parent is not None else None
         if not parent and not self.guaranteed:
             return None
         remaining = _sub_only_existing(self.guaranteed, self.allocated)
@@ -301,6 +311,7 @@ class Attempt:
         """Per leaf snapshot, its victims in victim order (from the per-leaf cache)."""
         self.totals: dict[str, Res] = {}
         """Per leaf snapshot, the sum of its victims' resources (from the per-leaf cache)."""
+        self._walk_memo: dict[Snapshot, Res | None] = {}
         self._found: list[NodeState] = []
         self._rest: Iterator[NodeState] = iter(())
         self.available: dict[NodeState, Res | None] = {}
@@ -503,13 +514,15 @@ class Attempt:
             queue = queue.parent
         self.fence = fence.path
         self.fence_queue = fence
+        self._walk_memo = {}
         self._walk(fence, priorities, priorities[fence], False)
+        self._walk_memo = {}
         if self.explain:
             self._mark_outside(fence)
-        for path, snapshot in self.snapshots.items():
-            if snapshot.leaf:
-                for alloc in snapshot.victims:
-                    self.queue_of[alloc] = path
+        if self.explain:
+            for path, snapshot in self.snapshots.items():
+                if snapshot.leaf:
+                    self.queue_of.update(dict.fromkeys(snapshot.victims, path))
         if scope is not None:
             found = (scope.sver, self.snapshots, self.queue_of, self.sorted_runs, self.totals, self.level)
             self.state.search_cache[key] = found
@@ -560,7 +573,7 @@ class Attempt:
                         self._mark(alloc, verdicts.PREEMPTION_DISABLED, f"{queue.path} has preemption.policy disabled")
                 return
             snapshot = self._snapshot(queue)
-            remaining = snapshot.remaining()
+            remaining = snapshot.remaining(self._walk_memo)
             if remaining is not None and all(v >= 0 for v in remaining.values()):
                 del self.snapshots[queue.path]
                 if explain:
@@ -575,11 +588,12 @@ class Attempt:
                 found = queue.vcache.get(key)
                 if found is None or found[0] != queue.aver:
                     found = self._leaf_victims(queue, ask_priority, fenced, key)
-                _, victims, in_order, total = found
+                _, victims, in_order, total, owner = found
                 if not victims:
                     del self.snapshots[queue.path]
                     return
                 snapshot.victims = victims
+                self.queue_of.update(owner)
                 self.sorted_runs.append(in_order)
                 self.totals[queue.path] = total
                 return
@@ -628,8 +642,9 @@ class Attempt:
 
     def _leaf_victims(self, queue: QState, ask_priority: int, fenced: bool, key: tuple) -> tuple:
         """The eligible victims of a leaf over its guarantee, as the walk finds them (placement order), the same in
-        victim order and their resource sum; cached per leaf until its allocations change or one is marked
-        preempted (the filter reads nothing else: required, preempted, the type mask and the priority)."""
+        victim order, their resource sum and each with the leaf's path; cached per leaf until its allocations change
+        or one is marked preempted (the filter reads nothing else: required, preempted, the type mask and the
+        priority)."""
         ask_mask = self.ask_mask
         victims = [
             alloc
@@ -644,7 +659,7 @@ class Attempt:
         for alloc in victims:
             for k, v in res_of(state, alloc.size).items():
                 total[k] = total.get(k, 0) + v
-        found = (queue.aver, victims, sorted(victims, key=_VKEY), total)
+        found = (queue.aver, victims, sorted(victims, key=_VKEY), total, dict.fromkeys(victims, queue.path))
         queue.vcache[key] = found
         return found
 
