@@ -264,9 +264,10 @@ class Preemption:
 
 
 def _usage_scope(fence: QState) -> QState:
-    """The queue whose subtree holds every usage the queue guarantees check reads for a victim search below fence:
-    the fence's own subtree, and above it the queues with a guarantee (a queue without one passes its parent's
-    remaining guarantee through unchanged), so the topmost guaranteed ancestor's subtree."""
+    """The queue whose subtree holds every usage the queue guarantees check reads for a victim search below fence
+    (or, for a guaranteed queue the check fails on, below that queue): its own subtree, and above it the queues
+    with a guarantee (a queue without one passes its parent's remaining guarantee through unchanged), so the
+    topmost guaranteed ancestor's subtree."""
     scope = fence
     queue = fence.parent
     while queue is not None:
@@ -319,6 +320,8 @@ class Attempt:
         self.cancelled: list[AskState] = []
         self.verdict = ""
         """Why the attempt failed, in the core's log words."""
+        self.binding: QState | None = None
+        """A failed queue guarantees check: the lowest guaranteed queue on the path the ask overshoots."""
         self.dependency: QState | None = None
         """A failed attempt whose answer can only change with this queue's subtree usage (QState.sver); None when
         anything may change it (nodes, reservations, other queues)."""
@@ -393,7 +396,11 @@ class Attempt:
         """What a failed queue guarantees check depends on (the same with or without explain): the leaf's own usage
         when its own guarantee is too small (unless maxes are fences: then the fence moves with usage on the path),
         else the usage scope of the fence."""
-        return self.leaf if too_small and not self.state.max_fence else _usage_scope(fence)
+        if too_small and not self.state.max_fence:
+            return self.leaf
+        if self.binding is not None and not self.state.max_fence:  # (with maxes as fences the fence may move)
+            return _usage_scope(self.binding)
+        return _usage_scope(fence)
 
     def _own_guarantee_too_small(self) -> bool:
         """The queue guarantees check fails whatever the victims: the ask's leaf guarantees one of the ask's types
@@ -700,7 +707,27 @@ class Attempt:
         if not removed:
             return False
         remaining = current.remaining()
-        return remaining is not None and _ask_queue_under(self.ask_res, remaining)
+        if remaining is not None and _ask_queue_under(self.ask_res, remaining):
+            return True
+        self.binding = self._binding(current)
+        return False
+
+    def _binding(self, current: Snapshot) -> QState | None:
+        """The lowest queue on the ask's path whose guarantee the ask overshoots with every potential victim gone.
+
+        Without a guarantee of its own the ask leaf's remaining guarantee is the minimum over its guaranteed
+        ancestors of guarantee minus usage, so the check fails because of such a queue; it can only pass once that
+        queue's usage, or the victims below it, change: both read only usage within that queue's usage scope."""
+        if self.leaf.guaranteed:
+            return None  # its own guarantee alone counts: a failure with victims present is the leaf's own
+        snapshot: Snapshot | None = current
+        while snapshot is not None:
+            if snapshot.guaranteed:
+                left = _sub_only_existing(snapshot.guaranteed, snapshot.allocated) or {}
+                if any(left.get(k, 0) < 0 for k in self.ask_res if k in left):
+                    return self.state.queues[snapshot.path]
+            snapshot = snapshot.parent
+        return None
 
     # initWorkingState
     def _working_state(self) -> None:
