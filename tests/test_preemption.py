@@ -1130,3 +1130,24 @@ def test_a_sibling_freeing_the_parent_guarantee_wakes_a_failed_guarantee_check()
         (45, codes.PREEMPT, "a1"),
         (45, codes.ALLOCATE, "a1"),
     ]
+
+
+@pytest.mark.parametrize(("submit", "preempted"), [("2h5s", True), ("1h", False)])
+def test_a_reservation_held_over_two_hours_is_cancelled_for_a_higher_priority_ask(submit: str, preempted: bool) -> None:
+    # r reserves n1 at 2.1 s (no node holds it, the cluster does); a1 (P10) cannot use n1 while r holds it, unless
+    # r's reservation is older than 2 x 60 min + 2 s when a1 tries: initWorkingState then cancels it
+    trace = run(
+        cfg(q("a", g=10), q("b"), q("c"), q("d", preemption_policy="disabled")),
+        wl(
+            app("B", "root.b", [alloc("b0", 5, age=20), alloc("b1", 3, age=10)]),
+            app("D", "root.d", [alloc("d0", 1, node="n2")]),
+            app("C", "root.c", asks=[ask("r", 4, submit="0s")]),
+            app("A", "root.a", asks=[ask("a1", 4, priority=10, submit=submit)]),
+            nodes={"n1": 10, "n2": 3},
+        ),
+    )
+    if preempted:
+        assert preempts(trace) == [("a1", "n1", ("b1", "b0"))]
+    else:
+        assert preempts(trace) == []
+        assert [a.outcome for a in trace.attempts] == ["Preemption does not help"]

@@ -103,6 +103,9 @@ class RunState:
     """Resource type name -> its place in the run's vectors."""
     reserved_nodes: dict = field(default_factory=dict)
     """Nodes holding a reservation (insertion-ordered set)."""
+    oldest_reservation: tuple | None = None
+    """(creation time of the oldest ask holding a reservation, or None when none does); None: not known since the
+    last reservation change."""
     max_fence: bool = False
     """YuniKorn after 1.8: a queue whose max the ask would exceed stops the victim search (YUNIKORN-3241)."""
     explain: bool = False

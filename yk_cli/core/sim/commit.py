@@ -154,6 +154,7 @@ def reserve(state: RunState, ask: AskState, node: NodeState) -> None:
         state.index.remove(node)
     node.reserved_by = ask
     state.reserved_nodes[node] = None
+    state.oldest_reservation = None
     del app.asks[bisect_left(app.asks, ask.entry)]
     bump(app.sizes, ask.size, -1)
     if ask.old:
@@ -424,6 +425,7 @@ def _drop_reservation(state: RunState, ask: AskState) -> None:
     set_own_live(ask, False)
     node.reserved_by = None
     state.reserved_nodes.pop(node, None)
+    state.oldest_reservation = None
     ask.reserved = None
     if not ask.required:
         group = app.res_groups[ask.size]

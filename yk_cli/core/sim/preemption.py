@@ -263,6 +263,12 @@ class Preemption:
     """Reservations of other asks cancelled to consider their nodes."""
 
 
+def _path(alloc: AllocState) -> str:
+    """The path of the leaf queue an allocation runs in."""
+    leaf = alloc.app.leaf
+    return leaf.path if leaf is not None else ""
+
+
 def _usage_scope(fence: QState) -> QState:
     """The queue whose subtree holds every usage the queue guarantees check reads for a victim search below fence
     (or, for a guaranteed queue the check fails on, below that queue): its own subtree, and above it the queues
@@ -305,7 +311,8 @@ class Attempt:
         self.ask_res = res_of(state, ask.size)
         self.ask_mask = type_mask(ask.size)
         self.snapshots: dict[str, Snapshot] = {}
-        self.queue_of: dict[AllocState, str] = {}
+        self.victim_sets: dict[QState, dict[AllocState, None]] = {}
+        """Per leaf with potential victims, those victims (a set, kept in the per-leaf cache)."""
         self.by_node: dict[NodeState, list[AllocState] | None] = {}
         """The nodes that may take the ask, each with its potential victims in victim order (None until used)."""
         self.sorted_runs: list[list[AllocState]] = []
@@ -510,7 +517,7 @@ class Attempt:
             key = (leaf, self.ask.priority, self.ask_mask, fence)
             found = self.state.search_cache.get(key)
             if found is not None and found[0] == scope.sver:
-                _, self.snapshots, self.queue_of, self.sorted_runs, self.totals, self.level = found
+                _, self.snapshots, self.victim_sets, self.sorted_runs, self.totals, self.level = found
                 self.fence, self.fence_queue = fence.path, fence
                 return
         self._snapshot(leaf)
@@ -529,9 +536,9 @@ class Attempt:
         if self.explain:
             for path, snapshot in self.snapshots.items():
                 if snapshot.leaf:
-                    self.queue_of.update(dict.fromkeys(snapshot.victims, path))
+                    self.victim_sets[self.state.queues[path]] = dict.fromkeys(snapshot.victims)
         if scope is not None:
-            found = (scope.sver, self.snapshots, self.queue_of, self.sorted_runs, self.totals, self.level)
+            found = (scope.sver, self.snapshots, self.victim_sets, self.sorted_runs, self.totals, self.level)
             self.state.search_cache[key] = found
 
     def _fence_root(self, priorities: dict[QState, int]) -> QState:
@@ -600,7 +607,7 @@ class Attempt:
                     del self.snapshots[queue.path]
                     return
                 snapshot.victims = victims
-                self.queue_of.update(owner)
+                self.victim_sets[queue] = owner
                 self.sorted_runs.append(in_order)
                 self.totals[queue.path] = total
                 return
@@ -649,7 +656,7 @@ class Attempt:
 
     def _leaf_victims(self, queue: QState, ask_priority: int, fenced: bool, key: tuple) -> tuple:
         """The eligible victims of a leaf over its guarantee, as the walk finds them (placement order), the same in
-        victim order, their resource sum and each with the leaf's path; cached per leaf until its allocations change
+        victim order, their resource sum and as a set; cached per leaf until its allocations change
         or one is marked preempted (the filter reads nothing else: required, preempted, the type mask and the
         priority)."""
         ask_mask = self.ask_mask
@@ -666,7 +673,7 @@ class Attempt:
         for alloc in victims:
             for k, v in res_of(state, alloc.size).items():
                 total[k] = total.get(k, 0) + v
-        found = (queue.aver, victims, sorted(victims, key=_VKEY), total, dict.fromkeys(victims, queue.path))
+        found = (queue.aver, victims, sorted(victims, key=_VKEY), total, dict.fromkeys(victims))
         queue.vcache[key] = found
         return found
 
@@ -774,13 +781,17 @@ class Attempt:
         """nodeAvailableMap membership: schedulable, not reserved by another ask, large enough, hosting a potential
         victim."""
         holder = node.reserved_by
-        queue_of = self.queue_of
         return (
             node.schedulable
             and (holder is None or holder is self.ask or holder in self.cancelled)
             and node.fits_capacity(self.ask.fit)
-            and any(alloc in queue_of for alloc in node.allocations.values())
+            and any(self._is_victim(alloc) for alloc in node.allocations.values())  # type: ignore[arg-type]
         )
+
+    def _is_victim(self, alloc: AllocState) -> bool:
+        """A potential victim of this attempt."""
+        found = self.victim_sets.get(alloc.app.leaf)  # type: ignore[arg-type]
+        return found is not None and alloc in found
 
     def _nodes(self) -> Iterator[NodeState]:
         """The nodes that may take the ask in name order: those found so far, then the search goes on."""
@@ -818,8 +829,7 @@ class Attempt:
         unique in a run, so the node's allocations are all of its pods)."""
         allocs = self.by_node[node]
         if allocs is None:
-            queue_of = self.queue_of
-            allocs = [alloc for alloc in node.allocations.values() if alloc in queue_of]  # type: ignore[misc]
+            allocs = [alloc for alloc in node.allocations.values() if self._is_victim(alloc)]  # type: ignore[arg-type]
             allocs.sort(key=_VKEY)
             self.by_node[node] = allocs
         return allocs
@@ -835,6 +845,12 @@ class Attempt:
         """initWorkingState cancels another ask's reservation of a node when that ask has a lower priority, is no
         DaemonSet pod, has not preempted, and was created over 2 x 60 min + 2 s ago (as coded)."""
         state, ask = self.state, self.ask
+        if state.oldest_reservation is None:
+            holders = (node.reserved_by for node in state.reserved_nodes)
+            state.oldest_reservation = (min((h.created for h in holders if isinstance(h, AskState)), default=None),)
+        oldest = state.oldest_reservation[0]
+        if oldest is None or state.now - oldest <= 2 * RESERVATION_WAIT_TIMEOUT + RESERVATION_DELAY:
+            return  # no reservation is old enough (the common case, in O(1))
         for node in state.reserved_nodes:
             holder = node.reserved_by
             if (
@@ -875,7 +891,7 @@ class Attempt:
         tail: list[AllocState] = []
         try:
             for victim in candidates:
-                snapshot = snapshots.get(self.queue_of[victim])
+                snapshot = snapshots.get(_path(victim))
                 if snapshot is None:
                     continue
                 res = res_of(state, victim.size)
@@ -907,7 +923,7 @@ class Attempt:
         index = -1
         try:
             for victim in head:
-                snapshot = snapshots.get(self.queue_of[victim])
+                snapshot = snapshots.get(_path(victim))
                 if snapshot is None:
                     continue
                 res = res_of(state, victim.size)
@@ -947,10 +963,9 @@ class Attempt:
         checks: list[tuple[int, str, NodeState]] = []
         victims_by_node: dict[NodeState, list[AllocState]] = {}
         memo: dict[tuple, tuple[int, list[int] | None]] = {}
-        queue_of = self.queue_of
         for node in self._nodes():
             candidates = self._sorted(node)
-            key = (tuple(node.available), tuple((queue_of[v], v.size) for v in candidates))
+            key = (tuple(node.available), tuple((v.app.leaf, v.size) for v in candidates))
             found = memo.get(key)
             if found is None:
                 index, victims = self._victims_on(self.free(node), candidates)
@@ -1037,7 +1052,7 @@ class Attempt:
         ask_queue = snapshots[self.leaf.path]
         seen = set()
         for victim in node_victims:
-            snapshot = snapshots.get(self.queue_of[victim])
+            snapshot = snapshots.get(_path(victim))
             if snapshot is not None:
                 snapshot.remove(res_of(state, victim.size))
                 seen.add(victim)
@@ -1056,9 +1071,8 @@ class Attempt:
         shared: dict[Snapshot, bool] = {}
         over: dict[Snapshot, bool] = {}
         ask_before = ask_queue.remaining()
-        queue_of = self.queue_of
         for victim in candidates:
-            snapshot = snapshots.get(queue_of[victim])
+            snapshot = snapshots.get(_path(victim))
             if snapshot is None:
                 continue
             is_over = over.get(snapshot)
