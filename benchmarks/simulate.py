@@ -7,13 +7,17 @@ queues and apps; `--sizes preempt` is the preemption-heavy cluster below), `--no
 generated data without the YAML text round trip, for quick iterations), `--write-preempt DIR` (write the
 preemption-heavy queues.yaml/workload.yaml to DIR and stop, e.g. for a profile).
 
+Generated sizes (10k, 50k, 200k, 150k, the -fixed ones) run with the partition's preemption disabled: the workloads
+that do not preempt. `10k+p` and `50k+p` are the same workloads with preemption on: their guarantees and endless
+churn make every pending ask in a guaranteed queue retry preemption every 15 virtual seconds, as the core does.
+
 The `preempt` size is not from core/generate.py: 1,000 nodes (16 vcore / 64Gi) full of low-priority allocations
 (4 per node, 4 vcore / 16Gi each) in four over-guarantee leaves root.batch.b0..b3, and 5,000 high-priority asks
 of the same size in root.prod, under its guarantee (40 % of the cluster) and submitted 60 s before the start
 (older than the 30 s preemption.delay): every cycle preempts. It is written as queues.yaml/workload.yaml in a
 temporary folder and loaded from those files, then measured like the other sizes. `preempt-250` and
 `preempt-100` are the same cluster at a quarter and a tenth (for profiles); `--no-tracemalloc` skips the extra
-traced run (the preempt size took 6 min and 8.6 GB as first measured, so `--sizes preempt` wants it).
+traced run.
 
 Per size, one fresh process generates the workload (core/generate.py, in memory), renders it as YAML text and
 loads it through yk's own loaders (timed apart: "load/parse"), then hands the loaded values to a second fresh
@@ -71,6 +75,8 @@ class Size:
     asks: int
     kind: str = "generated"
     """generated (core/generate.py) or preempt (preempt_texts)."""
+    preemption: bool = False
+    """A generated size with the partition's preemption left on (its guarantees make failing asks try)."""
 
     def options(self) -> GenerateOptions:
         """The generator options for this size."""
@@ -84,7 +90,10 @@ class Size:
                 f"{self.queues - 1} over-guarantee leaves / {self.asks:,} high-priority asks in root.prod "
                 f"(under guarantee, submitted -60s)"
             )
-        return f"{self.nodes:,} nodes / {self.queues:,} leaf queues / {self.apps:,} apps / {self.asks:,} asks"
+        label = f"{self.nodes:,} nodes / {self.queues:,} leaf queues / {self.apps:,} apps / {self.asks:,} asks"
+        if self.preemption:
+            return label + " (preemption on: pending asks in guaranteed queues try it every 15 virtual s)"
+        return label + " (preemption.enabled: false: a workload that does not preempt)"
 
 
 SIZES = {
@@ -94,12 +103,17 @@ SIZES = {
     "50k-fixed": Size("50k-fixed", 5_000, 100, 1_000, 50_000),
     "200k-fixed": Size("200k-fixed", 20_000, 100, 1_000, 200_000),
     "150k": Size("150k", 5_000, 500, 5_000, 150_000),
+    "10k+p": Size("10k+p", 1_000, 100, 1_000, 10_000, preemption=True),
+    "50k+p": Size("50k+p", 5_000, 500, 5_000, 50_000, preemption=True),
     "preempt": Size("preempt", 1_000, 5, 90, 5_000, kind="preempt"),
     "preempt-250": Size("preempt-250", 250, 5, 90, 1_250, kind="preempt"),
     "preempt-100": Size("preempt-100", 100, 5, 90, 500, kind="preempt"),
 }
 """The default series grows the whole cluster with the asks (10 asks per node and per app, 100 per leaf queue).
-The -fixed series grows nodes with the asks but keeps the 10k size's 100 leaf queues and 1,000 apps."""
+The -fixed series grows nodes with the asks but keeps the 10k size's 100 leaf queues and 1,000 apps. Generated sizes
+run with the partition's preemption disabled (the generated configs have guarantees and every pod ends, so with it
+on, every pending ask in a guaranteed queue of a full cluster retries preemption every 15 virtual seconds, as the
+core does); the +p sizes keep it on."""
 SERIES = {"": ("10k", "50k", "200k"), "-fixed": ("10k", "50k-fixed", "200k-fixed")}
 
 
@@ -176,16 +190,12 @@ def preempt_texts(size: Size, seed: int = SEED) -> tuple[str, str]:
     return "\n".join(config) + "\n", "\n".join(work) + "\n"
 
 
-def without_preemption(config_text: str) -> str:
-    """The generated config with `preemption: {enabled: false}` on its partition (--no-preemption)."""
+def without_preemption(config_text: str, size: Size) -> str:
+    """The generated config with `preemption: {enabled: false}` on its partition (unless the size keeps it on)."""
     head = "  - name: default\n"
-    if not NO_PREEMPTION or head not in config_text:
+    if size.preemption or head not in config_text:
         return config_text
     return config_text.replace(head, head + "    preemption: {enabled: false}\n", 1)
-
-
-NO_PREEMPTION = "--no-preemption" in sys.argv
-"""Generated sizes run with the partition's preemption disabled (the engine before preemption, for comparison)."""
 
 
 def write_size(size: Size, out: Path) -> None:
@@ -195,7 +205,7 @@ def write_size(size: Size, out: Path) -> None:
         config_text, workload_text = preempt_texts(size)
     else:
         generated = generate(size.options())
-        config_text = without_preemption(config_yaml(generated.config))
+        config_text = without_preemption(config_yaml(generated.config), size)
         workload_text = workload_yaml(generated.workload)
     (out / "queues.yaml").write_text(config_text, encoding="utf-8")
     (out / "workload.yaml").write_text(workload_text, encoding="utf-8")
@@ -217,7 +227,7 @@ def prepare(size: Size, out: Path, skip_parse: bool) -> dict[str, Any]:
     generated = generate(size.options())
     generate_s = time.perf_counter() - started
     started = time.perf_counter()
-    config_text = without_preemption(config_yaml(generated.config))
+    config_text = without_preemption(config_yaml(generated.config), size)
     workload_text = workload_yaml(generated.workload)
     write_s = time.perf_counter() - started
     started = time.perf_counter()
@@ -341,6 +351,7 @@ def _summary(trace: Any) -> dict[str, int]:
         "reservations": int(summary.reservations),
         "victims": int(summary.preemptions),
         "preempt_events": sum(1 for event in trace.events if event.type == "preempt"),
+        "attempts": len(trace.attempts),
         "pending": len(trace.pending),
         "events": len(trace.events),
     }
@@ -381,7 +392,7 @@ def run_cli(size: Size) -> dict[str, Any]:
 
 def _child(args: list[str]) -> dict[str, Any]:
     """Run one step in a fresh interpreter and return its JSON figures (or the error it died with)."""
-    command = [sys.executable, str(Path(__file__).resolve()), *args, *(["--no-preemption"] if NO_PREEMPTION else [])]
+    command = [sys.executable, str(Path(__file__).resolve()), *args]
     done = subprocess.run(command, capture_output=True, check=False, cwd=ROOT)
     if done.returncode != 0:
         tail = done.stderr.decode(errors="replace").strip().splitlines()[-15:]
@@ -443,6 +454,11 @@ def _report(results: dict[str, dict[str, Any]], cli: dict[str, dict[str, Any]] |
                     if name == "preempt"
                     else ""
                 )
+            )
+        elif SIZES[name].preemption:
+            lines.append(
+                f"  allocations/s {r['rate']:,.0f}; preemption tries {r['attempts']:,}, preempt events "
+                f"{r['preempt_events']:,}, victims {r['victims']:,} (no target: a preempting workload)"
             )
         else:
             lines.append(
@@ -507,9 +523,6 @@ def main() -> None:
     parser.add_argument("--write-preempt", metavar="DIR", help="write the preempt size's files to DIR and stop")
     parser.add_argument("--skip-parse", action="store_true", help="build the Workload without the YAML round trip")
     parser.add_argument("--json", action="store_true", help="print the raw figures as JSON")
-    parser.add_argument(
-        "--no-preemption", action="store_true", help="generated sizes with preemption disabled on the partition"
-    )
     parser.add_argument("--no-tracemalloc", action="store_true", help="skip the extra run under tracemalloc")
     parser.add_argument("--child-prepare", help=argparse.SUPPRESS)
     parser.add_argument("--child-measure", help=argparse.SUPPRESS)
