@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import random
@@ -11,8 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 from tests.conftest import ROOT, dedent
+from tests.test_preemption import preempting_case
 from yk_cli.core.explain import (
     BOTH_PENDING,
     OTHER_BLOCKED,
@@ -750,3 +753,39 @@ def test_comparison_reads_the_keys_the_engine_sorted_with() -> None:
     assert order == ["root.tenants", "root.system"]
     assert all(entry[:-1] == entry[-1].key()[:-1] for entry in state.root.children)
     assert sum(1 for ask in state.asks if ask.status == PENDING) == 8
+
+
+def _resumed_matches(config: str, work: str) -> int:
+    """For every pair of asks in the workload: halting before the first of them is allocated and resuming gives the
+    trace of an uninterrupted run. Returns how many runs halted."""
+    from tests.test_simulation import scenario
+
+    partition, tree, loaded = scenario(config, work)
+    whole = simulate(partition, tree, loaded, SimulationOptions())
+    names = [(app.id, ask.name) for app in loaded.applications for ask in app.asks]
+    halted = 0
+    for pair in itertools.pairwise(names):
+        run = Simulation(partition, tree, loaded, SimulationOptions(halt_before_allocating=pair))
+        if run.run_until_halt():
+            halted += 1
+            trace = run.resume()
+        else:
+            trace = run.finish()
+        assert trace.events == whole.events
+        assert trace.pending == whole.pending
+        assert [(a.time, a.ask, a.outcome) for a in trace.attempts] == [
+            (a.time, a.ask, a.outcome) for a in whole.attempts
+        ]
+    return halted
+
+
+def test_explain_runs_once_and_resuming_changes_nothing() -> None:
+    config = (ROOT / "yk_cli" / "data" / "tenants-queues.yaml").read_text(encoding="utf-8")
+    work = (ROOT / "yk_cli" / "data" / "tenants-workload.yaml").read_text(encoding="utf-8")
+    assert _resumed_matches(config, work) > 0
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(preempting_case())
+def test_resuming_after_a_halt_changes_nothing_on_random_workloads(case: tuple[dict, dict]) -> None:
+    _resumed_matches(json.dumps(case[0]), json.dumps(case[1]))

@@ -1,8 +1,8 @@
 """Why the scheduler serves one ask before another: the dry run's order, explained from the engine's sort keys.
 
-The rule: run the deterministic simulation and see which of the two asks is allocated first (the winner). Then
-run it again, halted just before that step (SimulationOptions.halt_before_step), so the state is exactly what
-the scheduling cycle that placed the winner saw, and explain the cycle:
+The rule: run the deterministic simulation once, halted just before the first of the two asks is allocated (the
+winner; SimulationOptions.halt_before_allocating), so the state is exactly what the scheduling cycle that placed
+the winner saw, explain that cycle, then let the run go on to the end for what happens to both:
 
 * the winner held a reservation: the reservation pass runs before the regular walk (verdict ``reservation``);
 * the other ask was not pending in the regular walk then (not submitted yet, no queue, holding a reservation
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from yk_cli.core import policies
 from yk_cli.core import trace as codes
@@ -34,7 +34,7 @@ from yk_cli.core.sim.cycle import Decision
 from yk_cli.core.sim.reasons import diagnose
 from yk_cli.core.sim.run import LATEST_VERSION, Simulation, SimulationOptions
 from yk_cli.core.sim.state import PENDING, AppState, AskState, QState
-from yk_cli.core.trace import ALLOCATE, RESERVE, Trace
+from yk_cli.core.trace import ALLOCATE, RESERVE, Trace, TraceEvent
 from yk_cli.core.workload import Application, Ask, Workload
 
 SORTED_FIRST = "sorted-first"
@@ -127,6 +127,10 @@ class Comparison:
         return self.fields[self.deciding]
 
 
+_NO_FACTS = AskFacts("", "", "", 0, 0)
+"""A placeholder while the run that tells the facts is still going."""
+
+
 @dataclass(frozen=True, slots=True)
 class Explanation:
     """Which of two asks the scheduler serves first, and why."""
@@ -181,32 +185,35 @@ def explain(
     yunikorn_version: str = LATEST_VERSION,
 ) -> Explanation:
     """Which of the two named asks is allocated first, and why (UnknownAsk for a name not in the workload)."""
-    options = SimulationOptions(yunikorn_version=yunikorn_version)
     picked = (find_ask(workload, first), find_ask(workload, second))
     if picked[0][1] is picked[1][1]:
         raise UnknownAsk(f"{first!r} and {second!r} are the same ask: name two different asks")
-    trace = Simulation(partition, tree, workload, options).run()
-    facts = tuple(_facts(trace, app, ask) for app, ask in picked)
-    pair = (facts[0], facts[1])
-    steps = [f.step for f in pair if f.step is not None]
-    if not steps:
+    halt = tuple((app.id, ask.name) for app, ask in picked)
+    options = SimulationOptions(yunikorn_version=yunikorn_version, halt_before_allocating=halt)
+    run = Simulation(partition, tree, workload, options)
+    if not run.run_until_halt():
+        trace = run.finish()
+        pair = _pair(trace, picked)
         summary = (
             f"Neither is ever allocated: {pair[0].ask} {pair[0].reason}; {pair[1].ask} {pair[1].reason}."
             if pair[0].reason or pair[1].reason
             else "Neither is ever allocated."
         )
         return Explanation(pair, None, BOTH_PENDING, summary)
-    step = min(steps)
-    winner = 0 if pair[0].step == step else 1
-    halted = Simulation(
-        partition, tree, workload, SimulationOptions(yunikorn_version=yunikorn_version, halt_before_step=step)
-    )
-    halted.run()
-    state = halted.state
+    # one run: explain from the state just before the first of the two is allocated, then finish the run
+    state = run.state
+    decision = run.halted
+    assert isinstance(decision, Decision)
     asks = tuple(_ask_state(state, ask) for _, ask in picked)
-    decision = halted.halted
-    assert isinstance(decision, Decision) and decision.ask is asks[winner], "the halted run stops before the winner"
-    return _explain_cycle(state, trace, pair, (asks[0], asks[1]), winner, step)
+    winner = 0 if decision.ask is asks[0] else 1
+    assert decision.ask is asks[winner], "the run halts before one of the two"
+    step = len(run.events) + 1
+    found = _explain_cycle(state, run.events, (asks[0], asks[1]), winner, step, state.now)
+    return replace(found, asks=_pair(run.resume(), picked))
+
+
+def _pair(trace: Trace, picked: tuple[tuple[Application, Ask], ...]) -> tuple[AskFacts, AskFacts]:
+    return (_facts(trace, *picked[0]), _facts(trace, *picked[1]))
 
 
 def _facts(trace: Trace, app: Application, ask: Ask) -> AskFacts:
@@ -237,14 +244,15 @@ def _ask_state(state: RunState, ask: Ask) -> AskState:
 
 
 def _explain_cycle(
-    state: RunState, trace: Trace, facts: tuple[AskFacts, AskFacts], asks: tuple[AskState, AskState], w: int, step: int
+    state: RunState, events: Sequence[TraceEvent], asks: tuple[AskState, AskState], w: int, step: int, time: int
 ) -> Explanation:
-    """Explain the cycle at which asks[w] is allocated, from the state just before it."""
+    """Explain the cycle at which asks[w] is allocated, from the state just before it (the asks' facts are filled
+    in once the run has ended)."""
+    facts = (_NO_FACTS, _NO_FACTS)
     winner, other = asks[w], asks[1 - w]
-    time = facts[w].time
     if winner.reserved is not None:
         reserve_step = reserve_time = None
-        for e in trace.events[: step - 1]:
+        for e in events[: step - 1]:
             if e.type == RESERVE and e.application == winner.app.id and e.ask == winner.name:
                 reserve_step, reserve_time = e.step, e.time
         code, reason = _other_status(state, other)

@@ -63,7 +63,9 @@ class SimulationOptions:
     yunikorn_version: str = LATEST_VERSION
     """1.5 or older applies the stateaware filter and the Starting application state."""
     halt_before_step: int | None = None
-    """Stop just before this step would happen, leaving the state as the scheduler saw it (for yk explain)."""
+    """Stop just before this step would happen, leaving the state as the scheduler saw it."""
+    halt_before_allocating: tuple[tuple[str, str], ...] = ()
+    """(application, ask) pairs: stop just before the first of them is allocated (yk explain; see resume)."""
     explain_preemption: bool = False
     """Record every candidate of every preemption try and the verdict that kept it out."""
 
@@ -112,14 +114,46 @@ class Simulation:
         self.halted: Decision | AllocState | None = None
         """The outcome (or completion) that halt_before_step stopped in front of."""
         self._stop = False
+        self._halt_asks = frozenset(options.halt_before_allocating)
         self._maps: dict[tuple[int, ...], dict[str, int]] = {}
         """One resource map per ask size, shared by the events (never mutated)."""
 
     def run(self) -> Trace:
         """Process events and cycles until nothing is left, the clock passes --until, or a step limit is hit."""
+        self._advance(False)
+        return self._finish()
+
+    def run_until_halt(self) -> bool:
+        """Run until a halt option stops it just before a step (True: the state is as the scheduler saw it then)
+        or to the end (False: finish() gives the trace)."""
+        self._advance(False)
+        if self.stopped_by == "halt":
+            settle_all(self.state)
+            return True
+        return False
+
+    def resume(self) -> Trace:
+        """After a halt before an allocation (halt_before_allocating): go on to the end, exactly as if the run had
+        never stopped (the halted cycle runs again: it finds the same allocation, its failed preemption tries are
+        already stamped and logged and change nothing), and return the whole trace."""
+        assert self.stopped_by == "halt" and isinstance(self.halted, Decision)
+        self._stop, self.halted, self.stopped_by, self._halt_asks = False, None, "idle", frozenset()
+        self._advance(True)
+        return self._finish()
+
+    def finish(self) -> Trace:
+        """The trace of a run that ended without a halt."""
+        return self._finish()
+
+    def _advance(self, resumed: bool) -> None:
         state = self.state
         heap, arrivals = state.heap, state.arrivals
         until = self.options.until
+        if resumed:  # the rest of the halted time first
+            while not self._stop and self._cycle():
+                pass
+            if not self._stop:
+                schedule_old(state)
         while (heap or state.next_arrival < len(arrivals)) and not self._stop:
             if heap and _stale(heap[0][2], heap[0][3]):
                 heapq.heappop(heap)  # a timer that no longer matters must not move the clock
@@ -140,7 +174,12 @@ class Simulation:
                 self._event(*item)
             while not self._stop and self._cycle():
                 pass
-            schedule_old(state)
+            if not self._stop:
+                schedule_old(state)
+
+    def _finish(self) -> Trace:
+        state = self.state
+        until = self.options.until
         if until is not None and self.stopped_by == "idle" and not self._stop and state.now < until:
             state.now = until
         settle_all(state)
@@ -170,7 +209,12 @@ class Simulation:
         """Whether one more trace event may happen; records why not."""
         step = len(self.events) + 1
         halt = self.options.halt_before_step
-        if halt is not None and step >= halt:
+        if (halt is not None and step >= halt) or (
+            self._halt_asks
+            and isinstance(what, Decision)
+            and what.kind == ALLOCATE
+            and (what.ask.app.id, what.ask.name) in self._halt_asks
+        ):
             self.halted, self.stopped_by, self._stop = what, "halt", True
             return False
         limit = self.options.max_steps
