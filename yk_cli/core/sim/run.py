@@ -115,6 +115,7 @@ class Simulation:
         """The outcome (or completion) that halt_before_step stopped in front of."""
         self._stop = False
         self._halt_asks = frozenset(options.halt_before_allocating)
+        self._held: list[tuple[Preemption, TraceEvent]] = []
         self._maps: dict[tuple[int, ...], dict[str, int]] = {}
         """One resource map per ask size, shared by the events (never mutated)."""
 
@@ -134,10 +135,13 @@ class Simulation:
 
     def resume(self) -> Trace:
         """After a halt before an allocation (halt_before_allocating): go on to the end, exactly as if the run had
-        never stopped (the halted cycle runs again: it finds the same allocation, its failed preemption tries are
-        already stamped and logged and change nothing), and return the whole trace."""
-        assert self.stopped_by == "halt" and isinstance(self.halted, Decision)
-        self._stop, self.halted, self.stopped_by, self._halt_asks = False, None, "idle", frozenset()
+        never stopped (the halted outcome is applied, then the rest of its cycle), and return the whole trace."""
+        decision, held = self.halted, self._held
+        assert self.stopped_by == "halt" and isinstance(decision, Decision)
+        self._stop, self.halted, self.stopped_by, self._halt_asks, self._held = False, None, "idle", frozenset(), []
+        if self._may_step(decision):  # (a step limit may still stop it here)
+            self._apply(decision)
+        self._release(held)
         self._advance(True)
         return self._finish()
 
@@ -247,6 +251,14 @@ class Simulation:
         (until then the victims still count in their queues, as in the core)."""
         held: list[tuple[Preemption, TraceEvent]] = []
         go_on = self._cycle_outcome(held)
+        if self.stopped_by == "halt":
+            self._held = held  # released on resume, after the halted outcome, as in an uninterrupted cycle
+            return False
+        self._release(held)
+        return go_on or bool(held)
+
+    def _release(self, held: list[tuple[Preemption, TraceEvent]]) -> None:
+        """The DaemonSet preemptions a cycle named: their victims go now."""
         for found, event in held:
             restarted = preempt(self.state, found)
             if restarted:
@@ -254,7 +266,6 @@ class Simulation:
                     replace(v, restarted_as=restarted.get(a, ""))
                     for v, a in zip(event.victims, found.victims, strict=True)
                 )
-        return go_on or bool(held)
 
     def _cycle_outcome(self, held: list[tuple[Preemption, TraceEvent]]) -> bool:
         state = self.state
@@ -267,6 +278,10 @@ class Simulation:
             return (state.gen, len(state.heap)) != tries
         if not self._may_step(decision):
             return False
+        return self._apply(decision)
+
+    def _apply(self, decision: Decision) -> bool:
+        """Carry out a cycle's outcome and record its step."""
         ask = decision.ask
         if decision.kind == PREEMPT:
             assert decision.preemption is not None
