@@ -191,13 +191,18 @@ def arm(state: RunState) -> None:
         if delay <= 0 or is_zero(_max(queue)) or not over_max(state, queue):
             continue
         queue.qstart = delay
-        state.push(delay, QUOTA, queue)
+        _timer(state, queue, delay)
 
 
-def stale(state: RunState, queue: QState) -> bool:
-    """A timer for a queue that no longer waits, or whose usage went back under its max (pods ended): it must not
-    move the clock (the core's loop would only clear the start time)."""
-    if queue.qstart is None:
+def _timer(state: RunState, queue: QState, time: int) -> None:
+    queue.qtimer = time
+    state.push(time, QUOTA, queue)
+
+
+def stale(state: RunState, queue: QState, time: int) -> bool:
+    """A timer replaced by a later one, for a queue that no longer waits, or whose usage went back under its max
+    (pods ended): it must not move the clock (the core's loop would only clear the start time)."""
+    if queue.qstart is None or queue.qtimer != time:
         return True
     if not over_max(state, queue):
         queue.qstart = None
@@ -231,7 +236,7 @@ def tick(state: RunState) -> list[QuotaOutcome]:
         start = queue.qstart
         assert start is not None
         if start <= state.now:  # due but skipped: the next pass (a later start keeps its own timer)
-            state.push(state.now + LOOP_INTERVAL, QUOTA, queue)
+            _timer(state, queue, state.now + LOOP_INTERVAL)
     return outcomes
 
 

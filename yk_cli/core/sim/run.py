@@ -125,7 +125,7 @@ class Simulation:
         heap, arrivals = state.heap, state.arrivals
         until = self.options.until
         while (heap or state.next_arrival < len(arrivals)) and not self._stop:
-            if heap and _stale(state, heap[0][2], heap[0][3]):
+            if heap and _stale(state, *heap[0]):
                 heapq.heappop(heap)  # a timer that no longer matters must not move the clock
                 continue
             if heap and _dormant(state):
@@ -200,7 +200,7 @@ class Simulation:
             starting_timeout(obj)  # type: ignore[arg-type]
         elif kind == PREEMPT_READY:
             preconditions.on_timer(state, obj)  # type: ignore[arg-type]
-        elif kind == QUOTA:
+        elif kind == QUOTA and not quota.stale(state, obj, state.now):  # type: ignore[arg-type]
             self._quota()
 
     def _quota(self) -> None:
@@ -444,7 +444,7 @@ def _pop_due(state: RunState, time: int) -> tuple[int, object] | None:
     return None
 
 
-def _stale(state: RunState, kind: int, obj: object) -> bool:
+def _stale(state: RunState, time: int, _seq: int, kind: int, obj: object) -> bool:
     """A reservation-delay timer for an ask no longer waiting, a Starting timeout for an app not Starting, a quota
     preemption timer for a queue no longer over its max."""
     if kind == OLD:
@@ -461,7 +461,7 @@ def _stale(state: RunState, kind: int, obj: object) -> bool:
         return obj.preempted
     if kind == QUOTA:
         assert isinstance(obj, QState)
-        return quota.stale(state, obj)
+        return quota.stale(state, obj, time)
     return False
 
 

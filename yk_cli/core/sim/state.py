@@ -101,6 +101,7 @@ class QState:
         "pready",
         "prio",
         "qstart",
+        "qtimer",
         "queue",
         "required",
         "res_apps",
@@ -204,6 +205,8 @@ class QState:
         self.qstart: int | None = None
         """Quota preemption: when the queue may fire (the core's quotaPreemptionStartTime); None when it does not
         wait (see quota.py)."""
+        self.qtimer = -1
+        """Quota preemption: the time of the queue's live timer (older timers for it are stale)."""
 
     def refresh_blocked(self, cached: Mapping[Size, Fit]) -> None:
         """Recompute blocked from this queue's own max, usage, maxapplications and pending sizes.
