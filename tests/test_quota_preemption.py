@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
+from tests.conftest import run_program
 from tests.test_preemption import alloc, app, ask, q, wl
 from tests.test_simulation import SECOND, pending, run, scenario
 from yk_cli.core import trace as codes
@@ -274,3 +276,13 @@ def test_resource_helpers_match_the_core() -> None:
     # CompUsageRatioSpecificTypes as a key: shares of the asked types, largest first
     assert usage_ratio_key({"memory": 1, "vcore": 4}, {"memory": 2, "vcore": 8}, {"memory": 1}) == (0.5,)
     assert usage_ratio_key({"memory": 1}, None, {"memory": 1, "vcore": 1}) == (1.0,)
+
+
+def test_yk_explain_tells_a_quota_victim_story(tmp_path: Path) -> None:
+    config = tmp_path / "queues.json"
+    config.write_text(qcfg(q("a", mx=5, quota_preemption_delay="30s")), encoding="utf-8")
+    workload = tmp_path / "workload.json"
+    workload.write_text(wl(app("A", "root.a", FIVE), nodes=NODES), encoding="utf-8")
+    code, out, _ = run_program("explain", str(config), str(workload), "x4")
+    assert code == 0
+    assert "A/x4 (root.a) was preempted at 30s (step 1) by quota preemption: root.a was over its max." in out
