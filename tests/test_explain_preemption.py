@@ -102,12 +102,6 @@ applications:
             "",
             "quota preemption is on but the queue sets no quota.preemption.delay",
         ),
-        (
-            "preemption: {quotapreemptionenabled: true}",
-            "properties: {quota.preemption.delay: 1m}",
-            "YuniKorn would preempt for it after quota.preemption.delay 1m0s (quota preemption), which yk does not "
-            "model yet",
-        ),
     ],
 )
 def test_a_queue_over_its_max_is_noted_once_with_why_it_stays_so(
@@ -122,6 +116,24 @@ def test_a_queue_over_its_max_is_noted_once_with_why_it_stays_so(
     assert json.loads(out)["notes"] == [
         f"root.batch runs {{memory: 6}}, over its max {{memory: 4}}, and stays over it in this run ({why}); no new "
         "allocation fits it until enough pods finish"
+    ]
+
+
+def test_quota_preemption_takes_no_pod_larger_than_the_amount_over_the_max(tmp_path: Path) -> None:
+    """Quota preemption on: no note at the start; at the delay both pods (3 each) are larger than the 2 over the
+    max, so the core's greedy rule takes neither and the queue stays over its max (said in a note)."""
+    config = tmp_path / "queues.yaml"
+    preemption, properties = "preemption: {quotapreemptionenabled: true}", "properties: {quota.preemption.delay: 1m}"
+    config.write_text(OVER_MAX_CONFIG.format(preemption=preemption, properties=properties), encoding="utf-8")
+    workload = tmp_path / "workload.yaml"
+    workload.write_text(OVER_MAX_WORKLOAD, encoding="utf-8")
+    code, out, _ = run_program("simulate", str(config), str(workload), "--format", "json")
+    assert code == 0
+    trace = json.loads(out)
+    assert [e["type"] for e in trace["events"]] == []
+    assert trace["notes"] == [
+        "quota preemption at 1m0s: root.batch is over its max {memory: 4} (uses {memory: 6}), but no running pod "
+        "fits in the {memory: 2} to preempt; it stays so"
     ]
 
 

@@ -69,7 +69,12 @@ def pod_story(trace: Trace, tree: QueueTree, name: str) -> PodStory:
         return candidate == pod and (not app_id or application == app_id)
 
     preempted_by = next(
-        (e for e in trace.events for v in e.victims if e.type == codes.PREEMPT and named(v.application, v.allocation)),
+        (
+            e
+            for e in trace.events
+            for v in e.victims
+            if e.type in (codes.PREEMPT, codes.QUOTA_PREEMPT) and named(v.application, v.allocation)
+        ),
         None,
     )
     sightings = tuple(

@@ -17,7 +17,9 @@ UNRESERVE = "unreserve"
 """A reservation was removed without an allocation on that node."""
 PREEMPT = "preempt"
 """Allocations were preempted to make room for an ask; the node is reserved for it until they are gone."""
-EVENT_TYPES = (ALLOCATE, COMPLETE, RESERVE, UNRESERVE, PREEMPT)
+QUOTA_PREEMPT = "quota-preempt"
+"""Quota preemption (YuniKorn 1.8+): allocations of a queue's subtree were preempted to bring it under its max."""
+EVENT_TYPES = (ALLOCATE, COMPLETE, RESERVE, UNRESERVE, PREEMPT, QUOTA_PREEMPT)
 
 # Why an ask is still pending: stable codes, with the message built by `PendingAsk`.
 NOT_SUBMITTED = "not-submitted"
@@ -62,7 +64,7 @@ REASON_CODES = (
 
 @dataclass(frozen=True, slots=True)
 class Victim:
-    """An allocation preempted to make room for an ask."""
+    """An allocation preempted to make room for an ask (or to bring a queue under its max)."""
 
     allocation: str
     application: str

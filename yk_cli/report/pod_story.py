@@ -17,7 +17,12 @@ def render_text(story: PodStory, source: str, partition: str, locate: Locate = n
     out = [f"yk explain: {source}; partition {partition}", ""]
     pod = f"{story.application}/{story.name}" + (f" ({story.queue_path})" if story.queue_path else "")
     event = story.preempted_by
-    if event is not None:
+    if event is not None and not event.ask:
+        out.append(
+            f"{pod} was preempted at {when(event.time)} (step {event.step}) by quota preemption: "
+            f"{event.queue_path} was over its max."
+        )
+    elif event is not None:
         out.append(
             f"{pod} was preempted at {when(event.time)} (step {event.step}) by {event.application}/{event.ask} "
             f"({event.queue_path}) to free {event.node}."

@@ -24,9 +24,10 @@ from yk_cli.core.sim.state import (
 from yk_cli.core.trace import QUEUE_MISSING, UNPLACED
 from yk_cli.core.workload import Application, Workload
 
-ARRIVE, COMPLETE, OLD, STARTED, PREEMPT_READY = 0, 1, 2, 3, 4
+ARRIVE, COMPLETE, OLD, STARTED, PREEMPT_READY, QUOTA = 0, 1, 2, 3, 4, 5
 """Kinds of heap events: an ask arrives, an allocation completes, an ask becomes old enough to reserve,
-an application's Starting state times out (YuniKorn <= 1.5), an ask's preemption.delay or 15 s retry wait ends."""
+an application's Starting state times out (YuniKorn <= 1.5), an ask's preemption.delay or 15 s retry wait ends,
+a queue's quota.preemption.delay ends (quota preemption, see quota.py)."""
 RESERVATION_DELAY = 2_000_000_000
 """Nanoseconds an ask must have waited (strictly more) before it may reserve a node."""
 CYCLE_INTERVAL = 100_000_000

@@ -7,6 +7,7 @@ of the application and of the queues on its path, and the incremental priority c
 from __future__ import annotations
 
 from bisect import bisect_left, insort
+from collections.abc import Sequence
 
 from yk_cli.core.priority import PriorityChange
 from yk_cli.core.sim import preconditions
@@ -222,15 +223,7 @@ def preempt(state: RunState, found: Preemption) -> dict[AllocState, str]:
     for holder in found.cancelled:
         if holder.reserved is not None:
             unreserve(state, holder)
-    restarted: dict[AllocState, str] = {}
-    for victim in found.victims:
-        victim.preempted = True
-        if victim.node.allocations.get(victim.name) is not victim:
-            continue  # completed meanwhile
-        _release(state, victim)
-        state.victims += 1
-        if victim.restart:
-            restarted[victim] = _restart(state, victim).name
+    restarted = release_victims(state, found.victims)
     ask = found.ask
     ask.triggered = True
     preconditions.leave(state, ask)
@@ -244,6 +237,21 @@ def preempt(state: RunState, found: Preemption) -> dict[AllocState, str]:
         set_own_live(ask, True)
     state.preemptions += 1
     state.gen += 1
+    return restarted
+
+
+def release_victims(state: RunState, victims: Sequence[AllocState]) -> dict[AllocState, str]:
+    """Release preempted allocations (the shim deletes the pods); victims with restartOnPreemption come back at once
+    as fresh asks of the same shape: returns their names."""
+    restarted: dict[AllocState, str] = {}
+    for victim in victims:
+        victim.preempted = True
+        if victim.node.allocations.get(victim.name) is not victim:
+            continue  # completed meanwhile
+        _release(state, victim)
+        state.victims += 1
+        if victim.restart:
+            restarted[victim] = _restart(state, victim).name
     return restarted
 
 

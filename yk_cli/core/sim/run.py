@@ -14,14 +14,15 @@ from dataclasses import dataclass, replace
 from yk_cli.core.config import PartitionConfig
 from yk_cli.core.priority import PriorityChange
 from yk_cli.core.queues import QueueTree
-from yk_cli.core.sim import preconditions
-from yk_cli.core.sim.build import ARRIVE, COMPLETE, OLD, PREEMPT_READY, STARTED, RunState, build_state
+from yk_cli.core.sim import preconditions, quota
+from yk_cli.core.sim.build import ARRIVE, COMPLETE, OLD, PREEMPT_READY, QUOTA, STARTED, RunState, build_state
 from yk_cli.core.sim.commit import (
     allocate,
     arrive,
     become_old,
     complete,
     preempt,
+    release_victims,
     reserve,
     schedule_old,
     settle_all,
@@ -31,10 +32,11 @@ from yk_cli.core.sim.commit import (
 from yk_cli.core.sim.cycle import Decision, find_decision, log_attempt
 from yk_cli.core.sim.preemption import Preemption, required_node_victims
 from yk_cli.core.sim.reasons import pending_asks
-from yk_cli.core.sim.state import PENDING, AllocState, AppState, AskState
+from yk_cli.core.sim.state import PENDING, AllocState, AppState, AskState, QState
 from yk_cli.core.trace import (
     ALLOCATE,
     PREEMPT,
+    QUOTA_PREEMPT,
     RESERVE,
     UNRESERVE,
     Summary,
@@ -107,11 +109,13 @@ class Simulation:
         self.state, self.placement_notes = build_state(partition, tree, workload, legacy)
         self.state.explain = options.explain_preemption
         self.notes = over_max_notes(self.state, partition)
+        if partition.quota_preemption_enabled:
+            quota.arm(self.state)
         self.state.max_fence = version_tuple(options.yunikorn_version) >= MAX_FENCE_VERSION
         self.partition = partition.display_name
         self.events: list[TraceEvent] = []
         self.stopped_by = "idle"
-        self.halted: Decision | AllocState | None = None
+        self.halted: Decision | AllocState | QState | None = None
         """The outcome (or completion) that halt_before_step stopped in front of."""
         self._stop = False
         self._halt_asks = frozenset(options.halt_before_allocating)
@@ -159,7 +163,7 @@ class Simulation:
             if not self._stop:
                 schedule_old(state)
         while (heap or state.next_arrival < len(arrivals)) and not self._stop:
-            if heap and _stale(heap[0][2], heap[0][3]):
+            if heap and _stale(state, *heap[0]):
                 heapq.heappop(heap)  # a timer that no longer matters must not move the clock
                 continue
             if heap and _dormant(state):
@@ -209,7 +213,7 @@ class Simulation:
         attempts = tuple(state.attempt_log)
         return Trace(tuple(self.events), pending, summary, self.partition, attempts, state.explain, tuple(self.notes))
 
-    def _may_step(self, what: Decision | AllocState) -> bool:
+    def _may_step(self, what: Decision | AllocState | QState) -> bool:
         """Whether one more trace event may happen; records why not."""
         step = len(self.events) + 1
         halt = self.options.halt_before_step
@@ -244,6 +248,71 @@ class Simulation:
             starting_timeout(obj)  # type: ignore[arg-type]
         elif kind == PREEMPT_READY:
             preconditions.on_timer(state, obj)  # type: ignore[arg-type]
+        elif kind == QUOTA and not quota.stale(state, obj, state.now):  # type: ignore[arg-type]
+            self._quota()
+
+    def _quota(self) -> None:
+        """A pass of the core's quota preemption loop: each queue that fires is one step naming its victims (all
+        chosen before any is released, as the core's preemptions of one pass run on the same usage)."""
+        from yk_cli.core.properties import format_duration
+        from yk_cli.core.resources import format_resource
+
+        state = self.state
+        for outcome in quota.tick(state):
+            queue = outcome.queue
+            over = f"{queue.path} is over its max {format_resource(outcome.max)} (uses {format_resource(outcome.used)})"
+            if not outcome.victims:
+                what = (
+                    f"no running pod fits in the {format_resource(outcome.preemptable)} to preempt"
+                    if outcome.preemptable
+                    else "nothing to preempt above the guarantees on its path"
+                )
+                self.notes.append(f"quota preemption at {format_duration(state.now)}: {over}, but {what}; it stays so")
+                continue
+            if not self._may_step(queue):
+                return
+            restarted = release_victims(state, outcome.victims)
+            victims = self._victims(outcome.victims, restarted)
+            count = f"{len(victims)} victim" + ("s" if len(victims) != 1 else "")
+            amount = format_resource(outcome.preemptable or {})
+            reason = (
+                f"quota preemption: {over} after quota.preemption.delay "
+                f"{format_duration(quota.delay_of(queue))}; {amount} to preempt, {count} released "
+                f"({format_resource(outcome.claimed)})"
+            )
+            self.state.steps = len(self.events) + 1
+            self.events.append(
+                TraceEvent(
+                    step=len(self.events) + 1,
+                    time=state.now,
+                    type=QUOTA_PREEMPT,
+                    queue_path=queue.path,
+                    application="",
+                    ask="",
+                    priority=None,
+                    node="",
+                    resources=dict(outcome.preemptable or {}),
+                    victims=victims,
+                    reason=reason,
+                )
+            )
+
+    def _victims(
+        self, victims: list[AllocState] | tuple[AllocState, ...], restarted: dict[AllocState, str]
+    ) -> tuple[Victim, ...]:
+        """The trace's record of released allocations."""
+        return tuple(
+            Victim(
+                v.name,
+                v.app.id,
+                v.app.leaf.path if v.app.leaf is not None else "",
+                v.node.name,
+                v.priority,
+                self._resources(v.size),
+                restarted.get(v, ""),
+            )
+            for v in victims
+        )
 
     def _cycle(self) -> bool:
         """One scheduling cycle. DaemonSet preemption is a side effect of its reservation pass: the victims are
@@ -310,18 +379,7 @@ class Simulation:
             restarted = {}
             for victim in found.victims:
                 victim.preempted = True
-        victims = tuple(
-            Victim(
-                v.name,
-                v.app.id,
-                v.app.leaf.path if v.app.leaf is not None else "",
-                v.node.name,
-                v.priority,
-                self._resources(v.size),
-                restarted.get(v, ""),
-            )
-            for v in found.victims
-        )
+        victims = self._victims(found.victims, restarted)
         count = f"{len(victims)} victim" + ("s" if len(victims) != 1 else "")
         reason = f"{why}node {found.node.name} reserved for the ask; {count} released"
         self._emit(PREEMPT, ask.app, ask.name, ask.priority, found.node.name, ask.size, (), reason, victims)
@@ -392,9 +450,8 @@ class Simulation:
 
 def over_max_notes(state: RunState, partition: PartitionConfig) -> list[str]:
     """One note per queue whose running allocations already exceed its max (e.g. a new config that lowers a max,
-    tried on a cluster dump): YuniKorn 1.8+ preempts for that only with quota preemption, which yk does not model."""
-    from yk_cli.core import properties as props
-    from yk_cli.core.properties import format_duration
+    tried on a cluster dump) and that quota preemption will not bring down: the note says why (a queue it will bring
+    down gets quota-preempt steps instead)."""
     from yk_cli.core.resources import format_resource
 
     notes = []
@@ -407,16 +464,15 @@ def over_max_notes(state: RunState, partition: PartitionConfig) -> list[str]:
             continue
         used = format_resource({types[i]: queue.allocated[i] for i in over})
         limit = format_resource({types[i]: int(queue.max[i]) for i in over})
-        delay = queue.queue.setting(props.QUOTA_PREEMPTION_DELAY).value
+        delay = quota.delay_of(queue)
         if not partition.quota_preemption_enabled:
             why = "quota preemption is off: the partition does not set preemption.quotapreemptionenabled"
+        elif queue.queue.dynamic:
+            why = "quota preemption is on but acts on configured queues only, not on a dynamic one"
         elif not delay:
             why = "quota preemption is on but the queue sets no quota.preemption.delay"
         else:
-            why = (
-                f"YuniKorn would preempt for it after quota.preemption.delay {format_duration(int(delay))} "
-                "(quota preemption), which yk does not model yet"
-            )
+            continue  # quota preemption brings it down after the delay: quota-preempt steps
         notes.append(
             f"{queue.path} runs {used}, over its max {limit}, and stays over it in this run ({why}); "
             "no new allocation fits it until enough pods finish"
@@ -447,8 +503,9 @@ def _pop_due(state: RunState, time: int) -> tuple[int, object] | None:
     return None
 
 
-def _stale(kind: int, obj: object) -> bool:
-    """A reservation-delay timer for an ask no longer waiting, or a Starting timeout for an app not Starting."""
+def _stale(state: RunState, time: int, _seq: int, kind: int, obj: object) -> bool:
+    """A reservation-delay timer for an ask no longer waiting, a Starting timeout for an app not Starting, a quota
+    preemption timer for a queue no longer over its max."""
     if kind == OLD:
         assert isinstance(obj, AskState)
         return obj.status != PENDING or obj.old
@@ -461,6 +518,9 @@ def _stale(kind: int, obj: object) -> bool:
     if kind == COMPLETE:
         assert isinstance(obj, AllocState)
         return obj.preempted
+    if kind == QUOTA:
+        assert isinstance(obj, QState)
+        return quota.stale(state, obj, time)
     return False
 
 

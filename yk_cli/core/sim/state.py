@@ -100,6 +100,8 @@ class QState:
         "ppolicy",
         "pready",
         "prio",
+        "qstart",
+        "qtimer",
         "queue",
         "required",
         "res_apps",
@@ -200,6 +202,11 @@ class QState:
         """Bumped whenever the usage of this queue's subtree changes (an allocation placed or released)."""
         self.dormant: list[AskState] = []
         """Asks whose failed preemption try depends only on this subtree's usage, waiting for it to change."""
+        self.qstart: int | None = None
+        """Quota preemption: when the queue may fire (the core's quotaPreemptionStartTime); None when it does not
+        wait (see quota.py)."""
+        self.qtimer = -1
+        """Quota preemption: the time of the queue's live timer (older timers for it are stale)."""
 
     def refresh_blocked(self, cached: Mapping[Size, Fit]) -> None:
         """Recompute blocked from this queue's own max, usage, maxapplications and pending sizes.
