@@ -73,6 +73,14 @@ LOADER_RULES = (
         "built-in default: partition default, root with submitacl '*', a tag placement rule on namespace.",
     ),
     warning(
+        "unknown-rule",
+        "A `# yk: disable=` comment names a rule that does not exist: it silences nothing.",
+        "A misspelt rule id in a suppression comment silences nothing, so the warning it was meant for is still "
+        "reported (or, worse, a later real warning on that line is not the one you meant to accept). yk reports "
+        "every name that is not a rule id, with the closest rule id when there is one. Rule ids are lower case "
+        "with dashes; `yk rules` lists them all. Fix: correct the name, or remove it.",
+    ),
+    warning(
         "ignored-document",
         "A second YAML document inside queues.yaml, which YuniKorn never reads.",
         "YuniKorn decodes only the first document of the queue config text; anything after `---` is ignored.",
