@@ -40,7 +40,7 @@ def step_dict(step: Step, queues: Mapping[str, Queue], locate: Locate) -> dict[s
         "kind": step.kind,
         "value": _priority(step.value),
         "detail": step.detail,
-        "causes": [cause_text(c, locate, dict(queues)) for c in step.causes],
+        "causes": [cause_text(c, locate, queues, step.queue_path) for c in step.causes],
     }
 
 

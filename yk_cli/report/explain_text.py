@@ -98,7 +98,8 @@ def breakdown_lines(
             continue
         out.append(line)
         if step.causes:
-            out.append(f"{indent}from " + "; ".join(cause_text(c, locate, dict(queues)) for c in step.causes))
+            causes = "; ".join(cause_text(c, locate, queues, step.queue_path) for c in step.causes)
+            out.append(f"{indent}from {causes}")
     return out
 
 

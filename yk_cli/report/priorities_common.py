@@ -31,4 +31,4 @@ def sorts_by(queue: Queue) -> str:
 
 def step_causes(view: PriorityView, step: Step) -> str:
     """`priority.offset 10: set here (f:28); ...` for the causes of a step ('' when none)."""
-    return "; ".join(cause_text(c, view.locate, view.tree.queues) for c in step.causes)
+    return "; ".join(cause_text(c, view.locate, view.tree.queues, step.queue_path) for c in step.causes)
