@@ -43,6 +43,7 @@ from yk_cli.core.trace import (
     Victim,
 )
 from yk_cli.core.trace import COMPLETE as COMPLETE_EVENT
+from yk_cli.core.unmodelled import unmodelled
 from yk_cli.core.workload import Workload
 
 LATEST_VERSION = "1.8"
@@ -105,6 +106,7 @@ class Simulation:
         self.state, self.placement_notes = build_state(partition, tree, workload, legacy)
         self.state.explain = options.explain_preemption
         self.notes = over_max_notes(self.state, partition)
+        self.unmodelled = tuple(unmodelled(partition, tree, workload))
         self.state.max_fence = version_tuple(options.yunikorn_version) >= MAX_FENCE_VERSION
         self.partition = partition.display_name
         self.events: list[TraceEvent] = []
@@ -164,7 +166,16 @@ class Simulation:
             stopped_by=self.stopped_by,
         )
         attempts = tuple(state.attempt_log)
-        return Trace(tuple(self.events), pending, summary, self.partition, attempts, state.explain, tuple(self.notes))
+        return Trace(
+            tuple(self.events),
+            pending,
+            summary,
+            self.partition,
+            attempts,
+            state.explain,
+            tuple(self.notes),
+            self.unmodelled,
+        )
 
     def _may_step(self, what: Decision | AllocState) -> bool:
         """Whether one more trace event may happen; records why not."""
