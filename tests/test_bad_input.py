@@ -18,7 +18,8 @@ def test_empty_file_is_an_empty_config(run_yk, tmp_path: Path) -> None:
     path.write_text("")
     code, data = validate_json(run_yk, path)
     assert code == 0
-    assert data["summary"] == {"files": 1, "errors": 0, "warnings": 0}
+    assert data["summary"] == {"files": 1, "errors": 0, "warnings": 1}
+    assert data["problems"][0]["rule"] == "no-queue-config"
 
 
 def test_comment_only_file_is_an_empty_config(run_yk, tmp_path: Path) -> None:

@@ -162,6 +162,7 @@ def test_tenant_json_exact(run_yk) -> None:
     assert data == {
         "source": "samples/queues/tenants.yaml + samples/workloads/tenants.yaml",
         "partition": "default",
+        "notModelled": [],
         "asks": [
             {
                 "application": "child-b-2",

@@ -366,3 +366,81 @@ def test_the_fast_path_leaves_help_and_odd_arguments_to_typer() -> None:
         ["a", "b", "--bogus"],
     ):
         assert fast_path(args) is None
+
+
+PROVENANCE_CONFIG = """partitions:
+  - name: default
+    queues:
+      - name: root
+        submitacl: '*'
+        queues:
+          - name: team
+            properties:
+              application.sort.priority: disabled
+            queues:
+              - name: a
+              - name: b
+                properties:
+                  application.sort.priority: enabled
+"""
+PROVENANCE_WORKLOAD = """nodes:
+  - {name: n1, resources: {vcore: 100}}
+applications:
+  - id: app1
+    queue: root.team.a
+    asks:
+      - {name: x, priority: 3, resources: {vcore: 1}}
+      - {name: y, priority: 7, resources: {vcore: 1}}
+  - id: app2
+    queue: root.team.b
+    asks:
+      - {name: z, priority: 1, resources: {vcore: 1}}
+"""
+
+
+def _provenance_files(tmp_path: Path) -> tuple[str, str]:
+    config = tmp_path / "queues.yaml"
+    config.write_text(PROVENANCE_CONFIG)
+    workload = tmp_path / "workload.yaml"
+    workload.write_text(PROVENANCE_WORKLOAD)
+    return str(config), str(workload)
+
+
+def test_inherited_sort_priority_is_labelled_inherited_not_set_here(run_yk, tmp_path: Path) -> None:
+    config, workload = _provenance_files(tmp_path)
+    result = run_yk("priorities", config, workload)
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    start = lines.index("ask x · application app1 · root.team.a · effective priority 3")
+    assert lines[start + 1 : start + 8] == [
+        "  ask                   3  spec.priority 3",
+        "  application           3  application app1 passes on the ask's priority 3; the application itself sorts "
+        "at currentPriority 7 (its highest pending ask)",
+        f"                           from application.sort.priority disabled: inherited from root.team ({config}:9)",
+        "                           note: root.team.a has application.sort.priority disabled: it orders its "
+        "applications by fifo order first, priority only breaks ties",
+        "  a                     3  priority.offset +0",
+        "                           from priority.offset 0: default; application.sort.priority disabled: "
+        f"inherited from root.team ({config}:9)",
+        "                           note: root.team has application.sort.priority disabled: it orders its child "
+        "queues by fair share first, priority only breaks ties",
+    ]
+    # b overrides the setting: the row for b names root.team's own setting as set on root.team, not inherited
+    start = lines.index("ask z · application app2 · root.team.b · effective priority 1")
+    assert lines[start + 2 : start + 5] == [
+        "  application           1  application app2: currentPriority 1 (its highest pending ask)",
+        "  b                     1  priority.offset +0",
+        "                           from priority.offset 0: default; application.sort.priority disabled: "
+        f"set on root.team ({config}:9)",
+    ]
+    assert not any("set here" in line for line in lines)
+
+
+def test_explain_labels_inherited_sort_priority(run_yk, tmp_path: Path) -> None:
+    config, workload = _provenance_files(tmp_path)
+    result = run_yk("explain", config, workload, "x", "z", "--format", "json")
+    assert result.exit_code == 0
+    text = result.stdout
+    assert "set here" not in text
+    assert f"application.sort.priority disabled: inherited from root.team ({config}:9)" in text
+    assert f"application.sort.priority disabled: set on root.team ({config}:9)" in text

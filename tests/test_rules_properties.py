@@ -34,7 +34,7 @@ def warn(rule: str, line: int, column: int, message: str) -> Found:
 
 
 def test_every_rule_is_a_documented_warning() -> None:
-    assert len(MINE) == len(RULES) == 20
+    assert len(MINE) == len(RULES) == 21
     for rule in RULES:
         assert rule.level == Level.WARNING
         assert rule.summary and len(rule.doc) > 200, rule.id
@@ -135,8 +135,11 @@ def test_valid_values_are_clean(tmp_path: Path, kwargs: dict[str, str]) -> None:
     assert found(tmp_path, _values(**kwargs)) == []
 
 
-def test_empty_value_means_the_default_and_is_not_flagged(tmp_path: Path) -> None:
-    assert found(tmp_path, _values(offset="", delay="")) == []
+def test_empty_values_are_flagged_not_skipped(tmp_path: Path) -> None:
+    assert [(f[0], f[2]) for f in found(tmp_path, _values(offset="", delay=""))] == [
+        ("empty-property-value", 12),
+        ("empty-property-value", 13),
+    ]
 
 
 def test_invalid_values_inside_a_childtemplate(tmp_path: Path) -> None:

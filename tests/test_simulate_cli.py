@@ -510,6 +510,7 @@ def test_json_is_printed_in_pieces_exactly_as_one_indented_document(args: tuple[
             "source": "src",
             "partition": trace.partition,
             "notes": list(trace.notes),
+            "notModelled": [],
             "events": [trace_json.event_dict(e) for e in trace.events],
             "pending": [trace_json.pending_dict(p) for p in trace.pending],
             "attempts": [trace_json.attempt_dict(a) for a in trace.attempts],

@@ -76,9 +76,10 @@ def run_pod_story(
         raise fail_usage(str(err)) from None
     source = f"{_display(config)} + {_display(workload)}"
     name = inputs.partition.display_name
+    gaps = trace.unmodelled
     if fmt == "json":
-        return render.render_json(story, source, name, inputs.locate)
-    return render.render_text(story, source, name, inputs.locate)
+        return render.render_json(story, source, name, inputs.locate, gaps)
+    return render.render_text(story, source, name, inputs.locate, gaps)
 
 
 def run_explain(
@@ -95,6 +96,7 @@ def run_explain(
     from yk_cli.core.explain import UnknownAsk
     from yk_cli.core.explain import explain as why
     from yk_cli.core.sim.run import version_tuple
+    from yk_cli.core.unmodelled import unmodelled
 
     try:
         version_tuple(yunikorn_version)
@@ -109,13 +111,15 @@ def run_explain(
         raise fail_usage(f"{err}{hint}") from None
     source = f"{_display(config)} + {_display(workload)}"
     queues = inputs.tree.queues
+    gaps = unmodelled(inputs.partition, inputs.tree, inputs.workload)
+    name = inputs.partition.display_name
     if fmt == "json":
         from yk_cli.report import explain_json
 
-        return explain_json.render(explanation, source, inputs.partition.display_name, queues, inputs.locate)
+        return explain_json.render(explanation, source, name, queues, inputs.locate, gaps)
     from yk_cli.report import explain_text
 
-    return explain_text.render(explanation, source, inputs.partition.display_name, queues, inputs.locate)
+    return explain_text.render(explanation, source, name, queues, inputs.locate, gaps)
 
 
 def _display(name: str) -> str:

@@ -65,9 +65,11 @@ def priority_view(config: str, workload: str, partition: str | None = None) -> P
     """Load and check both inputs, place the applications and compute every priority (typer.Exit on problems)."""
     from yk_cli.commands.tree import prepare_inputs
     from yk_cli.core.priority import explain_pending, pending_priorities
+    from yk_cli.core.unmodelled import unmodelled
     from yk_cli.report.priorities_common import PriorityView
 
     inputs = prepare_inputs(config, workload, partition)
+    assert inputs.workload is not None
     cache = pending_priorities(inputs.tree, inputs.placed)
     return PriorityView(
         inputs.tree,
@@ -76,6 +78,7 @@ def priority_view(config: str, workload: str, partition: str | None = None) -> P
         explain_pending(inputs.placed, cache),
         inputs.rejected,
         inputs.locate,
+        unmodelled(inputs.partition, inputs.tree, inputs.workload),
     )
 
 

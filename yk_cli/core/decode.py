@@ -199,6 +199,9 @@ def _zero(spec: Spec) -> Any:
     return None
 
 
+_KUBERNETES_KEYS = ("apiVersion", "kind", "metadata")
+
+
 def _unknown_field(name: str, spec: Struct, path: Path) -> Problem:
     known = sorted(spec.fields)
     hint = f"known keys of {spec.go}: {', '.join(known)}."
@@ -209,6 +212,11 @@ def _unknown_field(name: str, spec: Struct, path: Path) -> Problem:
         close = difflib.get_close_matches(name.lower().replace("_", "").replace("-", ""), known, n=1, cutoff=0.75)
         if close:
             hint = f"did you mean `{close[0]}`? " + hint
+    if spec.go == "configs.SchedulerConfig" and name in _KUBERNETES_KEYS:
+        hint = (
+            "queues.yaml is not a Kubernetes object: remove apiVersion, kind and metadata, or put the config "
+            "in a ConfigMap under `data: queues.yaml: |`."
+        )
     return Problem(
         rule="unknown-field",
         level=Level.ERROR,

@@ -272,11 +272,17 @@ def ask_step(leaf: Queue, ask: Ask) -> Step:
 def application_step(leaf: Queue, app_id: str, app_priority: int, ask_priority: int) -> Step:
     """The second step: the application's current priority, and whether the leaf orders applications by it."""
     note = _sort_note(leaf, "applications")
+    detail = f"application {app_id}: currentPriority {show(app_priority)} (its highest pending ask)"
+    if app_priority != ask_priority:
+        detail = (
+            f"application {app_id} passes on the ask's priority {show(ask_priority)}; the application itself sorts at "
+            f"currentPriority {show(app_priority)} (its highest pending ask)"
+        )
     return Step(
         leaf.path,
         "application",
         ask_priority,
-        f"application {app_id}: currentPriority {show(app_priority)} (its highest pending ask)",
+        detail,
         leaf.sort_priority,
         (cause(leaf, props.SORT_PRIORITY),) if note else (),
         note,

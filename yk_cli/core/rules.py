@@ -68,9 +68,37 @@ LOADER_RULES = (
     ),
     warning(
         "no-queue-config",
-        "A ConfigMap or file holds no queue configuration.",
-        "A yunikorn-configs ConfigMap without a queues.yaml key (or <policyGroup>.yaml) makes YuniKorn use its "
-        "built-in default: partition default, root with submitacl '*', a tag placement rule on namespace.",
+        "A ConfigMap, Helm values or file holds no queue configuration (or an empty one).",
+        "A yunikorn-configs ConfigMap without a queues.yaml key (or <policyGroup>.yaml), an empty queues.yaml "
+        "entry or an empty file makes YuniKorn use its built-in default: partition default, root with "
+        "submitacl '*', a tag placement rule on namespace. A ConfigMap with another name and no queues.yaml key, "
+        "or Helm values whose yunikornDefaults has none, is reported when the file holds no queue config at "
+        "all: nothing was checked, so yk does not say `no problems`.",
+    ),
+    error(
+        "not-a-queue-config",
+        "The file holds a Kubernetes object that is not a queue config, and nothing yk could check.",
+        "yk reads a plain queue config (`partitions:`), a ConfigMap holding queues.yaml (data, or gzip + base64 "
+        "binaryData), a `kind: List` of those, a data map, or Helm values with `yunikornDefaults`. A Deployment, "
+        "a Pod or any other Kubernetes object given by mistake is reported with what yk saw, so that a wrong "
+        "path never passes as `no problems`. A plain queue config that carries apiVersion, kind or metadata "
+        "next to `partitions` is refused by YuniKorn's strict decoder instead (`field apiVersion not found in "
+        "type configs.SchedulerConfig`, rule unknown-field).",
+    ),
+    warning(
+        "skipped-document",
+        "A Kubernetes object beside the queue configs of a file, which yk skipped.",
+        "In a file that holds queue configs, any other Kubernetes object (a Deployment in a manifest bundle, "
+        "say) is not checked; yk says so, naming its kind and name, so that every document of the file is "
+        "accounted for. Keep the queue config in a file of its own to silence it.",
+    ),
+    warning(
+        "unknown-rule",
+        "A `# yk: disable=` comment names a rule that does not exist: it silences nothing.",
+        "A misspelt rule id in a suppression comment silences nothing, so the warning it was meant for is still "
+        "reported (or, worse, a later real warning on that line is not the one you meant to accept). yk reports "
+        "every name that is not a rule id, with the closest rule id when there is one. Rule ids are lower case "
+        "with dashes; `yk rules` lists them all. Fix: correct the name, or remove it.",
     ),
     warning(
         "ignored-document",

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from yk_cli.core.priority import PriorityChange
 from yk_cli.core.resources import Resource
+from yk_cli.core.unmodelled import Unmodelled
 
 ALLOCATE = "allocate"
 """An ask was placed on a node (YuniKorn's Allocated or AllocatedReserved)."""
@@ -239,3 +240,5 @@ class Trace:
     """The attempts carry every candidate's verdict (explain_preemption)."""
     notes: tuple[str, ...] = ()
     """What the reader must know about the run as a whole (e.g. a queue that stays over its max)."""
+    unmodelled: tuple[Unmodelled, ...] = ()
+    """Features the config or workload use that the dry run ignores, with the queues or pods concerned."""

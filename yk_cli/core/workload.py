@@ -128,6 +128,8 @@ class Workload:
     priority_classes: tuple[PriorityClass, ...] = ()
     nodes: tuple[NodeSpec, ...] = ()
     applications: tuple[Application, ...] = ()
+    gang_pods: tuple[str, ...] = ()
+    """Pods (namespace/name) of gang-scheduled applications: task groups, which the dry run does not model."""
 
     def asks(self) -> list[Ask]:
         """Every ask in file order."""

@@ -43,6 +43,17 @@ def _go_parse_int(text: str) -> int | None:
     return None
 
 
+_WHOLE = re.compile(r"[-+]?[0-9][0-9_]*")
+
+
+def plain_number(tag: str, text: str, value: object) -> object:
+    """A scalar's value for plain data: a whole number too large for int64, which YAML resolves to a float, stays
+    the integer written, so that it prints as its digits (never as 1e+20)."""
+    if tag == "float" and _WHOLE.fullmatch(text):
+        return int(text.replace("_", ""))
+    return value
+
+
 def resolve_plain(text: str) -> tuple[str, object]:
     """Resolve an unquoted scalar the way yaml.v3 does: (short tag, value)."""
     if text in _NULLS:

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from yk_cli.core.checks import run_checks
 from yk_cli.core.config import SchedulerConfig, decode_config
 from yk_cli.core.diagnostics import Level, Problem
+from yk_cli.core.rules import all_rules
 from yk_cli.core.yamldoc import Node, SourceMap
 from yk_cli.load.configmap import find_queue_configs
 from yk_cli.load.source import decode_text, read_input
-
-_SUPPRESS = re.compile(r"#\s*yk:\s*disable=([a-z0-9,\s-]+)")
+from yk_cli.load.suppress import unsuppressed
 
 
 @dataclass(slots=True)
@@ -63,19 +62,6 @@ def load_config(name: str, policy_group: str = "queues", stdin: bytes | None = N
             span = p.span if p.span is not None else source_map.span(p.path, p.anchor)
             result.problems.append(p.located(span, display))
         result.configs.append(LoadedConfig(display, doc.origin, doc.root, config, source_map, decoded=True))
-    result.problems = _unsuppressed(result.problems, text)
+    result.problems = unsuppressed(result.problems, text, display, set(all_rules()))
     result.problems.sort(key=Problem.sort_key)
     return result
-
-
-def _unsuppressed(problems: list[Problem], text: str) -> list[Problem]:
-    """Drop warnings silenced by a `# yk: disable=rule` comment on their line (errors cannot be silenced)."""
-    lines = text.splitlines()
-    kept = []
-    for p in problems:
-        if p.level == Level.WARNING and p.span is not None and 0 < p.span.line <= len(lines):
-            match = _SUPPRESS.search(lines[p.span.line - 1])
-            if match and p.rule in {r.strip() for r in match.group(1).split(",")}:
-                continue
-        kept.append(p)
-    return kept

@@ -12,6 +12,13 @@ from dataclasses import dataclass, field
 from yk_cli.core.diagnostics import Level, Path, Problem, Span
 from yk_cli.core.yamldoc import Node
 from yk_cli.load.source import Position, parse_yaml
+from yk_cli.load.unclassified import (
+    configmap_without_key,
+    empty_config,
+    helm_without_key,
+    kubernetes_object,
+    list_without_config,
+)
 
 YUNIKORN_CONFIGMAPS = ("yunikorn-configs", "yunikorn-defaults")
 
@@ -39,14 +46,36 @@ def find_queue_configs(text: str, policy_group: str = "queues") -> FileContents:
     parsed = parse_yaml(text)
     out = FileContents(problems=list(parsed.problems))
     key = f"{policy_group}.yaml"
-    saw_any = False
-    for doc in parsed.documents:
-        saw_any = True
-        _collect(doc, text, key, out, ())
-    if not saw_any and not parsed.problems:
-        # yaml.v3 reads an empty text as an empty config: valid, and YuniKorn then has no partitions.
+    skipped = _Skipped()
+    documents = [doc for doc in parsed.documents if not (doc.kind == "scalar" and doc.tag == "null")]
+    for doc in documents:
+        _collect(doc, text, key, out, (), skipped)
+    found = bool(out.documents)
+    out.problems.extend(kubernetes_object(node, alone=not found) for node in skipped.objects)
+    if not found:
+        out.problems.extend(list_without_config(node, kinds) for node, kinds in skipped.lists)
+    out.problems.extend(
+        configmap_without_key(node, name, key, yunikorn)
+        for node, name, yunikorn in skipped.configmaps
+        if yunikorn or not found
+    )
+    if not documents and not parsed.problems:
+        # yaml.v3 reads an empty text as an empty config: valid, and YuniKorn then runs its default config.
+        first = parsed.documents[0].span if parsed.documents else Span(1, 1, 1, 1)
+        out.problems.append(empty_config("the file", first))
         out.documents.append(QueueDocument(root=None, origin=""))
     return out
+
+
+@dataclass(slots=True)
+class _Skipped:
+    """What a file holds besides queue configs, reported once the whole file is seen."""
+
+    objects: list[Node] = field(default_factory=list)
+    configmaps: list[tuple[Node, str, bool]] = field(default_factory=list)
+    """(node, name, is it one of YuniKorn's ConfigMaps) of ConfigMaps without the queue config key."""
+    lists: list[tuple[Node, list[str]]] = field(default_factory=list)
+    """Lists with neither a queue config nor a ConfigMap, with the kinds of their items."""
 
 
 def _kind(node: Node) -> str:
@@ -60,25 +89,40 @@ def _name(node: Node) -> str:
     return name.text if name is not None and name.kind == "scalar" else ""
 
 
-def _collect(node: Node, text: str, key: str, out: FileContents, path: Path) -> None:
+def _collect(node: Node, text: str, key: str, out: FileContents, path: Path, skipped: _Skipped) -> None:
     kind = _kind(node)
     if kind == "List":
         items = node.get("items")
+        before = (len(out.documents), len(out.problems), len(skipped.configmaps))
+        objects = len(skipped.objects)
         for i, item in enumerate(items.items if items is not None and items.kind == "seq" else []):
-            _collect(item, text, key, out, (*path, "items", i))
+            _collect(item, text, key, out, (*path, "items", i), skipped)
+        kinds = [_kind(n) or "object" for n in skipped.objects[objects:]]
+        del skipped.objects[objects:]  # a List's other objects are not documents of their own
+        if (len(out.documents), len(out.problems), len(skipped.configmaps)) == before:
+            skipped.lists.append((node, kinds))
         return
     if kind == "ConfigMap":
-        _configmap(node, text, key, out)
+        _configmap(node, text, key, out, skipped)
         return
-    if kind or (node.kind == "map" and node.get("apiVersion") is not None):
-        return  # another Kubernetes object: not ours to check
-    if node.kind == "map" and node.get(key) is not None and node.get("partitions") is None:
+    is_map = node.kind == "map"
+    if is_map and node.get("partitions") is None and (kind or node.get("apiVersion") is not None):
+        skipped.objects.append(node)  # another Kubernetes object: not a queue config
+        return
+    if is_map and node.get(key) is not None and node.get("partitions") is None:
         _data_entry(node, text, key, out, "data map")
+        return
+    helm = node.get("yunikornDefaults") if is_map and node.get("partitions") is None else None
+    if helm is not None:
+        if helm.kind == "map" and helm.get(key) is not None:
+            _data_entry(helm, text, key, out, "Helm values yunikornDefaults")
+        else:
+            out.problems.append(helm_without_key(node, key))
         return
     out.documents.append(QueueDocument(root=node, origin=""))
 
 
-def _configmap(node: Node, text: str, key: str, out: FileContents) -> None:
+def _configmap(node: Node, text: str, key: str, out: FileContents, skipped: _Skipped) -> None:
     name = _name(node) or "(unnamed)"
     data = node.get("data")
     binary = node.get("binaryData")
@@ -91,31 +135,13 @@ def _configmap(node: Node, text: str, key: str, out: FileContents) -> None:
             if value is not None:
                 _binary_entry(value, bkey, text, out, f"ConfigMap {name}")
                 return
-    if name in YUNIKORN_CONFIGMAPS or name == "(unnamed)":
-        out.problems.append(
-            Problem(
-                rule="no-queue-config",
-                level=Level.WARNING,
-                message=f"ConfigMap {name} has no {key} key: YuniKorn uses its built-in default queue config "
-                "(partition default, root with submitacl '*', a tag rule on namespace with create: true)",
-                hint=f"add a `{key}: |` entry under data, or pass --policy-group if your config uses another key.",
-                span=_key_span(node, "data") or _key_span(node, "kind") or node.span,
-            )
-        )
-
-
-def _key_span(node: Node, key: str) -> Span | None:
-    """The span of a mapping key (not its value), or None."""
-    for k, _ in node.pairs:
-        if k.kind == "scalar" and k.text == key:
-            return k.span
-    return None
+    skipped.configmaps.append((node, name, name in YUNIKORN_CONFIGMAPS or name == "(unnamed)"))
 
 
 def _data_entry(data: Node, text: str, key: str, out: FileContents, label: str) -> None:
     value = data.get(key)
     assert value is not None
-    origin = f'{label}, data["{key}"]' if label != "data map" else f'data map, key "{key}"'
+    origin = f'{label}, data["{key}"]' if label.startswith("ConfigMap") else f'{label}, key "{key}"'
     if value.kind != "scalar" or value.tag == "null":
         out.problems.append(
             Problem(
@@ -183,6 +209,8 @@ def _add_embedded(inner: str, position: Position, origin: str, out: FileContents
             )
         )
     root = parsed.documents[0] if parsed.documents else None
+    if not parsed.problems and (root is None or (root.kind == "scalar" and root.tag == "null")):
+        problems.append(empty_config(origin, span))
     if parsed.problems and root is None:
         out.documents.append(QueueDocument(root=None, origin=origin, problems=problems))
         return

@@ -60,6 +60,8 @@ ANNOTATION_NS_MAX_CPU = DOMAIN + "namespace.max.cpu"
 ANNOTATION_NS_MAX_MEMORY = DOMAIN + "namespace.max.memory"
 ANNOTATION_NS_GUARANTEED = DOMAIN + "namespace.guaranteed"
 ANNOTATION_NS_MAX_APPS = DOMAIN + "namespace.maxApps"
+GANG_ANNOTATIONS = (DOMAIN + "task-groups", DOMAIN + "task-group-name")
+"""A pod of a gang-scheduled application (task groups), which the dry run does not model."""
 PLACEHOLDER_ANNOTATIONS = ("internal.yunikorn.apache.org/placeholder", DOMAIN + "placeholder")
 TAG_NAMESPACE = "namespace"
 TAG_PARENT_QUEUE = "namespace.parentqueue"
@@ -280,6 +282,8 @@ class _Pod:
     preempt_other: bool
     allow_preemption: bool
     placeholder: bool
+    gang: bool
+    """It belongs to a gang (task-group annotations, or a placeholder)."""
     daemonset_node: str
     daemonset: bool
     restarts: bool
@@ -508,6 +512,7 @@ def _pod(reader: _Reader, obj: _Object, index: int, classes: _Classes, unique_id
         preempt_other=policy != "Never",
         allow_preemption=allow,
         placeholder=placeholder,
+        gang=placeholder or any(annotations.get(key, "").strip() for key in GANG_ANNOTATIONS),
         daemonset_node=daemonset_node,
         daemonset=daemonset,
         restarts=_restarted_by_controller(pod),
@@ -738,7 +743,9 @@ def _build(reader: _Reader, objects: list[_Object]) -> tuple[Workload, str | Non
         for n in nodes.values()
     )
     applications = _applications(reader, pods, now, namespace_tag_map)
-    return Workload(priority_classes=tuple(classes), nodes=node_specs, applications=applications), queues_yaml
+    gang = tuple(f"{p.namespace}/{p.name}" for p in pods if p.gang)
+    workload = Workload(priority_classes=tuple(classes), nodes=node_specs, applications=applications, gang_pods=gang)
+    return workload, queues_yaml
 
 
 def _queue_source(pod: Node) -> Node | None:

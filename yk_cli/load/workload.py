@@ -35,7 +35,7 @@ from yk_cli.core.workload import (
     PriorityClass,
     Workload,
 )
-from yk_cli.core.yamldoc import Node, SourceMap
+from yk_cli.core.yamldoc import Node, SourceMap, plain_number
 from yk_cli.load import workload_fast
 from yk_cli.load.schema import Gate, SchemaRules, compile_gate, load_schema, schema_problems
 from yk_cli.load.source import collector_paused, decode_text, parse_yaml, read_input
@@ -178,7 +178,7 @@ def _plain(node: Node, problems: list[Problem], path: Path) -> Any:
     """A node as plain data (dict, list, str, int, float, bool, None); repeated keys are problems."""
     if node.kind == "scalar":
         if node.tag in ("int", "float", "bool", "null"):
-            return node.value
+            return plain_number(node.tag, node.text, node.value)
         return node.text
     if node.kind == "seq":
         return [_plain(item, problems, (*path, i)) for i, item in enumerate(node.items)]

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from yk_cli.core.yamldoc import resolve_plain
+from yk_cli.core.yamldoc import plain_number, resolve_plain
 
 MAX_DEPTH = 100
 """Deeper documents are left to the full parser (which enforces its own limit)."""
@@ -170,7 +170,7 @@ def scalar(text: str) -> Any:
         tag, resolved = resolve_plain(text)
         if tag == "merge":
             raise Unsupported("merge key")
-        value = resolved if tag in ("int", "float", "bool", "null") else text
+        value = plain_number(tag, text, resolved) if tag in ("int", "float", "bool", "null") else text
         if len(_RESOLVED) < 100_000:
             _RESOLVED[text] = value
     return value

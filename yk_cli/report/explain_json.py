@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from yk_cli.core.explain import AskFacts, Comparison, Explanation, PrioritySide
 from yk_cli.core.priority import MIN_PRIORITY, Step
 from yk_cli.core.queues import Queue
+from yk_cli.core.unmodelled import Unmodelled
 from yk_cli.report.trace_common import seconds
 from yk_cli.report.tree_common import Locate, cause_text, nowhere
+from yk_cli.report.unmodelled import unmodelled_dicts
 
 
 def _priority(value: int) -> int | None:
@@ -40,7 +42,7 @@ def step_dict(step: Step, queues: Mapping[str, Queue], locate: Locate) -> dict[s
         "kind": step.kind,
         "value": _priority(step.value),
         "detail": step.detail,
-        "causes": [cause_text(c, locate, dict(queues)) for c in step.causes],
+        "causes": [cause_text(c, locate, queues, step.queue_path) for c in step.causes],
     }
 
 
@@ -74,6 +76,7 @@ def render(
     partition: str,
     queues: Mapping[str, Queue],
     locate: Locate = nowhere,
+    unmodelled: Sequence[Unmodelled] = (),
 ) -> str:
     """The whole JSON document."""
     winner = explanation.asks[explanation.winner] if explanation.winner is not None else None
@@ -88,6 +91,7 @@ def render(
     data = {
         "source": source,
         "partition": partition,
+        "notModelled": unmodelled_dicts(unmodelled),
         "asks": [ask_dict(f) for f in explanation.asks],
         "first": f"{winner.application}/{winner.ask}" if winner is not None else None,
         "verdict": explanation.verdict,

@@ -17,7 +17,9 @@ from yk_cli.core.explain import (
 from yk_cli.core.priority import show
 from yk_cli.core.properties import Source, format_duration
 from yk_cli.core.queues import Queue
+from yk_cli.core.unmodelled import Unmodelled
 from yk_cli.report.tree_common import Locate, cause_text, nowhere
+from yk_cli.report.unmodelled import unmodelled_lines
 
 MARK = "<- first difference"
 NOT_PENDING = (codes.NOT_SUBMITTED, codes.UNPLACED, codes.QUEUE_MISSING)
@@ -98,7 +100,8 @@ def breakdown_lines(
             continue
         out.append(line)
         if step.causes:
-            out.append(f"{indent}from " + "; ".join(cause_text(c, locate, dict(queues)) for c in step.causes))
+            causes = "; ".join(cause_text(c, locate, queues, step.queue_path) for c in step.causes)
+            out.append(f"{indent}from {causes}")
     return out
 
 
@@ -112,9 +115,10 @@ def render(
     partition: str,
     queues: Mapping[str, Queue],
     locate: Locate = nowhere,
+    unmodelled: Sequence[Unmodelled] = (),
 ) -> str:
     """The whole text report."""
-    out = [f"yk explain: {source}; partition {partition}", "", explanation.summary, ""]
+    out = [f"yk explain: {source}; partition {partition}", "", *unmodelled_lines(unmodelled), explanation.summary, ""]
     out.extend(asks_table(explanation))
     comparison = explanation.comparison
     if comparison is not None:

@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from yk_cli.core.explain_preemption import PodStory, Sighting
 from yk_cli.core.trace import PreemptionAttempt
+from yk_cli.core.unmodelled import Unmodelled
 from yk_cli.report.trace_common import attempt_title, seconds, when
 from yk_cli.report.trace_json import attempt_dict
 from yk_cli.report.tree_common import Locate, nowhere
+from yk_cli.report.unmodelled import unmodelled_dicts, unmodelled_lines
 
 
-def render_text(story: PodStory, source: str, partition: str, locate: Locate = nowhere) -> str:
+def render_text(
+    story: PodStory, source: str, partition: str, locate: Locate = nowhere, unmodelled: Sequence[Unmodelled] = ()
+) -> str:
     """The story in words: preempted or not, by whom, and every try that looked at the pod."""
-    out = [f"yk explain: {source}; partition {partition}", ""]
+    out = [f"yk explain: {source}; partition {partition}", "", *unmodelled_lines(unmodelled)]
     pod = f"{story.application}/{story.name}" + (f" ({story.queue_path})" if story.queue_path else "")
     event = story.preempted_by
     if event is not None and not event.ask:
@@ -61,12 +66,15 @@ def _sighting(s: Sighting, locate: Locate) -> str:
     return line
 
 
-def render_json(story: PodStory, source: str, partition: str, locate: Locate = nowhere) -> str:
+def render_json(
+    story: PodStory, source: str, partition: str, locate: Locate = nowhere, unmodelled: Sequence[Unmodelled] = ()
+) -> str:
     """The story as one JSON document."""
     event = story.preempted_by
     document: dict[str, Any] = {
         "source": source,
         "partition": partition,
+        "notModelled": unmodelled_dicts(unmodelled),
         "application": story.application,
         "pod": story.name,
         "queuePath": story.queue_path,

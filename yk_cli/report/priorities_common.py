@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from yk_cli.core.priority import AskBreakdown, PriorityCache, Step
 from yk_cli.core.queues import Queue, QueueTree
+from yk_cli.core.unmodelled import Unmodelled
 from yk_cli.core.workload import Application
 from yk_cli.report.tree_common import Locate, cause_text, nowhere
 
@@ -21,6 +22,8 @@ class PriorityView:
     asks: Sequence[AskBreakdown]
     rejected: Sequence[tuple[Application, str]] = ()
     locate: Locate = nowhere
+    unmodelled: Sequence[Unmodelled] = ()
+    """Features in use that yk does not model (shown at the top)."""
 
 
 def sorts_by(queue: Queue) -> str:
@@ -31,4 +34,4 @@ def sorts_by(queue: Queue) -> str:
 
 def step_causes(view: PriorityView, step: Step) -> str:
     """`priority.offset 10: set here (f:28); ...` for the causes of a step ('' when none)."""
-    return "; ".join(cause_text(c, view.locate, view.tree.queues) for c in step.causes)
+    return "; ".join(cause_text(c, view.locate, view.tree.queues, step.queue_path) for c in step.causes)

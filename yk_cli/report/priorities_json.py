@@ -9,6 +9,7 @@ from json.encoder import encode_basestring as _string  # what json.dumps(ensure_
 from yk_cli.core.priority import Cause, Step
 from yk_cli.report.priorities_common import PriorityView
 from yk_cli.report.tree_common import depth_first, json_value, priority_json
+from yk_cli.report.unmodelled import unmodelled_dicts
 
 
 def cause_dict(view: PriorityView, cause: Cause) -> dict[str, object]:
@@ -69,6 +70,7 @@ def chunks(view: PriorityView) -> Iterator[str]:
     yield (
         "{\n"
         f'  "partition": {json.dumps(view.partition)},\n'
+        f'  "notModelled": {_lines([json.dumps(u, ensure_ascii=False) for u in unmodelled_dicts(view.unmodelled)])},\n'
         f'  "queues": {_lines([json.dumps(q, ensure_ascii=False) for q in queues])},\n'
     )
     encoded: dict[int, str] = {}

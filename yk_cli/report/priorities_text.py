@@ -8,6 +8,7 @@ from yk_cli.core.priority import AskBreakdown, Step, show
 from yk_cli.core.properties import Source
 from yk_cli.report.priorities_common import PriorityView, sorts_by, step_causes
 from yk_cli.report.tree_common import depth_first
+from yk_cli.report.unmodelled import unmodelled_lines
 
 VALUE_WIDTH = 11
 """Wide enough for -2147483648."""
@@ -38,6 +39,7 @@ def render(view: PriorityView) -> str:
 
 def chunks(view: PriorityView) -> Iterator[str]:
     """The report in pieces, one per ask (large reports are printed as they are made)."""
+    yield "".join(f"{line}\n" for line in unmodelled_lines(view.unmodelled))
     yield f"Queue priorities in partition {view.partition} (n/a: nothing pending)\n\n"
     yield "".join(f"{row}\n" for row in queue_table(view))
     yield "\n"

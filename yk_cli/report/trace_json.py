@@ -10,6 +10,7 @@ from yk_cli.core.preemption_loops import PreemptionLoop, find_loops
 from yk_cli.core.priority import MIN_PRIORITY
 from yk_cli.core.trace import PendingAsk, PreemptionAttempt, Summary, Trace, TraceEvent
 from yk_cli.report.trace_common import seconds
+from yk_cli.report.unmodelled import unmodelled_dicts
 
 
 def _priority(value: int) -> int | None:
@@ -121,6 +122,7 @@ def chunks(trace: Trace, source: str) -> Iterator[str]:
     whole document (or its text) in memory at once."""
     yield f"{{\n  {_dumps('source')}: {_dumps(source)},\n  {_dumps('partition')}: {_dumps(trace.partition)},\n"
     yield f"  {_dumps('notes')}: {_nested(list(trace.notes))},\n"
+    yield f"  {_dumps('notModelled')}: {_nested(unmodelled_dicts(trace.unmodelled))},\n"
     yield from _array("events", map(event_dict, trace.events))
     yield ",\n"
     yield from _array("pending", map(pending_dict, trace.pending))

@@ -21,6 +21,8 @@ def _row(cells: list[str], last: str | None = None) -> str:
 def render(trace: Trace, source: str) -> str:
     """The whole Markdown report."""
     out = [f"## {title(trace, source)}", ""]
+    if trace.unmodelled:
+        out += [f"> **Not modelled:** {_cell(u.message)}" for u in trace.unmodelled] + [""]
     if trace.notes:
         out += [f"> **Note:** {_cell(note)}" for note in trace.notes] + [""]
     if trace.events:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from yk_cli.core.trace import Trace
 from yk_cli.report.trace_common import attempt_title, loop_lines, notes, priority, summary_line, title, when
+from yk_cli.report.unmodelled import unmodelled_lines
 
 HEADER = ("STEP", "TIME", "EVENT", "QUEUE", "PRIORITY", "ASK", "NODE", "QUEUE PRIORITY CHANGES")
 PENDING_HEADER = ("APPLICATION/ASK", "QUEUE", "PRIORITY", "REASON")
@@ -64,6 +65,7 @@ def attempts(trace: Trace) -> list[str]:
 def render(trace: Trace, source: str) -> str:
     """The whole text report."""
     out = [title(trace, source), ""]
+    out += unmodelled_lines(trace.unmodelled)
     if trace.notes:
         out += [f"Note: {note}" for note in trace.notes] + [""]
     loops = loop_lines(trace)

@@ -71,14 +71,22 @@ def shown_settings(queue: Queue) -> list[Setting]:
     return out
 
 
-def provenance(queue: Queue, setting: Setting, locate: Locate) -> str:
+def provenance(queue: Queue, setting: Setting, locate: Locate, row: Queue | None = None) -> str:
     """`set here (f:12)`, `inherited from root.a (f:7)`, `from root.a's child template (f:9)`, `default`, or the
-    fallback YuniKorn uses after a bad value, with where the bad text is."""
+    fallback YuniKorn uses after a bad value, with where the bad text is.
+
+    With `row` (the queue a report line is about, when the setting is another queue's): `inherited from <queue>`
+    when row inherits that very text, else `set on <queue>`; never `set here` for a queue that does not set it.
+    """
     if setting.source == Source.DEFAULT:
         return "default"
     where = locate(setting_config_path(queue, setting))
     at = f" ({where})" if where else ""
-    if setting.source == Source.SET:
+    if row is not None and row is not queue and setting.source != Source.TEMPLATE:
+        own = row.setting(setting.key)
+        inherits = own.source == Source.INHERITED and own.origin == setting.origin
+        origin = f"inherited from {setting.origin}" if inherits else f"set on {setting.origin}"
+    elif setting.source == Source.SET:
         origin = "set here"
     elif setting.source == Source.INHERITED:
         origin = f"inherited from {setting.origin}"
@@ -112,13 +120,13 @@ def json_value(setting: Setting) -> object:
     return setting.value
 
 
-def cause_text(cause: Cause, locate: Locate, queues: dict[str, Queue]) -> str:
-    """`priority.offset 10 set here (f:28)` for one cause of a step."""
+def cause_text(cause: Cause, locate: Locate, queues: Mapping[str, Queue], row: str = "") -> str:
+    """`priority.offset 10 set here (f:28)` for one cause of a step; row is the queue the step is about."""
     queue = queues.get(cause.queue_path)
     setting = cause.setting
     if queue is None:  # pragma: no cover - causes always name queues of the tree
         return f"{setting.key} {value_text(setting)}"
-    return f"{setting.key} {value_text(setting)}: {provenance(queue, setting, locate)}"
+    return f"{setting.key} {value_text(setting)}: {provenance(queue, setting, locate, queues.get(row))}"
 
 
 def priority_json(priority: int) -> int | None:

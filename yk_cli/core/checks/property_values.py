@@ -54,7 +54,24 @@ UNKNOWN_PROPERTY = warning(
     "quota.preemption.delay. Fix: correct the key (yk suggests the closest known one) or remove it.",
 )
 
-RULES = (INVALID_VALUE, DEPRECATED_SORT_POLICY, UNKNOWN_PROPERTY)
+EMPTY_VALUE = warning(
+    "empty-property-value",
+    "A queue property with an empty, blank or null value: YuniKorn uses the default.",
+    "An empty value is almost always a hole left by templating (`priority.offset: {{ .Values.offset }}`) or an "
+    "unfinished edit. A YAML null (`~`, or nothing after the colon) is the same as `''` to YuniKorn: properties "
+    "are a map of strings. What YuniKorn then does depends on the parser: `priority.offset`, "
+    "`application.sort.priority`, `preemption.delay`, `application.unschedasks.backoff`, "
+    "`application.unschedasks.backoff.delay` and `quota.preemption.delay` log a parse error "
+    '(`strconv.ParseInt: parsing "": invalid syntax`, `time: invalid duration ""`, ...) and use their '
+    "default; `application.sort.policy`, `priority.policy` and `preemption.policy` read `''` as their default "
+    "without a log line. A value of spaces only is rejected by every parser. An empty value on a queue still "
+    "overrides what the queue would inherit: `application.sort.policy: ''` under a `fair` parent means fifo. "
+    "In a childtemplate, empty values are dropped, so dynamic queues use the default. yk names the value used "
+    "instead. Fix: write the value you mean, or remove the key to use the default (or inherit).",
+)
+
+RULES = (INVALID_VALUE, DEPRECATED_SORT_POLICY, UNKNOWN_PROPERTY, EMPTY_VALUE)
+_EMPTY_MEANS_DEFAULT = (props.SORT_POLICY, props.PRIORITY_POLICY, props.PREEMPTION_POLICY)
 
 _NUMBER = re.compile(r"[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)")
 _CHOICES = {
@@ -79,12 +96,36 @@ def check_property_values(config: SchedulerConfig) -> Iterator[Problem]:
                 hint='write "fifo" (or "fair"); use maxapplications to limit running applications',
             )
             continue
-        if entry.text == "":
-            continue  # an empty value means the default, exactly like an absent key
+        if entry.text.strip() == "":
+            message, hint = empty_value(entry)
+            yield EMPTY_VALUE.problem(message, entry.path, hint=hint)
+            continue
         parsed = props.parse_property(entry.key, entry.text)
         if not parsed.ok:
             message, hint = rejection(entry.key, entry.text)
             yield INVALID_VALUE.problem(message, entry.path, hint=hint)
+
+
+def empty_value(entry: PropertyEntry) -> tuple[str, str]:
+    """The message and hint for an empty, blank or null property value: what YuniKorn does and uses instead."""
+    key, text = entry.key, entry.text
+    definition = props.DEFINITIONS[key]
+    used = definition.default_text
+    if key == props.QUOTA_PREEMPTION_DELAY:
+        used = "0s, so quota preemption stays off for this queue"
+    hint = "write the value you mean, or remove the key to use the default"
+    if text == "":
+        quoted = f'{key} "" (empty or null)'
+        if entry.template:
+            dropped = "YuniKorn drops empty template values, dynamic queues use"
+            return f"{quoted} in the childtemplate: {dropped} {used}", hint
+        if key in _EMPTY_MEANS_DEFAULT:
+            return f"{quoted}: YuniKorn uses {used} (an empty value means the default, without a log line)", hint
+    else:
+        quoted = f'{key} "{text}" (blank)'
+    where = " in the childtemplate" if entry.template else ""
+    note = props.parse_property(key, text).note
+    return f"{quoted}{where}: YuniKorn logs a parse error ({note}) and uses {used}", hint
 
 
 def rejection(key: str, text: str) -> tuple[str, str]:

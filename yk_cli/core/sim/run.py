@@ -45,6 +45,7 @@ from yk_cli.core.trace import (
     Victim,
 )
 from yk_cli.core.trace import COMPLETE as COMPLETE_EVENT
+from yk_cli.core.unmodelled import unmodelled
 from yk_cli.core.workload import Workload
 
 LATEST_VERSION = "1.8"
@@ -111,6 +112,7 @@ class Simulation:
         self.notes = over_max_notes(self.state, partition)
         if partition.quota_preemption_enabled:
             quota.arm(self.state)
+        self.unmodelled = tuple(unmodelled(partition, tree, workload))
         self.state.max_fence = version_tuple(options.yunikorn_version) >= MAX_FENCE_VERSION
         self.partition = partition.display_name
         self.events: list[TraceEvent] = []
@@ -211,7 +213,16 @@ class Simulation:
             stopped_by=self.stopped_by,
         )
         attempts = tuple(state.attempt_log)
-        return Trace(tuple(self.events), pending, summary, self.partition, attempts, state.explain, tuple(self.notes))
+        return Trace(
+            tuple(self.events),
+            pending,
+            summary,
+            self.partition,
+            attempts,
+            state.explain,
+            tuple(self.notes),
+            self.unmodelled,
+        )
 
     def _may_step(self, what: Decision | AllocState | QState) -> bool:
         """Whether one more trace event may happen; records why not."""

@@ -1,0 +1,157 @@
+"""simulate, explain and priorities say at the top (text and JSON) what the dry run does not model yet."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+CONFIG = """partitions:
+  - name: default
+    limits:
+      - {limit: everyone, users: ['*'], maxapplications: 10}
+    queues:
+      - name: root
+        submitacl: '*'
+        queues:
+          - name: a
+            limits:
+              - {limit: one app, users: [alice], maxapplications: 1}
+          - name: b
+            properties:
+              application.unschedasks.backoff: "3"
+          - name: c
+"""
+WORKLOAD = """nodes:
+  - {name: n1, resources: {vcore: 4}}
+applications:
+  - id: app1
+    queue: root.a
+    user: alice
+    asks:
+      - {name: x, priority: 3, resources: {vcore: 1}}
+  - id: app2
+    queue: root.b
+    asks:
+      - {name: z, priority: 1, resources: {vcore: 1}}
+"""
+LIMITS = (
+    "user and group limits on root, root.a: the dry run places and runs applications as if no user or group "
+    "limit applied"
+)
+BACKOFF = "application.unschedasks.backoff on root.b: the dry run never skips an application after unschedulable asks"
+EXPECTED_JSON = [
+    {"feature": "limits", "message": LIMITS, "queues": ["root", "root.a"], "pods": []},
+    {"feature": "backoff", "message": BACKOFF, "queues": ["root.b"], "pods": []},
+]
+NOTICE = [f"Not modelled: {LIMITS}", f"Not modelled: {BACKOFF}", ""]
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> tuple[str, str]:
+    config = tmp_path / "queues.yaml"
+    config.write_text(CONFIG)
+    workload = tmp_path / "workload.yaml"
+    workload.write_text(WORKLOAD)
+    return str(config), str(workload)
+
+
+COMMANDS = {
+    "simulate": ("simulate",),
+    "priorities": ("priorities",),
+    "explain-pair": ("explain", "{c}", "{w}", "x", "z"),
+    "explain-pod": ("explain", "{c}", "{w}", "x"),
+}
+
+
+def _args(name: str, config: str, workload: str) -> list[str]:
+    if name in ("simulate", "priorities"):
+        return [name, config, workload]
+    return [a.format(c=config, w=workload) for a in COMMANDS[name]]
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_text_notice_at_the_top(run_yk, files: tuple[str, str], name: str) -> None:
+    result = run_yk(*_args(name, *files))
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    if name == "priorities":
+        assert lines[:3] == NOTICE
+        assert lines[3] == "Queue priorities in partition default (n/a: nothing pending)"
+    else:
+        assert lines[1] == ""
+        assert lines[2:5] == NOTICE
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_json_not_modelled(run_yk, files: tuple[str, str], name: str) -> None:
+    result = run_yk(*_args(name, *files), "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["notModelled"] == EXPECTED_JSON
+
+
+def test_markdown_notice(run_yk, files: tuple[str, str]) -> None:
+    result = run_yk("simulate", *files, "--format", "markdown")
+    assert result.stdout.splitlines()[2:5] == [
+        f"> **Not modelled:** {LIMITS}",
+        f"> **Not modelled:** {BACKOFF}",
+        "",
+    ]
+
+
+def test_nothing_unmodelled_is_an_empty_list(run_yk) -> None:
+    tenants = ("samples/queues/tenants.yaml", "samples/workloads/tenants.yaml")
+    for args in (("simulate", *tenants), ("priorities", *tenants), ("explain", *tenants, "a1-p8")):
+        result = run_yk(*args, "--format", "json")
+        assert json.loads(result.stdout)["notModelled"] == []
+        text = run_yk(*args)
+        assert "Not modelled" not in text.stdout
+
+
+def test_many_queues_are_shortened(run_yk, tmp_path: Path) -> None:
+    queues = "".join(
+        f"          - name: q{i}\n            limits: [{{users: [bob], maxapplications: 1}}]\n" for i in range(7)
+    )
+    config = tmp_path / "queues.yaml"
+    config.write_text(
+        CONFIG.split("        queues:\n")[0].replace(
+            "    limits:\n      - {limit: everyone, users: ['*'], maxapplications: 10}\n", ""
+        )
+        + "        queues:\n"
+        + queues
+    )
+    workload = tmp_path / "workload.yaml"
+    workload.write_text("nodes:\n  - {name: n1, resources: {vcore: 4}}\n")
+    result = run_yk("simulate", str(config), str(workload), "--format", "json")
+    [item] = json.loads(result.stdout)["notModelled"]
+    assert item["queues"] == [f"root.q{i}" for i in range(7)]
+    assert item["message"] == (
+        "user and group limits on root.q0, root.q1, root.q2, root.q3, root.q4 and 2 more: the dry run places and "
+        "runs applications as if no user or group limit applied"
+    )
+
+
+def test_gang_pods_in_a_cluster_dump(run_yk, tmp_path: Path) -> None:
+    dump = (ROOT / "samples/cluster/dump.yaml").read_text()
+    marker = "  name: spark-pi-exec-1\n"
+    assert marker in dump
+    head, tail = dump.split(marker, 1)
+    anchor = 'yunikorn.apache.org/user.info: \'{"user":"alice","groups":["team-a","spark-users"]}\'\n'
+    indent = tail.split(anchor, 1)[0].rsplit("\n", 1)[1]
+    tail = tail.replace(anchor, anchor + indent + "yunikorn.apache.org/task-group-name: executors\n", 1)
+    path = tmp_path / "dump.yaml"
+    path.write_text(head + marker + tail)
+    message = (
+        "gang scheduling (task groups, placeholders) of 1 pod (team-a/spark-pi-exec-1): the dry run schedules each "
+        "pod on its own"
+    )
+    result = run_yk("simulate", "--cluster", str(path), "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["notModelled"] == [
+        {"feature": "gang-scheduling", "message": message, "queues": [], "pods": ["team-a/spark-pi-exec-1"]}
+    ]
+    text = run_yk("simulate", "--cluster", str(path)).stdout.splitlines()
+    assert text[2] == f"Not modelled: {message}"

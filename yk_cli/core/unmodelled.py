@@ -1,0 +1,65 @@
+"""What the config and workload use that the dry run does not model yet, named by queue or pod."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from yk_cli.core import properties as props
+from yk_cli.core.config import PartitionConfig
+from yk_cli.core.queues import QueueTree
+from yk_cli.core.workload import Workload
+
+
+@dataclass(frozen=True, slots=True)
+class Unmodelled:
+    """One feature in use that yk ignores, what that means, and the queues or pods concerned."""
+
+    feature: str
+    """limits | gang-scheduling | backoff."""
+    message: str
+    queues: tuple[str, ...] = ()
+    pods: tuple[str, ...] = ()
+
+
+def _listed(names: tuple[str, ...], limit: int = 5) -> str:
+    shown = ", ".join(names[:limit])
+    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
+
+
+def unmodelled(partition: PartitionConfig, tree: QueueTree, workload: Workload) -> list[Unmodelled]:
+    """Every feature in use that the dry run ignores, in a fixed order: limits, gang scheduling, backoff."""
+    out: list[Unmodelled] = []
+    limited = [q.path for q in tree.queues.values() if q.config is not None and q.config.limits]
+    if partition.limits and "root" not in limited:
+        limited.insert(0, "root")
+    if limited:
+        queues = tuple(limited)
+        out.append(
+            Unmodelled(
+                "limits",
+                f"user and group limits on {_listed(queues)}: the dry run places and runs "
+                "applications as if no user or group limit applied",
+                queues=queues,
+            )
+        )
+    if workload.gang_pods:
+        pods = workload.gang_pods
+        out.append(
+            Unmodelled(
+                "gang-scheduling",
+                f"gang scheduling (task groups, placeholders) of {len(pods)} pod{'s' if len(pods) != 1 else ''} "
+                f"({_listed(pods)}): the dry run schedules each pod on its own",
+                pods=pods,
+            )
+        )
+    backoff = tuple(q.path for q in tree.queues.values() if q.is_leaf and int(str(q.setting(props.BACKOFF).value)) > 0)
+    if backoff:
+        out.append(
+            Unmodelled(
+                "backoff",
+                f"application.unschedasks.backoff on {_listed(backoff)}: the dry run never skips an application "
+                "after unschedulable asks",
+                queues=backoff,
+            )
+        )
+    return out
