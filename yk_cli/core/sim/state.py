@@ -549,6 +549,10 @@ class AllocState:
         leaf = self.app.leaf
         if leaf is not None:
             leaf.aver += 1
+            queue: QState | None = leaf
+            while queue is not None:  # a victim search reused by usage scope must not offer it again
+                queue.sver += 1
+                queue = queue.parent
 
 
 def vector(resources: Mapping[str, int], index: Mapping[str, int], width: int) -> Size:
