@@ -586,31 +586,36 @@ class Attempt:
                     for alloc in queue.allocs:
                         self._mark(alloc, verdicts.PREEMPTION_DISABLED, f"{queue.path} has preemption.policy disabled")
                 return
-            snapshot = self._snapshot(queue)
-            remaining = snapshot.remaining(self._walk_memo)
-            if remaining is not None and all(v >= 0 for v in remaining.values()):
-                del self.snapshots[queue.path]
-                if explain:
-                    detail = f"{queue.path} is not over its guarantee: {format_resource(remaining)} still guaranteed"
-                    for alloc in queue.allocs:
-                        self._mark(alloc, verdicts.NOT_OVER_GUARANTEE, detail)
-                return
-            self.level[queue] = ask_priority
             ask_mask = self.ask_mask
             if not explain:
+                # a leaf without eligible pods gives nothing whether over its guarantee or not: look at that first
                 key = (None if fenced else ask_priority, ask_mask)
                 found = queue.vcache.get(key)
                 if found is None or found[0] != queue.aver:
                     found = self._leaf_victims(queue, ask_priority, fenced, key)
                 _, victims, in_order, total, owner = found
                 if not victims:
+                    return
+                snapshot = self._snapshot(queue)
+                remaining = snapshot.remaining(self._walk_memo)
+                if remaining is not None and all(v >= 0 for v in remaining.values()):
                     del self.snapshots[queue.path]
                     return
+                self.level[queue] = ask_priority
                 snapshot.victims = victims
                 self.victim_sets[queue] = owner
                 self.sorted_runs.append(in_order)
                 self.totals[queue.path] = total
                 return
+            snapshot = self._snapshot(queue)
+            remaining = snapshot.remaining(self._walk_memo)
+            if remaining is not None and all(v >= 0 for v in remaining.values()):
+                del self.snapshots[queue.path]
+                detail = f"{queue.path} is not over its guarantee: {format_resource(remaining)} still guaranteed"
+                for alloc in queue.allocs:
+                    self._mark(alloc, verdicts.NOT_OVER_GUARANTEE, detail)
+                return
+            self.level[queue] = ask_priority
             for alloc in queue.allocs:
                 if alloc.required or alloc.preempted:
                     if explain and alloc.required:
