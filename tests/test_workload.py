@@ -445,6 +445,7 @@ def test_missing_queue_is_fine_when_rules_may_create_it() -> None:
 def test_every_workload_rule_is_exercised_here_or_in_samples() -> None:
     rules = {rule for _, expected, _ in PROBLEMS.values() for rule, _, _ in expected}
     rules |= {"workload-unknown-partition"}  # needs the command: tests/test_priorities.py
+    rules |= {"workload-too-many-asks"}  # needs a million asks: tests/test_bad_input.py
     assert rules == {r.id for r in WORKLOAD_RULES}
 
 
