@@ -15,7 +15,10 @@ from yk_cli.cli import app
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
-SHARED = Path(os.environ.get("YK_SHARED", ROOT.parent / "shared"))
+DATA = ROOT / "tests" / "data"
+"""Test data kept in the repository: conformance cases, real-world configs (see each folder's README)."""
+CONFORMANCE = DATA / "conformance"
+REALWORLD = DATA / "realworld"
 
 
 @pytest.fixture

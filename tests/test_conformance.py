@@ -1,6 +1,6 @@
-"""What the real YuniKorn core did: every ../shared/conformance case without preemption, run in-process.
+"""What the real YuniKorn core did: every conformance case (tests/data/conformance) without preemption, run in-process.
 
-The comparison is check.py's own (imported from the shared folder): allocations in order with their nodes,
+The comparison is check.py's own (tests/data/conformance/check.py, imported): allocations in order with their nodes,
 victims before an allocation as a set, and the pending set. All 125 cases must agree: the 50 under simulate/,
 the 45 under preempt/ in which the core preempted nothing and the 30 in which it did.
 """
@@ -15,17 +15,13 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import SHARED
+from tests.conftest import CONFORMANCE
 from yk_cli.commands.simulate import options_from, simulation_report
 
-CONFORMANCE = SHARED / "conformance"
 
-
-def _check_module() -> ModuleType | None:
-    """The shared check.py as a module (None when the shared folder is absent)."""
+def _check_module() -> ModuleType:
+    """The conformance check.py as a module."""
     path = CONFORMANCE / "check.py"
-    if not path.is_file():
-        return None
     spec = importlib.util.spec_from_file_location("yk_conformance_check", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -44,8 +40,6 @@ def _preempts(case: Path) -> bool:
 
 def _cases(kind: str, *, preempting: bool | None = None) -> list[Path]:
     folder = CONFORMANCE / kind
-    if not folder.is_dir():
-        return []
     cases = sorted(path for path in folder.iterdir() if (path / "expected.json").is_file())
     return [case for case in cases if preempting is None or _preempts(case) == preempting]
 
@@ -53,7 +47,6 @@ def _cases(kind: str, *, preempting: bool | None = None) -> list[Path]:
 SIMULATE = _cases("simulate")
 PREEMPT_FREE = _cases("preempt", preempting=False)
 PREEMPTING = _cases("preempt", preempting=True)
-ABSENT = [pytest.param(None, marks=pytest.mark.skip(reason=f"no conformance cases under {CONFORMANCE}"))]
 
 
 def observed(case: Path, version: str = "1.8") -> tuple[list[tuple[Any, ...]], list[str]]:
@@ -75,24 +68,23 @@ def observed(case: Path, version: str = "1.8") -> tuple[list[tuple[Any, ...]], l
 
 def agree(case: Path, version: str = "1.8") -> None:
     """Assert yk's trace equals the real core's, exactly as check.py compares them."""
-    assert CHECK is not None
     want_seq, want_pending = CHECK.expected(str(case))
     got_seq, got_pending = observed(case, version)
     assert CHECK.grouped(got_seq) == CHECK.grouped(want_seq), f"{case.name}: allocation order differs from the core"
     assert got_pending == want_pending, f"{case.name}: pending set differs from the core"
 
 
-@pytest.mark.parametrize("case", SIMULATE or ABSENT, ids=lambda case: case.name if case else "absent")
+@pytest.mark.parametrize("case", SIMULATE, ids=lambda case: case.name)
 def test_simulate_case(case: Path) -> None:
     agree(case)
 
 
-@pytest.mark.parametrize("case", PREEMPT_FREE or ABSENT, ids=lambda case: case.name if case else "absent")
+@pytest.mark.parametrize("case", PREEMPT_FREE, ids=lambda case: case.name)
 def test_preempt_case_without_preemption(case: Path) -> None:
     agree(case)
 
 
-@pytest.mark.parametrize("case", PREEMPTING or ABSENT, ids=lambda case: case.name if case else "absent")
+@pytest.mark.parametrize("case", PREEMPTING, ids=lambda case: case.name)
 def test_preempt_case_with_preemption(case: Path) -> None:
     agree(case)
     agree(case, "1.9")  # the core the cases came from: with the max fence of YUNIKORN-3241
@@ -100,7 +92,6 @@ def test_preempt_case_with_preemption(case: Path) -> None:
     assert any(event[0] == "preempt" for event in seq), f"{case.name}: yk preempted nothing"
 
 
-@pytest.mark.skipif(CHECK is None, reason=f"no {CONFORMANCE / 'check.py'}")
 def test_the_case_sets_are_the_documented_ones() -> None:
     """The README promises 50 simulate cases and 75 preempt cases of which 30 preempt."""
     assert len(SIMULATE) == 50

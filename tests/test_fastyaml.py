@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import ROOT, SAMPLES, SHARED, dedent
+from tests.conftest import REALWORLD, ROOT, SAMPLES, dedent
 from yk_cli.core.yamldoc import Node
 from yk_cli.load.fastyaml import Unsupported, compose_document
 from yk_cli.load.source import MAX_DEPTH, MAX_EXPANDED_NODES, parse_yaml, parse_yaml_ruamel
@@ -27,8 +27,6 @@ def _benchmark_module() -> Any:
 
 
 generate = _benchmark_module().generate
-
-REALWORLD = SHARED / "realworld" / "configs"
 
 
 def identity(start: tuple[int, int], end: tuple[int, int]) -> Any:
@@ -77,12 +75,11 @@ def agrees(text: str) -> bool:
 def corpus() -> list[tuple[str, str]]:
     """(name, text) of every YAML text at hand: samples, real-world configs and the queues.yaml inside them."""
     texts = [(p.name, p.read_text()) for p in sorted(SAMPLES.rglob("*.yaml"))]
-    if REALWORLD.exists():
-        for path in sorted(REALWORLD.glob("*.yaml")):
-            text = path.read_text()
-            texts.append((path.name, text))
-            for i, doc in enumerate(_embedded(text)):
-                texts.append((f"{path.name}#{i}", doc))
+    for path in sorted((REALWORLD / "configs").glob("*.yaml")):
+        text = path.read_text()
+        texts.append((path.name, text))
+        for i, doc in enumerate(_embedded(text)):
+            texts.append((f"{path.name}#{i}", doc))
     return texts
 
 

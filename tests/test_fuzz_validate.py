@@ -7,13 +7,13 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import SAMPLES, SHARED
+from tests.conftest import REALWORLD, SAMPLES
 from yk_cli.core.diagnostics import Level, Problem
 from yk_cli.load.config import load_config
 
 BASES = sorted(
     [p.read_text() for p in (SAMPLES / "queues").glob("*.yaml")]
-    + [p.read_text() for p in sorted((SHARED / "realworld" / "configs").glob("*.yaml"))[:40]]
+    + [p.read_text() for p in sorted((REALWORLD / "configs").glob("*.yaml"))[:40]]
 )
 SCALARS = [
     "0",

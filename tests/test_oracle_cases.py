@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from tests.oracle import to_oracle
-from tests.test_conformance import CHECK, agree
+from tests.test_conformance import agree
 
 DATA = Path(__file__).resolve().parent / "data" / "oracle"
 
@@ -51,7 +51,6 @@ def _params() -> list[Any]:
 CASES = _params()
 
 
-@pytest.mark.skipif(CHECK is None, reason="the comparison is ../shared/conformance/check.py's: not found")
 @pytest.mark.parametrize("case", CASES)
 def test_oracle_case(case: Path) -> None:
     agree(case, "1.9")  # recorded with yunikorn-core be3bb487 (after 1.8): the max fence of YUNIKORN-3241 applies

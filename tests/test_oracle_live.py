@@ -1,6 +1,6 @@
 """Differential test against the real YuniKorn core: fresh seeded preemption scenarios (tests/oracle_cases.py),
 run through the oracle binary and through yk, compared as the conformance cases are; and the conversion itself
-(tests/oracle.py) on every shared conformance case.
+(tests/oracle.py) on every conformance case (tests/data/conformance).
 
 Skipped unless the oracle is built: $YK_ORACLE, else ../shared/oracle/bin/simulate beside the repo (see
 ../shared/oracle/README.md). Never needed by the normal test run. $YK_ORACLE_SEED changes the scenarios (default
@@ -28,7 +28,6 @@ COUNT = int(os.environ.get("YK_ORACLE_COUNT", "30"))
 
 pytestmark = [
     pytest.mark.skipif(BINARY is None, reason="the oracle is not built (set YK_ORACLE, see ../shared/oracle)"),
-    pytest.mark.skipif(CHECK is None, reason="the comparison is ../shared/conformance/check.py's: not found"),
 ]
 
 
@@ -39,9 +38,9 @@ CONFORMANCE_CASES = sorted(
 
 @pytest.mark.parametrize("case", CONFORMANCE_CASES, ids=lambda case: case.name)
 def test_the_conversion_reproduces_the_conformance_case(case: Path) -> None:
-    """tests/oracle.py is right: the oracle, fed every shared conformance case through to_oracle, gives its
+    """tests/oracle.py is right: the oracle, fed every conformance case through to_oracle, gives its
     expected.json (they were recorded with the same harness)."""
-    assert BINARY is not None and CHECK is not None
+    assert BINARY is not None
     workload = YAML(typ="safe").load((case / "workload.yaml").read_text(encoding="utf-8"))
     seq, pending = run_oracle(BINARY, to_oracle((case / "queues.yaml").read_text(encoding="utf-8"), workload))
     want_seq, want_pending = CHECK.expected(str(case))

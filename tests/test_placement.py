@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.conftest import dedent
 from yk_cli.core import properties as props
 from yk_cli.core.config import PartitionConfig, decode_config
+from yk_cli.core.diagnostics import Level
+from yk_cli.core.go_regexp import go_compile, go_compile_error
 from yk_cli.core.placement import (
     DEFAULT_QUEUES_YAML,
     RECOVERY_QUEUE,
@@ -24,6 +28,7 @@ from yk_cli.core.placement import (
 )
 from yk_cli.core.queues import QueueTree, build_queue_tree
 from yk_cli.core.workload import Allocation, Application
+from yk_cli.load.config import load_config
 from yk_cli.load.source import parse_yaml
 
 
@@ -324,6 +329,90 @@ def test_filter_runs_on_the_parent_rule_too() -> None:
     result = placed(with_rules(rules), app(user="bob"))
     assert result.queue_path == "root.batch"
     assert "parent rule fixed (root.users) did not match: user 'bob' is filtered out" in result.trace[0]
+
+
+# ------------------------------------------------------------------------------- filters: Go's regexp (RE2 syntax)
+# Python's re and RE2 part ways on these; YuniKorn compiles filters with Go's regexp, yk with the real RE2.
+
+RE2_REFUSES = [
+    ("(?=svc)", "invalid perl operator: (?="),
+    ("^(?!svc)", "invalid perl operator: (?!"),
+    ("(?<=x)y", "invalid perl operator: (?<="),
+    (r"^(a)\1$", r"invalid escape sequence: \1"),
+    (r"^bob\Z", r"invalid escape sequence: \Z"),
+    ("^a++$", "bad repetition operator: ++"),
+    ("^a{2}+$", "bad repetition operator: {2}+"),
+    ("(?P=n)", "invalid perl operator: (?P"),
+    ("^a{1001}$", "invalid repetition size: {1001}"),
+    (r"^\C$", r"invalid escape sequence: \C"),
+]
+
+
+@pytest.mark.parametrize(("pattern", "reason"), RE2_REFUSES)
+def test_go_regexp_refuses_what_re2_refuses(pattern: str, reason: str) -> None:
+    assert go_compile(pattern) is None
+    assert go_compile_error(pattern) == reason
+
+
+@pytest.mark.parametrize("pattern", [r"^\pL+$", r"^\p{Greek}+$", r"^bob\z", r"^\Qa.b\E$", "^[[:alpha:]]+$", "(?U)a+"])
+def test_go_regexp_accepts_re2_syntax_python_re_refuses(pattern: str) -> None:
+    assert go_compile(pattern) is not None
+    assert go_compile_error(pattern) is None
+
+
+@pytest.mark.parametrize(
+    ("pattern", "name", "hit"),
+    [
+        (r"^\w+$", "zoë", False),  # \w is ASCII-only in RE2 (Unicode in Python's re)
+        (r"^\pL+$", "zoë", True),
+        (r"^\d+$", "١٢", False),  # \d is ASCII-only too
+        (r"^\p{Greek}+$", "αβγ", True),
+        ("^bob$", "bob\n", False),  # $ is the end of text, not "before a final newline"
+        ("(?i)^ALICE$", "alice", True),
+        ("a|ab", "xab", True),
+        (r"^\Qa.b\E$", "a.b", True),
+        (r"^\Qa.b\E$", "axb", False),
+    ],
+)
+def test_go_regexp_matches_like_go(pattern: str, name: str, hit: bool) -> None:
+    compiled = go_compile(pattern)
+    assert compiled is not None
+    assert (compiled.search(name) is not None) is hit
+
+
+def test_filter_regex_with_ascii_word_class_filters_non_ascii_users() -> None:
+    rules = r"[{name: user, create: true, filter: {users: ['^\w+$']}}, {name: fixed, value: batch}]"
+    text = with_rules(rules)
+    assert placed(text, app(user="alice")).queue_path == "root.alice"
+    result = placed(text, app(user="zoë"))
+    assert result.queue_path == "root.batch"
+    assert result.trace[0] == "user: user 'zoë' is filtered out"
+
+
+def test_filter_regex_go_refuses_matches_nobody_at_runtime() -> None:
+    # newFilter: a regexp that does not compile leaves neither an expression nor a name, so nobody matches
+    rules = "[{name: user, create: true, filter: {users: ['(?=svc)']}}, {name: fixed, value: batch}]"
+    assert placed(with_rules(rules), app(user="svc-etl")).queue_path == "root.batch"
+
+
+def test_validator_refuses_a_lookahead_filter_with_re2s_reason(tmp_path: Path) -> None:
+    path = tmp_path / "queues.yaml"
+    path.write_text(with_rules("[{name: user, create: true, filter: {users: ['(?=svc)']}}]"))
+    problems = [p for p in load_config(str(path)).problems if p.level == Level.ERROR]
+    assert [(p.rule, p.message, p.hint, p.span.line if p.span else 0) for p in problems] == [
+        (
+            "invalid-filter-list",
+            "invalid rule filter user list is not a proper list or regexp: [(?=svc)]",
+            "'(?=svc)' is not a valid user name, and Go's regexp (RE2 syntax) refuses it: invalid perl operator: (?=.",
+            4,
+        )
+    ]
+
+
+def test_validator_accepts_a_unicode_class_filter(tmp_path: Path) -> None:
+    path = tmp_path / "queues.yaml"
+    path.write_text(with_rules(r"[{name: user, create: true, filter: {groups: ['^\p{Lu}']}}]"))
+    assert [p.rule for p in load_config(str(path)).problems if p.level == Level.ERROR] == []
 
 
 # ---------------------------------------------------------------------------------------------------------- ACLs

@@ -6,16 +6,11 @@ import json
 
 import pytest
 
-from tests.conftest import SHARED
+from tests.conftest import REALWORLD
 from yk_cli.core.diagnostics import Level
 from yk_cli.load.config import load_config
 
-REALWORLD = SHARED / "realworld"
-LABELS: dict[str, dict[str, object]] = (
-    json.loads((REALWORLD / "labels.json").read_text()) if (REALWORLD / "labels.json").exists() else {}
-)
-
-pytestmark = pytest.mark.skipif(not LABELS, reason="shared/realworld is not beside this checkout")
+LABELS: dict[str, dict[str, object]] = json.loads((REALWORLD / "labels.json").read_text())
 
 
 @pytest.mark.parametrize("name", sorted(LABELS))

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import SAMPLES, SHARED, dedent
+from tests.conftest import CONFORMANCE, SAMPLES, dedent
 from yk_cli.core.queues import QueueTree, build_queue_tree
 from yk_cli.core.workload import NANOS
 from yk_cli.core.workload_checks import WORKLOAD_RULES, qualify_queue
@@ -17,7 +17,7 @@ from yk_cli.load.config import load_config
 from yk_cli.load.source import InputError
 from yk_cli.load.workload import LoadedWorkload, load_workload, parse_workload, read_workload
 
-CONFORMANCE = sorted(SHARED.glob("conformance/*/*/workload.yaml"))
+CONFORMANCE_WORKLOADS = sorted(CONFORMANCE.glob("*/*/workload.yaml"))
 
 
 def tree_of(path: Path) -> QueueTree:
@@ -34,8 +34,7 @@ def found(loaded: LoadedWorkload) -> list[tuple[str, int, int]]:
     return [(p.rule, p.span.line, p.span.column) for p in loaded.problems if p.span]
 
 
-@pytest.mark.skipif(not CONFORMANCE, reason="shared/conformance is not beside this checkout")
-@pytest.mark.parametrize("path", CONFORMANCE, ids=lambda p: p.parent.name)
+@pytest.mark.parametrize("path", CONFORMANCE_WORKLOADS, ids=lambda p: p.parent.name)
 def test_conformance_workloads_load_cleanly(path: Path) -> None:
     workload, problems = load_workload(str(path), tree_of(path.parent / "queues.yaml"))
     assert problems == []
@@ -446,6 +445,7 @@ def test_missing_queue_is_fine_when_rules_may_create_it() -> None:
 def test_every_workload_rule_is_exercised_here_or_in_samples() -> None:
     rules = {rule for _, expected, _ in PROBLEMS.values() for rule, _, _ in expected}
     rules |= {"workload-unknown-partition"}  # needs the command: tests/test_priorities.py
+    rules |= {"workload-too-many-asks"}  # needs a million asks: tests/test_bad_input.py
     assert rules == {r.id for r in WORKLOAD_RULES}
 
 
@@ -516,7 +516,7 @@ def test_fast_reader_matches_the_full_parser(text: str) -> None:
 
 @pytest.mark.parametrize(
     "path",
-    [*sorted((SAMPLES / "workloads").glob("*.yaml")), *CONFORMANCE[:20]],
+    [*sorted((SAMPLES / "workloads").glob("*.yaml")), *CONFORMANCE_WORKLOADS[:20]],
     ids=lambda p: f"{p.parent.name}/{p.name}",
 )
 def test_fast_reader_reads_every_sample_like_the_full_parser(path: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Annotated, NoReturn
 
 import typer
@@ -59,6 +59,21 @@ def check_format(fmt: str, allowed: tuple[str, ...]) -> str:
     if fmt not in allowed:
         raise fail_usage(f"unknown format {fmt!r}; choose one of {', '.join(allowed)}")
     return fmt
+
+
+MAX_SIZE_HELP = "Largest queue config read (default 2MiB; Kubernetes stores at most 1 MiB in a ConfigMap), e.g. 16MiB."
+
+
+@contextlib.contextmanager
+def config_size(text: str | None) -> Iterator[None]:
+    """Queue configs read inside the block are limited to `--max-size` (a usage error when it is not a size)."""
+    from yk_cli.load.source import config_limit_set, parse_size
+
+    limit = parse_size(text) if text is not None else None
+    if text is not None and not limit:
+        raise fail_usage(f"--max-size {text!r} is not a size; give bytes or a unit such as 16MiB or 20MB")
+    with config_limit_set(limit):
+        yield
 
 
 def write_stdout(chunks: Iterable[str]) -> None:

@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from yk_cli.cli import app, fail_usage, write_stdout
+from yk_cli.cli import MAX_SIZE_HELP, app, config_size, fail_usage, write_stdout
 
 EXPLAIN_FORMATS = ("text", "json")
 
@@ -35,6 +35,7 @@ def explain(
     partition: Annotated[
         Optional[str], typer.Option("--partition", help="The partition (default: the workload's `partition`).")
     ] = None,
+    max_size: Annotated[Optional[str], typer.Option("--max-size", help=MAX_SIZE_HELP)] = None,
 ) -> None:
     """Which of two asks the scheduler serves first, and why: the dry run decides, then the sort key at the
     queue where their branches meet (priority with its breakdown, fair share, pending, submission time, usage
@@ -46,7 +47,7 @@ def explain(
     from yk_cli.load.workload import collector_paused
 
     check_format(fmt, EXPLAIN_FORMATS)
-    with collector_paused():
+    with config_size(max_size), collector_paused():
         if ask_b is None:
             write_stdout((run_pod_story(config, workload, ask_a, fmt, yunikorn_version, partition),))
         else:

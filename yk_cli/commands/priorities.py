@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from yk_cli.cli import app, check_format, plain_arguments, run_fast, write_stdout
+from yk_cli.cli import MAX_SIZE_HELP, app, check_format, config_size, plain_arguments, run_fast, write_stdout
 
 if TYPE_CHECKING:
     from yk_cli.report.priorities_common import PriorityView
@@ -27,23 +27,24 @@ def priorities(
     partition: Annotated[
         Optional[str], typer.Option("--partition", help="The partition (default: the workload's `partition`).")
     ] = None,
+    max_size: Annotated[Optional[str], typer.Option("--max-size", help=MAX_SIZE_HELP)] = None,
 ) -> None:
     """Queue priorities as YuniKorn computes them, and for every pending ask its effective priority as seen from
     root with the breakdown along its queue path (like Slurm's sprio): ask, application, each queue's offset,
     fence and clamp, and the config line behind each step."""
-    print_priorities(config, workload, fmt, partition)
+    print_priorities(config, workload, fmt, partition, max_size)
 
 
-def print_priorities(config: str, workload: str, fmt: str, partition: str | None) -> None:
+def print_priorities(config: str, workload: str, fmt: str, partition: str | None, max_size: str | None = None) -> None:
     """Check the format, compute, print (typer.Exit on problems)."""
     from yk_cli.load.source import collector_paused
 
     check_format(fmt, PRIORITY_FORMATS)
-    with collector_paused():
+    with config_size(max_size), collector_paused():
         write_stdout(render_chunks(priority_view(config, workload, partition), fmt))
 
 
-_VALUE_OPTIONS = {"--format": "fmt", "-f": "fmt", "--partition": "partition"}
+_VALUE_OPTIONS = {"--format": "fmt", "-f": "fmt", "--partition": "partition", "--max-size": "max_size"}
 
 
 def fast_path(args: Sequence[str]) -> int | None:
@@ -53,7 +54,8 @@ def fast_path(args: Sequence[str]) -> int | None:
     if parsed is None or len(parsed[0]) != 2:
         return None
     (config, workload), options = parsed
-    return run_fast(print_priorities, config, workload, options.get("fmt", "text"), options.get("partition"))
+    fmt, partition, max_size = options.get("fmt", "text"), options.get("partition"), options.get("max_size")
+    return run_fast(print_priorities, config, workload, fmt, partition, max_size)
 
 
 def run_priorities(config: str, workload: str, fmt: str = "text", partition: str | None = None) -> str:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from yk_cli.cli import app, fail_usage, write_stdout
+from yk_cli.cli import MAX_SIZE_HELP, app, config_size, fail_usage, write_stdout
 
 if TYPE_CHECKING:
     from yk_cli.core.config import PartitionConfig
@@ -144,12 +144,19 @@ def _cluster_config(config: str | None, dump: str, data: bytes, queues_yaml: str
     from dataclasses import replace
 
     from yk_cli.load.config import load_config
+    from yk_cli.load.source import config_limit, config_limit_set
 
     if config is not None:
         return load_config(config), ""
     assert queues_yaml is not None
+    if len(queues_yaml.encode("utf-8")) > config_limit():  # refused like a queue config file of that size
+        loaded = load_config("-", stdin=queues_yaml.encode("utf-8"))
+        loaded.file = f"{_display(dump)}[queues.yaml]"
+        loaded.problems = [replace(p, file=loaded.file) for p in loaded.problems]
+        return loaded, ""
     # The dump's own ConfigMap, located in the dump (as `yk validate DUMP` reports it); yunikorn-configs wins.
-    loaded = load_config(dump, stdin=data)
+    with config_limit_set(max(config_limit(), len(data))):  # the dump is the workload: only its queues.yaml counts
+        loaded = load_config(dump, stdin=data)
     for origin in ("ConfigMap yunikorn-configs", "ConfigMap yunikorn-defaults"):
         if any(c.decoded and c.origin.startswith(f"{origin},") for c in loaded.configs):
             return loaded, origin
@@ -216,6 +223,7 @@ def simulate(
             "it out (or made it a victim); in JSON, fills each attempt's candidates.",
         ),
     ] = False,
+    max_size: Annotated[Optional[str], typer.Option("--max-size", help=MAX_SIZE_HELP)] = None,
 ) -> None:
     """Dry-run YuniKorn's scheduler: every allocation in the order the core makes it, the queue priority changes
     after each step, and why every ask still pending waits. Deterministic: no cluster, no wall clock.
@@ -229,7 +237,7 @@ def simulate(
     if cluster is not None and workload is not None:
         raise fail_usage("--cluster DUMP is the workload: give CONFIG (optional) and the dump, not WORKLOAD")
     options = options_from(until, max_steps, yunikorn_version, explain_preemption)
-    with collector_paused():
+    with config_size(max_size), collector_paused():
         report = simulation_report(config, workload, fmt, options, partition, cluster)
     write_stdout(report)  # with the collector back on: json's indenting encoder leaves a reference cycle per call
 

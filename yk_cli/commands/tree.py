@@ -10,7 +10,16 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from yk_cli.cli import app, check_format, fail_usage, plain_arguments, run_fast, write_stdout
+from yk_cli.cli import (
+    MAX_SIZE_HELP,
+    app,
+    check_format,
+    config_size,
+    fail_usage,
+    plain_arguments,
+    run_fast,
+    write_stdout,
+)
 from yk_cli.core.diagnostics import EXIT_PROBLEMS, Level, Path, Problem
 
 if TYPE_CHECKING:
@@ -139,18 +148,19 @@ def tree(
         Optional[str], typer.Option("--partition", help="The partition to show (default: the workload's, or default).")
     ] = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help="text, json (YuniKorn REST names) or mermaid.")] = "text",
+    max_size: Annotated[Optional[str], typer.Option("--max-size", help=MAX_SIZE_HELP)] = None,
 ) -> None:
     """The resolved queue tree: every queue's settings with where each came from (set here, inherited, template,
     default, YuniKorn's fallback), fences, offsets, sorting, limits; with a workload, usage and current priority."""
-    print_tree(config, workload, partition, fmt)
+    print_tree(config, workload, partition, fmt, max_size)
 
 
-def print_tree(config: str, workload: str | None, partition: str | None, fmt: str) -> None:
+def print_tree(config: str, workload: str | None, partition: str | None, fmt: str, max_size: str | None = None) -> None:
     """Check the format, load, print (typer.Exit on problems)."""
     from yk_cli.load.source import collector_paused
 
     check_format(fmt, TREE_FORMATS)
-    with collector_paused():
+    with config_size(max_size), collector_paused():
         write_stdout((run_tree(config, workload, partition, fmt, color=sys.stdout.isatty()),))
 
 
@@ -160,6 +170,7 @@ _VALUE_OPTIONS = {
     "--partition": "partition",
     "--format": "fmt",
     "-f": "fmt",
+    "--max-size": "max_size",
 }
 
 
@@ -170,7 +181,14 @@ def fast_path(args: Sequence[str]) -> int | None:
     if parsed is None or len(parsed[0]) != 1:
         return None
     (config,), options = parsed
-    return run_fast(print_tree, config, options.get("workload"), options.get("partition"), options.get("fmt", "text"))
+    return run_fast(
+        print_tree,
+        config,
+        options.get("workload"),
+        options.get("partition"),
+        options.get("fmt", "text"),
+        options.get("max_size"),
+    )
 
 
 def run_tree(config: str, workload: str | None, partition: str | None, fmt: str, color: bool = False) -> str:

@@ -9,7 +9,16 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from yk_cli.cli import UsageError, app, fail_usage, plain_arguments, usage_message, write_stdout
+from yk_cli.cli import (
+    MAX_SIZE_HELP,
+    UsageError,
+    app,
+    config_size,
+    fail_usage,
+    plain_arguments,
+    usage_message,
+    write_stdout,
+)
 from yk_cli.core.diagnostics import EXIT_USAGE, Problem, exit_code
 from yk_cli.report.problems import FORMATS
 
@@ -36,10 +45,12 @@ def validate(
     policy_group: Annotated[
         str, typer.Option("--policy-group", help="ConfigMap key is <group>.yaml (YuniKorn's service.policyGroup).")
     ] = "queues",
+    max_size: Annotated[Optional[str], typer.Option("--max-size", help=MAX_SIZE_HELP)] = None,
 ) -> None:
     """Lint YuniKorn queue configs: every problem at once, with file:line:col and YuniKorn's own verdict."""
     try:
-        code = run_validate(files, fmt, strict, partition, policy_group)
+        with config_size(max_size):
+            code = run_validate(files, fmt, strict, partition, policy_group)
     except UsageError as err:
         raise fail_usage(str(err)) from None
     raise typer.Exit(code)
@@ -115,7 +126,13 @@ def _in_partition(problem: Problem, result: LoadResult, name: str) -> bool:
     return True
 
 
-_VALUE_OPTIONS = {"--format": "fmt", "-f": "fmt", "--partition": "partition", "--policy-group": "policy_group"}
+_VALUE_OPTIONS = {
+    "--format": "fmt",
+    "-f": "fmt",
+    "--partition": "partition",
+    "--policy-group": "policy_group",
+    "--max-size": "max_size",
+}
 
 
 def fast_path(args: Sequence[str]) -> int | None:
@@ -125,16 +142,19 @@ def fast_path(args: Sequence[str]) -> int | None:
         return None
     files, options = parsed
     try:
-        return run_validate(
-            files,
-            _text(options.get("fmt")),
-            options.get("strict") is True,
-            _text(options.get("partition")),
-            _text(options.get("policy_group")) or "queues",
-        )
+        with config_size(_text(options.get("max_size"))):
+            return run_validate(
+                files,
+                _text(options.get("fmt")),
+                options.get("strict") is True,
+                _text(options.get("partition")),
+                _text(options.get("policy_group")) or "queues",
+            )
     except UsageError as err:
         sys.stderr.write(usage_message(str(err)) + "\n")
         return EXIT_USAGE
+    except typer.Exit as done:  # a bad --max-size, already reported
+        return done.exit_code
 
 
 def _text(value: str | bool | None) -> str | None:

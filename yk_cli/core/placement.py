@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import json
 import re
-import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from yk_cli.core import properties as props
 from yk_cli.core.config import Filter, PartitionConfig, PlacementRule, QueueConfig
+from yk_cli.core.go_regexp import GoRegexp, go_compile
 from yk_cli.core.properties import QueueProperties, Source
 from yk_cli.core.queues import Queue, QueueTree
 from yk_cli.core.resources import Resource, strictly_greater_than_zero
@@ -104,8 +104,8 @@ class _Filter:
     empty: bool
     users: frozenset[str]
     groups: frozenset[str]
-    user_exp: re.Pattern[str] | None
-    group_exp: re.Pattern[str] | None
+    user_exp: GoRegexp | None
+    group_exp: GoRegexp | None
 
     def allows(self, user: str, groups: Iterable[str]) -> bool:
         """Filter.allowUser: a listed (or matching) user or group gets the filter type, anyone else the opposite."""
@@ -126,20 +126,11 @@ class _Filter:
         return group in self.groups
 
 
-def _compile(text: str) -> re.Pattern[str] | None:
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return re.compile(text)
-    except (re.error, RecursionError, OverflowError):
-        return None
-
-
-def _names(entries: tuple[str, ...], valid: re.Pattern[str]) -> tuple[frozenset[str], re.Pattern[str] | None]:
+def _names(entries: tuple[str, ...], valid: re.Pattern[str]) -> tuple[frozenset[str], GoRegexp | None]:
     if len(entries) == 1:
         entry = entries[0]
         if REGEX_SPECIAL.search(entry):
-            return frozenset(), _compile(entry)
+            return frozenset(), go_compile(entry)
         return (frozenset({entry}) if valid.match(entry) else frozenset()), None
     return frozenset(e for e in entries if valid.match(e)), None
 

@@ -44,7 +44,8 @@ LOADER_RULES = (
         "The file is not valid YAML (or not UTF-8 text).",
         "YuniKorn parses queues.yaml with Go's yaml.v3 and refuses text it cannot parse: tabs used for "
         "indentation, broken indentation, unclosed quotes, invalid UTF-8. yk also refuses inputs that would "
-        "be dangerous to expand (alias bombs, recursive aliases, nesting deeper than 200 levels).",
+        "be dangerous to expand (alias bombs, recursive aliases, nesting deeper than 1,000 levels, about 490 "
+        "queue levels).",
     ),
     error(
         "duplicate-key",
@@ -65,6 +66,13 @@ LOADER_RULES = (
         "A list where a mapping belongs, a string where a number or a bool belongs, a negative "
         'maxapplications, a quoted `"true"` for a bool: yaml.v3 refuses them with `cannot unmarshal !!str '
         "`x` into bool`. Strings accept any scalar, so unquoted numbers in properties and resources are fine.",
+    ),
+    error(
+        "config-too-large",
+        "A queue config larger than yk reads (2 MiB unless `--max-size` says otherwise).",
+        "Kubernetes stores at most 1 MiB in a ConfigMap, so a real queue config is far smaller than yk's limit. "
+        "A larger file (or a gzip binaryData that unpacks to more) is refused at once, without being parsed, so "
+        "that a hostile or generated file cannot tie up a CI runner; `--max-size 16MiB` raises the limit.",
     ),
     warning(
         "no-queue-config",

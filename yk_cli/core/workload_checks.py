@@ -96,6 +96,28 @@ UNKNOWN_PARTITION = error(
     "`partition` must name a partition of the queue config (YuniKorn on Kubernetes has one, `default`).",
 )
 
+MAX_COUNT = 1_000_000
+"""Largest `count` of one ask entry (the schema's maximum)."""
+MAX_ASKS = 1_000_000
+"""Most asks a workload may expand to (counts included): beyond it a dry run would not end in reasonable time."""
+TOO_MANY_ASKS = error(
+    "workload-too-many-asks",
+    "The asks of a workload, counts expanded, are more than yk simulates.",
+    f"`count: N` expands an ask into N asks. yk refuses a workload that expands to more than {MAX_ASKS:,} asks "
+    f"in all (and a single `count` above {MAX_COUNT:,}) instead of running out of memory: split the scenario "
+    "or lower the counts.",
+)
+
+
+def too_many_asks(path: Path) -> Problem:
+    """The problem at the `count` that takes a workload past MAX_ASKS."""
+    return TOO_MANY_ASKS.problem(
+        f"this count takes the workload past {MAX_ASKS:,} asks in all, more than yk simulates",
+        path,
+        hint="split the scenario or lower the counts.",
+    )
+
+
 WORKLOAD_RULES: tuple[Rule, ...] = (
     UNKNOWN_KEY,
     WRONG_TYPE,
@@ -108,6 +130,7 @@ WORKLOAD_RULES: tuple[Rule, ...] = (
     UNKNOWN_NODE,
     NODE_OVERFLOW,
     UNKNOWN_QUEUE,
+    TOO_MANY_ASKS,
     PARENT_QUEUE,
     UNKNOWN_PARTITION,
 )

@@ -6,11 +6,11 @@ from dataclasses import dataclass, field
 
 from yk_cli.core.checks import run_checks
 from yk_cli.core.config import SchedulerConfig, decode_config
-from yk_cli.core.diagnostics import Level, Problem
+from yk_cli.core.diagnostics import Level, Problem, Span
 from yk_cli.core.rules import all_rules
 from yk_cli.core.yamldoc import Node, SourceMap
 from yk_cli.load.configmap import find_queue_configs
-from yk_cli.load.source import decode_text, read_input
+from yk_cli.load.source import InputTooLarge, config_limit, decode_text, format_size, read_input
 from yk_cli.load.suppress import unsuppressed
 
 
@@ -39,9 +39,13 @@ class LoadResult:
 
 def load_config(name: str, policy_group: str = "queues", stdin: bytes | None = None, check: bool = True) -> LoadResult:
     """Read, parse, decode and (with check) validate every queue config in a file. Raises InputError if unreadable."""
-    data = read_input(name, stdin)
     display = "<stdin>" if name == "-" else name
     result = LoadResult(file=display)
+    try:
+        data = read_input(name, stdin, config_limit())
+    except InputTooLarge as err:
+        result.problems.append(too_large_problem(err).located(None, display))
+        return result
     text, problem = decode_text(data)
     if text is None:
         assert problem is not None
@@ -65,3 +69,28 @@ def load_config(name: str, policy_group: str = "queues", stdin: bytes | None = N
     result.problems = unsuppressed(result.problems, text, display, set(all_rules()))
     result.problems.sort(key=Problem.sort_key)
     return result
+
+
+def too_large_problem(err: InputTooLarge) -> Problem:
+    """The config-too-large problem of a queue config refused unread."""
+    if err.size is None:
+        size = "standard input"
+    else:
+        size = f"{err.size:,} bytes" + (f" ({format_size(err.size)})" if err.size >= 1024 else "")
+    return Problem(
+        rule="config-too-large",
+        level=Level.ERROR,
+        message=f"{size} is more than the {format_size(err.limit)} yk reads from a queue config; "
+        "Kubernetes stores at most 1 MiB in a ConfigMap",
+        hint=f"not parsed. If the file is meant to be this large, raise the limit: --max-size {_suggest(err)}.",
+        span=Span(1, 1, 1, 2),
+    )
+
+
+def _suggest(err: InputTooLarge) -> str:
+    """A --max-size value that would let the input in (a power of two MiB)."""
+    need = max(err.size or err.limit * 2, err.limit + 1)
+    mib = 1
+    while mib << 20 < need:
+        mib *= 2
+    return f"{mib}MiB"

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import base64
 import binascii
-import gzip
 import re
 import zlib
 from dataclasses import dataclass, field
 
 from yk_cli.core.diagnostics import Level, Path, Problem, Span
 from yk_cli.core.yamldoc import Node
-from yk_cli.load.source import Position, parse_yaml
+from yk_cli.load.source import Position, config_limit, format_size, parse_yaml
 from yk_cli.load.unclassified import (
     configmap_without_key,
     empty_config,
@@ -178,11 +177,11 @@ def _binary_entry(value: Node, bkey: str, text: str, out: FileContents, label: s
         fail(f"binaryData {bkey} is not valid base64")
         return
     if bkey.endswith(".gz"):
-        try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError, zlib.error):
-            fail(f"binaryData {bkey} is not gzip data")
+        unpacked, message = gunzip_limited(raw)
+        if unpacked is None:
+            fail(f"binaryData {bkey} {message}")
             return
+        raw = unpacked
     try:
         inner = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -276,16 +275,35 @@ def configmap_entries(node: Node) -> tuple[dict[str, str], list[Problem]]:
     return entries, problems
 
 
+def gunzip_limited(raw: bytes) -> tuple[bytes | None, str]:
+    """gzip data unpacked up to the queue config limit (a gzip bomb stops there), or None and why not."""
+    limit = config_limit()
+    out = bytearray()
+    data = raw
+    try:
+        while data:
+            unpacker = zlib.decompressobj(wbits=31)
+            out += unpacker.decompress(data, limit + 1 - len(out))
+            if len(out) > limit:
+                return None, f"unpacks to more than the {format_size(limit)} yk reads from a queue config (--max-size)"
+            if not unpacker.eof:
+                return None, "is not gzip data"
+            data = unpacker.unused_data.lstrip(b"\x00")
+    except zlib.error:
+        return None, "is not gzip data"
+    return bytes(out), ""
+
+
 def _decode_binary(text: str, gzipped: bool) -> tuple[str | None, str]:
     try:
         raw = base64.b64decode(re.sub(r"\s+", "", text), validate=True)
     except (binascii.Error, ValueError):
         return None, "is not valid base64"
     if gzipped:
-        try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError, zlib.error):
-            return None, "is not gzip data"
+        unpacked, message = gunzip_limited(raw)
+        if unpacked is None:
+            return None, message
+        raw = unpacked
     try:
         return raw.decode("utf-8"), ""
     except UnicodeDecodeError:

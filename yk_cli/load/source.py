@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import sys
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 
@@ -14,11 +16,20 @@ from yk_cli.core.diagnostics import Level, Problem, Span
 from yk_cli.core.yamldoc import Node, resolve_plain
 
 MAX_BYTES = 64 * 1024 * 1024
-"""Largest input read."""
+"""Largest input read (workloads, cluster dumps)."""
+MAX_CONFIG_BYTES = 2 * 1024 * 1024
+"""Largest queue config read by default (`--max-size` changes it): Kubernetes stores at most 1 MiB in a ConfigMap."""
+_CONFIG_LIMIT: ContextVar[int] = ContextVar("config_limit", default=MAX_CONFIG_BYTES)
 MAX_EXPANDED_NODES = 2_000_000
 """Largest document after alias expansion (bounds YAML bombs)."""
-MAX_DEPTH = 200
-"""Deepest nesting accepted."""
+MAX_DEPTH = 1000
+"""Deepest YAML nesting accepted: about 490 queue levels (YuniKorn's yaml.v3 takes 10,000, its queue tree any)."""
+RECURSION_LIMIT = 20_000
+"""Python's recursion limit while yk runs: the decoder, checks, dry run and renderers walk a queue tree recursively,
+a few frames per level, so a tree at MAX_DEPTH needs more than Python's default 1,000 (Python-to-Python calls use
+no C stack since 3.11, so this is safe)."""
+if sys.getrecursionlimit() < RECURSION_LIMIT:
+    sys.setrecursionlimit(RECURSION_LIMIT)
 
 Position = Callable[[int, int], tuple[int, int]]
 """Maps a 0-based (line, column) of the parsed text to a 1-based (line, column) of the file shown to the user."""
@@ -52,6 +63,52 @@ class InputError(Exception):
     """An input that cannot be read at all (missing, a directory, too large): a usage-level failure."""
 
 
+class InputTooLarge(InputError):
+    """An input over its size limit, refused before it is read: `size` is None when unknown (standard input)."""
+
+    def __init__(self, name: str, size: int | None, limit: int) -> None:
+        super().__init__(f"{name}: {size if size is not None else 'more than ' + str(limit)} bytes is too large")
+        self.size = size
+        self.limit = limit
+
+
+def config_limit() -> int:
+    """The largest queue config yk reads now (MAX_CONFIG_BYTES unless `--max-size` said otherwise)."""
+    return _CONFIG_LIMIT.get()
+
+
+@contextmanager
+def config_limit_set(limit: int | None) -> Iterator[None]:
+    """Read queue configs up to `limit` bytes inside the block (None: the default)."""
+    token = _CONFIG_LIMIT.set(limit if limit is not None else MAX_CONFIG_BYTES)
+    try:
+        yield
+    finally:
+        _CONFIG_LIMIT.reset(token)
+
+
+def format_size(size: int) -> str:
+    """A byte count for people: `4 MiB`, `1.5 MiB`, `512 KiB`, `900 bytes`."""
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if size >= scale:
+            value = size / scale
+            return f"{value:.0f} {unit}" if value == int(value) else f"{value:.1f} {unit}"
+    return f"{size} bytes"
+
+
+_SIZE_UNITS = {"": 1, "b": 1, "k": 1000, "kb": 1000, "m": 10**6, "mb": 10**6, "g": 10**9, "gb": 10**9}
+_SIZE_UNITS |= {"ki": 1 << 10, "kib": 1 << 10, "mi": 1 << 20, "mib": 1 << 20, "gi": 1 << 30, "gib": 1 << 30}
+
+
+def parse_size(text: str) -> int | None:
+    """`--max-size` text as bytes (`16MiB`, `16Mi`, `20M`, `5000000`), or None when it is not a size."""
+    number = text.strip().rstrip("bBiIkKmMgG ")
+    unit = text.strip()[len(number) :].strip().lower()
+    if not number.isdigit() or unit not in _SIZE_UNITS:
+        return None
+    return int(number) * _SIZE_UNITS[unit]
+
+
 @dataclass(slots=True)
 class ParsedText:
     """The documents of one YAML text and the syntax-level problems met while parsing it."""
@@ -60,8 +117,11 @@ class ParsedText:
     problems: list[Problem] = field(default_factory=list)
 
 
-def read_input(name: str, stdin: bytes | None = None) -> bytes:
-    """Read a file (or '-' for standard input) as bytes, or raise InputError with a clear message."""
+def read_input(name: str, stdin: bytes | None = None, limit: int | None = None) -> bytes:
+    """Read a file (or '-' for standard input) as bytes, or raise InputError with a clear message. With a limit, a
+    larger input raises InputTooLarge without being read (standard input: after limit + 1 bytes)."""
+    if limit is not None:
+        return _read_limited(name, stdin, limit)
     if name == "-":
         if stdin is not None:
             return stdin
@@ -78,6 +138,25 @@ def read_input(name: str, stdin: bytes | None = None) -> bytes:
         return path.read_bytes()
     except OSError as err:
         raise InputError(f"{name}: cannot read: {err.strerror or err}") from err
+
+
+def _read_limited(name: str, stdin: bytes | None, limit: int) -> bytes:
+    display = "<stdin>" if name == "-" else name
+    if name == "-":
+        data = stdin if stdin is not None else sys.stdin.buffer.read(limit + 1)
+        if len(data) > limit:
+            raise InputTooLarge(display, len(data) if stdin is not None else None, limit)
+        return data
+    path = FsPath(name)
+    if path.is_file():
+        with contextlib.suppress(OSError):
+            size = path.stat().st_size
+            if size > limit:
+                raise InputTooLarge(display, size, limit)
+    data = read_input(name)
+    if len(data) > limit:  # a pipe or a device: its size shows only once read
+        raise InputTooLarge(display, len(data), limit)
+    return data
 
 
 def syntax_problem(message: str, line: int, column: int, hint: str = "") -> Problem:

@@ -255,6 +255,9 @@ class _Builder:
         self.ask_shapes: dict[tuple[Any, ...], tuple[int, bool, bool, str, bool, str, str]] = {}
         self.ask_seq = 0
         self.alloc_seq = 0
+        self.ask_total = 0
+        """Asks made so far (counts expanded), against MAX_ASKS."""
+        self.too_many = False
 
     def workload(self, raw: dict[str, Any]) -> Workload:
         """The whole workload."""
@@ -367,7 +370,16 @@ class _Builder:
             nanos = durations.get(duration) if duration.__class__ is str else None
             duration = nanos if nanos is not None and nanos > 0 else self.duration(raw, "duration", path, None, True)
         count = get("count")
-        names = [name] if count.__class__ is not int or count < 1 else [f"{name}-{i}" for i in range(count)]
+        if count.__class__ is not int or count < 1 or count > rules.MAX_COUNT:  # a bad count: the schema says so
+            names = [name]
+        elif self.ask_total + count > rules.MAX_ASKS:
+            names = [name]
+            if not self.too_many:
+                self.too_many = True
+                self.problems.append(rules.too_many_asks((*path, "count")))
+        else:
+            names = [f"{name}-{i}" for i in range(count)]
+        self.ask_total += len(names)
         out = []
         seq = self.ask_seq
         for ask_name in names:

@@ -15,8 +15,16 @@ def headline(p: Problem) -> str:
     return f"{where}: [{p.level.value}] {p.message} ({p.rule})"
 
 
+EXCERPT_MAX = 200
+"""Most characters of a source line shown under a problem (a minified one-line file is cut around the range)."""
+EXCERPT_BEFORE = 40
+"""Characters kept before the offending range when a line is cut."""
+ELLIPSIS = "…"
+
+
 def excerpt_parts(p: Problem, lines: Sequence[str]) -> tuple[int, str, int, int] | None:
-    """(line number, source line, 0-based start column, width) of the offending range, or None when not in the file."""
+    """(line number, source line, 0-based start column, width) of the offending range, or None when not in the file.
+    A line longer than EXCERPT_MAX is cut to EXCERPT_MAX characters around the range, marked with `…`."""
     span = p.span
     if span is None or not 0 < span.line <= len(lines):
         return None
@@ -24,7 +32,14 @@ def excerpt_parts(p: Problem, lines: Sequence[str]) -> tuple[int, str, int, int]
     start = max(span.column - 1, 0)
     end = span.end_column - 1 if span.end_line == span.line else len(source)
     width = max(1, min(end, len(source)) - start) if start < len(source) else 1
-    return span.line, source, start, width
+    if len(source) <= EXCERPT_MAX:
+        return span.line, source, start, width
+    width = min(width, EXCERPT_MAX - EXCERPT_BEFORE)
+    left = max(0, min(start - EXCERPT_BEFORE, len(source) - EXCERPT_MAX))
+    right = left + EXCERPT_MAX
+    prefix = ELLIPSIS if left > 0 else ""
+    suffix = ELLIPSIS if right < len(source) else ""
+    return span.line, prefix + source[left:right] + suffix, start - left + len(prefix), width
 
 
 def excerpt(p: Problem, lines: Sequence[str]) -> list[str]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -11,14 +10,11 @@ from enum import Enum
 from yk_cli.core.checks.validator_limits import GROUP_NAME, USER_NAME
 from yk_cli.core.config import Filter, PartitionConfig, PlacementRule, QueueConfig, SchedulerConfig
 from yk_cli.core.diagnostics import Problem
+from yk_cli.core.go_regexp import go_compile_error, go_regexp_compiles
 from yk_cli.core.rules import error
 
 RULE_NAME = re.compile(r"[_a-zA-Z][a-zA-Z0-9_]*")
 SPECIAL = re.compile(r"[\^$*+?()\[{}|]")
-_RE2_ONLY = re.compile(r"\\[pP](\{[^}]*\}|[A-Za-z])|\\[QE]")
-_RE2_REJECTS = re.compile(r"\(\?(=|!|<=|<!|>|P=|\()|\\[1-9]|[*+?}]\+")
-_REPEAT = re.compile(r"\{(\d+)(?:,(\d*))?\}")
-_RE2_MAX_REPEAT = 1000
 
 INVALID_PLACEMENT_RULE_NAME = error(
     "invalid-placement-rule-name",
@@ -154,26 +150,19 @@ def _filter_list(flt: Filter, key: str, names: Sequence[str], pattern: re.Patter
     yield INVALID_FILTER_LIST.problem(
         f"invalid rule filter {kind} list is not a proper list or regexp: [{entry}]",
         (*flt.path, key, 0),
-        hint=f"{entry!r} is neither a valid {kind} name nor a regular expression (one needs at least one of "
-        "^ $ * + ? ( ) [ { } |).",
+        hint=_list_hint(entry, kind),
     )
 
 
-def go_regexp_compiles(pattern: str) -> bool:
-    """Whether Go's regexp.Compile (RE2 syntax) would accept the pattern, approximated with Python's re."""
-    probe = _RE2_ONLY.sub("x", pattern).replace("\\z", "\\Z")
-    if _RE2_REJECTS.search(probe):
-        return False
-    for match in _REPEAT.finditer(probe):
-        if any(part and int(part) > _RE2_MAX_REPEAT for part in match.groups()):
-            return False
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            re.compile(probe)
-        except (re.error, RecursionError, OverflowError):
-            return False
-    return True
+def _list_hint(entry: str, kind: str) -> str:
+    """Why a one-entry list is neither a name nor a regular expression."""
+    reason = go_compile_error(entry) if SPECIAL.search(entry) else None
+    if reason is not None:
+        return f"{entry!r} is not a valid {kind} name, and Go's regexp (RE2 syntax) refuses it: {reason}."
+    return (
+        f"{entry!r} is neither a valid {kind} name nor a regular expression (one needs at least one of "
+        "^ $ * + ? ( ) [ { } |)."
+    )
 
 
 def check_rule_paths(config: SchedulerConfig) -> Iterator[Problem]:
