@@ -44,7 +44,7 @@ def explain(
     With one pod only: whether it was preempted and by whom, every preemption try that looked at it with the
     verdict, the law of YuniKorn's preemption design behind it and the config line; for an ask, its own tries."""
     from yk_cli.cli import check_format
-    from yk_cli.load.workload import collector_paused
+    from yk_cli.load.source import collector_paused
 
     check_format(fmt, EXPLAIN_FORMATS)
     with config_size(max_size), collector_paused():

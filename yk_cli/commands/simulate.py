@@ -231,7 +231,7 @@ def simulate(
     Inputs: CONFIG and WORKLOAD; or --cluster DUMP (with an optional CONFIG to try a new queue config on the
     cluster); or nothing, for the tenant example of YuniKorn's 'App & Queue Priorities' document."""
     from yk_cli.cli import check_format
-    from yk_cli.load.workload import collector_paused
+    from yk_cli.load.source import collector_paused
 
     check_format(fmt, FORMATS)
     if cluster is not None and workload is not None:

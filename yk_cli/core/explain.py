@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from yk_cli.core import policies
 from yk_cli.core import trace as codes
 from yk_cli.core.config import PartitionConfig
+from yk_cli.core.policies import SortKey
 from yk_cli.core.priority import MIN_PRIORITY, Step, ask_step, explain_ask, show
 from yk_cli.core.properties import format_duration
 from yk_cli.core.queues import QueueTree
@@ -333,7 +334,7 @@ def _comparison(
     names: tuple[str, str],
     order: str,
     fields: tuple[KeyField, ...],
-    keys: tuple[tuple, tuple],
+    keys: tuple[SortKey, SortKey],
     sides: tuple[PrioritySide, PrioritySide],
 ) -> Comparison:
     deciding = policies.first_difference(keys[0], keys[1])
@@ -367,19 +368,19 @@ def _meet(leaf_a: QState, leaf_b: QState) -> tuple[QState, QState, QState]:
     return queue, child_a, child_b
 
 
-def _queue_key(queue: QState) -> tuple:
+def _queue_key(queue: QState) -> SortKey:
     """The entry the engine sorted the queue with (its key when it is kept only for a single child)."""
     entry = queue.entry if queue.entry else queue.key()
     return entry[:-1]
 
 
-def _app_key(app: AppState) -> tuple:
+def _app_key(app: AppState) -> SortKey:
     entry = app.entry if app.entry is not None else app.key()
     return entry[:-1]
 
 
 def _fields(
-    names: Sequence[str], keys: tuple[tuple, tuple], value: Callable[[str, int], tuple[object, str]]
+    names: Sequence[str], keys: tuple[SortKey, SortKey], value: Callable[[str, int], tuple[object, str]]
 ) -> tuple[KeyField, ...]:
     out = []
     for name in names:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import neg
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from yk_cli.core.config import PartitionConfig
 
@@ -32,6 +32,9 @@ QUEUE_FIELDS_FAIRNESS = ("fair share", "priority", "pending", "configuration ord
 ASK_FIELDS = ("priority", "creation time", "file order")
 
 T = TypeVar("T")
+
+SortKey = tuple[Any, ...]
+"""A sort entry: the ordering fields (of mixed types), often followed by the item sorted."""
 
 
 def node_policy(partition: PartitionConfig) -> str:
@@ -180,7 +183,7 @@ def pending_key(pending: Sequence[int]) -> tuple[int, ...]:
 
 def queue_key(
     priority_first: bool, priority: int, share: float, pending: tuple[int, ...], order: int, item: object = None
-) -> tuple:
+) -> SortKey:
     """Child queue order under a parent: priority/fair share in the parent's order, then pending, then config.
 
     The last element is item (the queue itself in the engine's sorted lists); order is unique among siblings, so
@@ -204,7 +207,7 @@ def app_key(
     usage: tuple[float, ...],
     seq: int,
     item: object = None,
-) -> tuple:
+) -> SortKey:
     """Application order in a leaf: fifo by submission time, fair by usage ratio; priority first when enabled.
 
     Equal submission times keep file order before priority: YuniKorn creates applications one after another, so
@@ -231,12 +234,12 @@ def app_fields(policy: str, priority_first: bool) -> tuple[str, ...]:
     return ("submission time", "file order", "priority")
 
 
-def ask_key(priority: int, created: int, seq: int, item: object = None) -> tuple:
+def ask_key(priority: int, created: int, seq: int, item: object = None) -> SortKey:
     """Ask order inside an application: priority descending, creation time ascending, then file order (and item)."""
     return (-priority, created, seq, item)
 
 
-def first_difference(left: tuple, right: tuple) -> int:
+def first_difference(left: SortKey, right: SortKey) -> int:
     """Index of the first field where two keys differ (-1 when equal); leave the trailing item out of the keys."""
     for i, (a, b) in enumerate(zip(left, right, strict=False)):
         if a != b:
@@ -248,7 +251,7 @@ def stateaware_admitted(
     apps: Iterable[T],
     state: Callable[[T], str],
     has_pending: Callable[[T], bool],
-    submit_order: Callable[[T], tuple],
+    submit_order: Callable[[T], SortKey],
 ) -> set[T]:
     """YuniKorn <= 1.5 stateaware filter: running and starting apps, else the oldest accepted one.
 

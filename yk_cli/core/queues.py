@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import SupportsInt, cast
 
 from yk_cli.core import properties as props
 from yk_cli.core.config import ChildTemplate, PartitionConfig, QueueConfig
@@ -56,7 +57,7 @@ class Queue:
     @property
     def priority_offset(self) -> int:
         """priority.offset (int32)."""
-        return int(self.setting(props.PRIORITY_OFFSET).value)  # type: ignore[call-overload]
+        return int(cast(SupportsInt, self.setting(props.PRIORITY_OFFSET).value))
 
     @property
     def preemption_policy(self) -> str:
@@ -68,7 +69,7 @@ class Queue:
         """Nanoseconds an ask must wait before it may preempt (applied on leaves only; 30s elsewhere)."""
         if not self.is_leaf:
             return 30 * props.NANOS_PER_SECOND
-        return int(self.setting(props.PREEMPTION_DELAY).value)  # type: ignore[call-overload]
+        return int(cast(SupportsInt, self.setting(props.PREEMPTION_DELAY).value))
 
     def ancestors(self) -> Iterator[Queue]:
         """This queue, then its parent, up to root."""

@@ -53,8 +53,8 @@ def unsuppressed(problems: list[Problem], text: str, file: str, known: set[str])
             if p.rule in names:
                 continue
         kept.append(p)
-    for names in by_line.values():
-        kept.extend(_unknown(s, file, known) for s in names if s.rule not in known)
+    for found in by_line.values():
+        kept.extend(_unknown(s, file, known) for s in found if s.rule not in known)
     return kept
 
 

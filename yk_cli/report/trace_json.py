@@ -141,7 +141,7 @@ def _array(key: str, items: Iterator[dict[str, Any]]) -> Iterator[str]:
     yield f"  {_dumps(key)}: []" if separator[0] == " " else "\n  ]"
 
 
-def _nested(value: dict[str, Any], depth: int = 2) -> str:
+def _nested(value: object, depth: int = 2) -> str:
     """A value as json.dumps(indent=2) writes it `depth` spaces deep."""
     return _dumps(value, indent=2).replace("\n", "\n" + " " * depth)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Mapping
 
 from rich.console import Console
 from rich.text import Text
@@ -50,7 +51,7 @@ def headline(view: TreeView, queue: Queue) -> Text:
     return text
 
 
-def against(allocated: dict[str, int], limit: dict[str, int], names: list[str], states: dict[str, str]) -> str:
+def against(allocated: dict[str, int], limit: dict[str, int], names: list[str], states: Mapping[str, str]) -> str:
     """`memory 6Gi of 4Gi over, vcore 1 of 2 under` (a state only where `states` gives one)."""
     parts = []
     for name in names:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from yk_cli.core.checks import validator_common as common
 from yk_cli.core.checks import validator_limits as lim
 from yk_cli.core.checks import validator_placement as place
 from yk_cli.core.checks import validator_resources as res
@@ -39,7 +40,7 @@ RULES: tuple[Rule, ...] = (
     lim.LIMIT_MAX_RESOURCES,
     structure.INVALID_QUEUE_NAME,
     structure.DUPLICATE_QUEUE_NAME,
-    res.INVALID_QUANTITY,
+    common.INVALID_QUANTITY,
     res.GUARANTEED_OVER_MAX,
     res.CHILD_MAX_OVER_PARENT,
     res.CHILDREN_GUARANTEED_OVER_PARENT,

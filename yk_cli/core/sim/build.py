@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import heapq
 from dataclasses import dataclass, field
+from typing import Any
 
 from yk_cli.core import policies
 from yk_cli.core.config import PartitionConfig
@@ -21,7 +22,7 @@ from yk_cli.core.sim.state import (
     fit_of,
     vector,
 )
-from yk_cli.core.trace import QUEUE_MISSING, UNPLACED
+from yk_cli.core.trace import QUEUE_MISSING, UNPLACED, PreemptionAttempt, TraceEvent
 from yk_cli.core.workload import Application, Workload
 
 ARRIVE, COMPLETE, OLD, STARTED, PREEMPT_READY, QUOTA = 0, 1, 2, 3, 4, 5
@@ -80,44 +81,44 @@ class RunState:
     victims: int = 0
     gen: int = 0
     """Counts changes that can alter a preemption attempt's result: allocations, releases, reservations."""
-    dormant: list = field(default_factory=list)
+    dormant: list[AskState] = field(default_factory=list)
     """Asks whose 15 s retry wait ended while nothing changed since their last try (see preconditions.py)."""
     dormant_gen: int = 0
-    nodes_by_name: list = field(default_factory=list)
+    nodes_by_name: list[NodeState] = field(default_factory=list)
     """The nodes in name order (filled on first use by the preemption node search)."""
     every_retry: bool = False
     """Check mode for tests: no dormant asks and no shared failed tries (every 15 s retry runs in full); the same
     steps must come out, only more tries."""
-    search_cache: dict = field(default_factory=dict)
+    search_cache: dict[tuple[object, ...], tuple[Any, ...]] = field(default_factory=dict)
     """(leaf, priority, type mask, fence) -> the last victim search there (preemption.Attempt._find_victims), valid
     while its usage scope's sver is unchanged."""
-    woken: list = field(default_factory=list)
+    woken: list[AskState] = field(default_factory=list)
     """Dormant asks whose queue's subtree usage changed: their next try is due (see preconditions.py)."""
-    failed_attempts: dict = field(default_factory=dict)
+    failed_attempts: dict[tuple[object, ...], tuple[Any, ...]] = field(default_factory=dict)
     """(leaf, priority, size, branch, reserved node) -> (dependency, its counter then, verdict, fence, candidates)
     of a failed attempt: a twin ask fails the same way while the counter has not moved."""
-    side_events: list = field(default_factory=list)
+    side_events: list[TraceEvent] = field(default_factory=list)
     """Trace events a cycle caused besides its outcome (required-node preemption, cancelled reservations)."""
     alloc_seq: int = 0
     """Creation order of allocations (running ones first, in file order)."""
-    type_index: dict = field(default_factory=dict)
+    type_index: dict[str, int] = field(default_factory=dict)
     """Resource type name -> its place in the run's vectors."""
-    reserved_nodes: dict = field(default_factory=dict)
+    reserved_nodes: dict[NodeState, None] = field(default_factory=dict)
     """Nodes holding a reservation (insertion-ordered set)."""
-    oldest_reservation: tuple | None = None
+    oldest_reservation: tuple[int | None] | None = None
     """(creation time of the oldest ask holding a reservation, or None when none does); None: not known since the
     last reservation change."""
     max_fence: bool = False
     """YuniKorn after 1.8: a queue whose max the ask would exceed stops the victim search (YUNIKORN-3241)."""
     explain: bool = False
     """Record every candidate's verdict in each preemption attempt (yk simulate --explain-preemption)."""
-    attempt_log: list = field(default_factory=list)
+    attempt_log: list[PreemptionAttempt] = field(default_factory=list)
     """Every preemption try as a trace.PreemptionAttempt."""
     steps: int = 0
     """Trace steps so far (kept by the run)."""
-    required_waiting: list = field(default_factory=list)
+    required_waiting: list[AskState] = field(default_factory=list)
     """Required-node asks that reserved their node and do not fit it yet: the next cycle tries to preempt for them."""
-    res_maps: dict = field(default_factory=dict)
+    res_maps: dict[Size, dict[str, int]] = field(default_factory=dict)
     """Size vector -> the core's resource map of it (preemption works on maps)."""
     restarts: int = 0
     """Asks created for preempted pods with restartOnPreemption."""
@@ -370,9 +371,10 @@ def _application(
     orders = insert_order(app)
     for i, ask in enumerate(app.asks):
         key = id(ask.resources)
-        size = sizes.get(key)
-        if size is None:
-            size = sizes[key] = vector(ask.resources, index_of, width)
+        shared = sizes.get(key)
+        if shared is None:
+            shared = sizes[key] = vector(ask.resources, index_of, width)
+        size = shared
         arrival = max(ask.submit_time, app.submit_time, 0)
         runtime_ask = AskState(ask, runtime, size, state.fit(size), arrival, orders[i])
         state.asks.append(runtime_ask)

@@ -93,6 +93,7 @@ def allocate(state: RunState, ask: AskState, node: NodeState) -> tuple[list[Prio
         if ask.required:
             app.required -= 1
     else:
+        assert reserved is not None
         _drop_reservation(state, ask)
         note = "from its reservation" if reserved is node else f"reservation on {reserved.name} released"
     _change_node(state, node, fit, -1)
@@ -286,7 +287,7 @@ def _release(state: RunState, alloc: AllocState) -> None:
     del node.allocations[alloc.name]
     _change_node(state, node, fit, 1)
     if not node.listed and node.reserved_by is not None:
-        set_own_live(node.reserved_by, True)  # type: ignore[arg-type]
+        set_own_live(node.reserved_by, True)
     if alloc.ask is not None:
         alloc.ask.status = DONE
     app = alloc.app

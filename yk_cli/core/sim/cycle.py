@@ -31,7 +31,7 @@ from yk_cli.core.sim.build import RunState
 from yk_cli.core.sim.nodes import NodeState
 from yk_cli.core.sim.preemption import Preemption, try_preemption
 from yk_cli.core.sim.state import AppState, AskState, QState, Size, fits
-from yk_cli.core.trace import ALLOCATE, PREEMPT, RESERVE, PreemptionAttempt
+from yk_cli.core.trace import ALLOCATE, PREEMPT, RESERVE, Candidate, PreemptionAttempt
 
 SIZE_LIMIT = 48
 """Above this many distinct pending sizes a queue is always walked (checking every size would cost more)."""
@@ -66,7 +66,12 @@ def find_decision(state: RunState) -> Decision | None:
 
 
 def _possible(
-    state: RunState, sizes: dict[Size, int], new: dict[Size, int] | None, old: dict[Size, int], hr, required: int
+    state: RunState,
+    sizes: dict[Size, int],
+    new: dict[Size, int] | None,
+    old: dict[Size, int],
+    hr: list[float],
+    required: int,
 ) -> bool:
     """Whether some ask counted in sizes might succeed: fits the headroom and either fits a node or may reserve.
 
@@ -99,6 +104,7 @@ def _visit(state: RunState, queue: QState, parent_hr: list[float] | None, new_ok
         hr = [m - a for m, a in zip(top, queue.allocated, strict=True)]
     else:
         hr = [d if (d := m - a) < p else p for m, a, p in zip(top, queue.allocated, parent_hr, strict=True)]
+    assert hr is not None  # the root always has a max (the cluster's capacity)
     if new_ok and queue.maxapps and queue.running + 1 > queue.maxapps:
         new_ok = False
     if not queue.pready and not _possible(
@@ -213,7 +219,7 @@ def _preempt(state: RunState, ask: AskState, budget: list[int], nodes_tried: boo
 
 
 def log_attempt(
-    state: RunState, ask: AskState, branch: str, fence: str, outcome: str, node: str, candidates: tuple
+    state: RunState, ask: AskState, branch: str, fence: str, outcome: str, node: str, candidates: tuple[Candidate, ...]
 ) -> None:
     """Record one preemption try for the trace."""
     app = ask.app
@@ -246,7 +252,7 @@ def _required(state: RunState, ask: AskState) -> Decision | None:
         if holder.required:
             return None  # YuniKorn keeps that reservation and cannot reserve the node twice
     kind = ALLOCATE if node.fits(ask.fit) else RESERVE
-    return Decision(kind, ask, node, cancel=holder)  # type: ignore[arg-type]
+    return Decision(kind, ask, node, cancel=holder)
 
 
 def reservation_target(state: RunState, ask: AskState) -> NodeState | None:

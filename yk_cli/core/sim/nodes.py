@@ -6,14 +6,27 @@ import heapq
 import math
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from yk_cli.core import policies
+
+if TYPE_CHECKING:  # state.py imports this module
+    from yk_cli.core.sim.state import AllocState, AskState
 
 BLOCK = 64
 """Nodes per block of the index; a block is split in two when it doubles."""
 
 Fit = tuple[tuple[int, int], ...]
 """An ask's non-zero (type index, amount) pairs: all that a fit check looks at."""
+
+SizeRecord = list[Any]
+"""The node index's mutable record of one size (see NodeIndex._sizes): fields of mixed types, read by position."""
+
+NodeEntry = tuple[float, int, "NodeState"]
+"""A node's place in the index order: (score, name rank, node)."""
+
+TargetHeap = list[tuple[float, NodeEntry]]
+"""(FitInScore, node entry) pairs of the nodes large enough for a size, as a heap."""
 
 
 class NodeState:
@@ -53,15 +66,15 @@ class NodeState:
         self.capacity_map = dict(capacity_map)
         self.available = list(capacity)
         self.schedulable = schedulable
-        self.reserved_by: object | None = None
+        self.reserved_by: AskState | None = None
         """The AskState holding a reservation on this node."""
         self.listed = False
         """In the node index (schedulable and not reserved)."""
-        self.counted: list[list] = []
+        self.counted: list[SizeRecord] = []
         self.fitting = 0
         """Bit mask of the size records in counted (one bit per tracked size): the scan's fit test."""
         """The node index's size records that count this node as fitting (set while it is in the index)."""
-        self.allocations: dict[str, object] = {}
+        self.allocations: dict[str, AllocState] = {}
         """Allocation name -> running allocation on this node, in placement order."""
         self._policy = policy
         self._weighted = policies.node_weighting(types, capacity_map, weights)
@@ -117,13 +130,13 @@ class NodeIndex:
         self._blocks: list[list[tuple[float, int, NodeState]]] = []
         self._firsts: list[tuple[float, int, NodeState]] = []
         self._count_nodes = 0
-        self._sizes: dict[tuple[int, ...], list] = {}
+        self._sizes: dict[tuple[int, ...], SizeRecord] = {}
         """size -> [first fit or None, bound, fit pairs, fitting nodes per block, none fit per block, size, bit]."""
         self.dead: set[tuple[int, ...]] = set()
         """Sizes no node in the index can hold right now."""
         self._untracked_dead: set[tuple[int, ...]] = set()
         """The part of dead beyond the TRACKED sizes: forgotten whenever any node gains room."""
-        self._targets: dict[tuple[int, ...], tuple[list, Fit]] = {}
+        self._targets: dict[tuple[int, ...], tuple[TargetHeap, Fit]] = {}
         """size -> (heap of (FitInScore, node entry), fit) over nodes large enough: see reservation_target."""
 
     def __len__(self) -> int:
@@ -137,7 +150,7 @@ class NodeIndex:
             for entry in block:
                 yield entry[2]
 
-    def add(self, node: NodeState, candidates: list[list] | None = None) -> None:
+    def add(self, node: NodeState, candidates: list[SizeRecord] | None = None) -> None:
         """Insert a node at its current score; candidates limits the size records checked (after a shrink)."""
         entry = node.entry
         node.listed = True
@@ -234,7 +247,7 @@ class NodeIndex:
                     if entry[2].fits(fit):
                         entry[2].counted.append(record)
                         entry[2].fitting |= bit
-        first = record[0]
+        first: NodeState | None = record[0]
         if first is not None:
             return first
         if record[1] is HIGH:
@@ -266,14 +279,14 @@ class NodeIndex:
             heapq.heappop(heap)
         return None
 
-    def _target_heap(self, size: tuple[int, ...], fit: Fit) -> list:
+    def _target_heap(self, size: tuple[int, ...], fit: Fit) -> TargetHeap:
         heap = [
             (policies.fit_in_score_of(size, node.available), node.entry) for node in self if node.fits_capacity(fit)
         ]
         heapq.heapify(heap)
         return heap
 
-    def _scan(self, record: list) -> NodeState | None:
+    def _scan(self, record: SizeRecord) -> NodeState | None:
         """The first fitting node at or after the record's bound, skipping blocks without one (found in C)."""
         blocks, empty, bit, bound = self._blocks, record[4], record[6], record[1]
         bi = offset = 0

@@ -21,6 +21,7 @@ from functools import cmp_to_key
 from operator import attrgetter
 
 from yk_cli.core import trace as verdicts
+from yk_cli.core.policies import SortKey
 from yk_cli.core.properties import format_duration
 from yk_cli.core.resources import format_resource
 from yk_cli.core.sim.build import RunState
@@ -33,6 +34,9 @@ _RANK = attrgetter("rank")
 
 Res = dict[str, int]
 """A Go *resources.Resource: None is nil; the keys are the types the map names."""
+
+LeafVictims = tuple[int, list[AllocState], list[AllocState], Res, dict[AllocState, None]]
+"""A leaf's victim search cache entry: (allocs version, victims in placement and in victim order, sum, set)."""
 
 SCORE_FIT_MAX = 1 << 32
 SCORE_ORIGINATOR = 1 << 33
@@ -537,7 +541,7 @@ class Attempt:
             for path, snapshot in self.snapshots.items():
                 if snapshot.leaf:
                     self.victim_sets[self.state.queues[path]] = dict.fromkeys(snapshot.victims)
-        if scope is not None:
+        if scope is not None and key is not None:
             found = (scope.sver, self.snapshots, self.victim_sets, self.sorted_runs, self.totals, self.level)
             self.state.search_cache[key] = found
 
@@ -659,7 +663,7 @@ class Attempt:
                     child_priority = ask_priority - child.poffset
             self._walk(child, priorities, child_priority, fenced or child_fenced)
 
-    def _leaf_victims(self, queue: QState, ask_priority: int, fenced: bool, key: tuple) -> tuple:
+    def _leaf_victims(self, queue: QState, ask_priority: int, fenced: bool, key: SortKey) -> LeafVictims:
         """The eligible victims of a leaf over its guarantee, as the walk finds them (placement order), the same in
         victim order, their resource sum and as a set; cached per leaf until its allocations change
         or one is marked preempted (the filter reads nothing else: required, preempted, the type mask and the
@@ -790,7 +794,7 @@ class Attempt:
             node.schedulable
             and (holder is None or holder is self.ask or holder in self.cancelled)
             and node.fits_capacity(self.ask.fit)
-            and any(self._is_victim(alloc) for alloc in node.allocations.values())  # type: ignore[arg-type]
+            and any(self._is_victim(alloc) for alloc in node.allocations.values())
         )
 
     def _is_victim(self, alloc: AllocState) -> bool:
@@ -834,7 +838,7 @@ class Attempt:
         unique in a run, so the node's allocations are all of its pods)."""
         allocs = self.by_node[node]
         if allocs is None:
-            allocs = [alloc for alloc in node.allocations.values() if self._is_victim(alloc)]  # type: ignore[arg-type]
+            allocs = [alloc for alloc in node.allocations.values() if self._is_victim(alloc)]
             allocs.sort(key=_VKEY)
             self.by_node[node] = allocs
         return allocs
@@ -967,7 +971,7 @@ class Attempt:
                     return node, []
         checks: list[tuple[int, str, NodeState]] = []
         victims_by_node: dict[NodeState, list[AllocState]] = {}
-        memo: dict[tuple, tuple[int, list[int] | None]] = {}
+        memo: dict[tuple[object, ...], tuple[int, list[int] | None]] = {}
         for node in self._nodes():
             candidates = self._sorted(node)
             key = (tuple(node.available), tuple((v.app.leaf, v.size) for v in candidates))

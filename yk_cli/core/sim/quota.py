@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from yk_cli.core import properties as props
+from yk_cli.core.policies import SortKey
 from yk_cli.core.sim.build import QUOTA, RunState
 from yk_cli.core.sim.preemption import allocated_of, res_of
 from yk_cli.core.sim.state import AllocState, QState
@@ -363,7 +364,7 @@ def _leaf_victims(state: RunState, leaf: QState, amount: Res | None) -> list[All
     return chosen
 
 
-def _sort_key(state: RunState, alloc: AllocState, top: Res | None, amount: Res) -> tuple:
+def _sort_key(state: RunState, alloc: AllocState, top: Res | None, amount: Res) -> SortKey:
     """SortAllocationsBasedOnAsk: highest score first (originators and opted-out pods score highest, as in the
     core), then lowest priority, newest creation hour, smallest usage share of the preempted types; then (the core
     leaves equal pods in map order) newest first."""

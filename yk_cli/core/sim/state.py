@@ -7,6 +7,7 @@ from bisect import bisect_left, insort
 from collections.abc import Mapping, Sequence
 
 from yk_cli.core import policies
+from yk_cli.core.policies import SortKey
 from yk_cli.core.priority import MIN_PRIORITY, QueueState
 from yk_cli.core.priority import AppState as PrioAppState
 from yk_cli.core.queues import Queue
@@ -36,7 +37,7 @@ def fits(room: Sequence[float], fit: Fit) -> bool:
     return True
 
 
-def _place(items: list[tuple], old: tuple, new: tuple) -> None:
+def _place(items: list[SortKey], old: SortKey, new: SortKey) -> None:
     """Replace an entry of a sorted list by its new value, moving it only when its neighbours demand."""
     i = bisect_left(items, old)
     if (i == 0 or items[i - 1] < new) and (i + 1 == len(items) or new < items[i + 1]):
@@ -125,7 +126,7 @@ class QState:
         self.path = queue.path
         self.name = queue.name
         self.parent = parent
-        self.depth = 0 if parent is None else parent.depth + 1
+        self.depth: int = 0 if parent is None else parent.depth + 1
         self.is_leaf = queue.is_leaf
         self.order = order
         """Configuration order: the final tie-breaker among siblings."""
@@ -141,14 +142,14 @@ class QState:
         self.share_cache: float | None = None
         """The fair share while allocated is unchanged (reset to None whenever allocated changes)."""
         self.pending = [0] * width
-        self.children: list[tuple] = []
+        self.children: list[SortKey] = []
         """Entries (key..., QState) of the child queues in sort order."""
-        self.apps: list[tuple] = []
+        self.apps: list[SortKey] = []
         """Leaf: entries (app key..., AppState) of applications with unreserved pending asks or asks ready to preempt,
         in sort order."""
         self.members: list[AppState] = []
         """Leaf: every application placed here, in file order."""
-        self.entry: tuple = ()
+        self.entry: SortKey = ()
         """This queue's entry (key..., QState) in the parent's children list (stale while dirty)."""
         self.dirty = False
         """The entry may be stale: the queue is in its parent's dirty_children."""
@@ -196,7 +197,7 @@ class QState:
         """Leaf: running allocations placed in this queue, in placement order (the victim search reads them)."""
         self.aver = 0
         """Leaf: bumped whenever allocs changes or one of them is marked preempted (the victim search's cache)."""
-        self.vcache: dict[tuple, tuple] = {}
+        self.vcache: dict[SortKey, SortKey] = {}
         """Leaf: the victim search's per-leaf cache (see preemption.Attempt._leaf_victims)."""
         self.sver = 0
         """Bumped whenever the usage of this queue's subtree changes (an allocation placed or released)."""
@@ -297,7 +298,7 @@ class QState:
             share = self.share_cache = policies.fair_share_of(self.allocated, self.fair_dens)
         return share
 
-    def key(self) -> tuple:
+    def key(self) -> SortKey:
         """This queue's sort entry under its parent (the parent's application.sort.priority decides the order)."""
         assert self.parent is not None
         return policies.queue_key(
@@ -358,7 +359,7 @@ class AppState:
         """(reason code, message) when the application has no usable queue."""
         self.submit = app.submit_time
         """Submission time: the application's, lowered to its oldest arrived ask or allocation."""
-        self.asks: list[tuple] = []
+        self.asks: list[SortKey] = []
         """Entries (ask key..., AskState) of unreserved pending asks in sort order."""
         self.res_live_asks: list[tuple[int, AskState]] = []
         """(reservation seq, ask) of reserved asks worth trying on their own node again."""
@@ -378,17 +379,17 @@ class AppState:
         self.active = False
         """Counted in its queues' running applications."""
         self.state = "New"
-        self.entry: tuple | None = None
+        self.entry: SortKey | None = None
         """The application's entry in its leaf's apps list (None while it has no unreserved pending ask)."""
         self.dirty = False
         """The entry may be stale: the application is in its leaf's dirty_apps."""
         self.usage_dens: tuple[int, ...] = ()
         self.prio: PrioAppState | None = None
         """The priority cache's record of this application (None when it has no queue)."""
-        self.pready: list[tuple] = []
+        self.pready: list[SortKey] = []
         """Entries (ask key..., AskState) of asks ready to try preemption now, reserved ones included, in sort order."""
 
-    def key(self) -> tuple:
+    def key(self) -> SortKey:
         """The application's sort entry in its leaf."""
         leaf = self.leaf
         assert leaf is not None
