@@ -6,12 +6,12 @@ from typing import Annotated, Optional
 
 import typer
 
-from yk_cli.cli import app, fail_usage, write_stdout
+from yk_cli.cli import YkCommand, app, fail_usage, write_stdout
 
 EXPLAIN_FORMATS = ("text", "json")
 
 
-@app.command()
+@app.command(cls=YkCommand)
 def explain(
     config: Annotated[
         str,
@@ -28,20 +28,30 @@ def explain(
         Optional[str],
         typer.Argument(metavar="ASK_B", help="Another ask; leave out to explain preemption of ASK_A instead."),
     ] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
+    fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text or json.")] = "text",
     yunikorn_version: Annotated[
-        str, typer.Option("--yunikorn-version", help="YuniKorn to model; 1.5 or older applies stateaware's filter.")
+        str,
+        typer.Option(
+            "--yunikorn-version",
+            metavar="VERSION",
+            help="YuniKorn to model; 1.5 or older applies stateaware's filter.",
+        ),
     ] = "1.8",
     partition: Annotated[
-        Optional[str], typer.Option("--partition", help="The partition (default: the workload's `partition`).")
+        Optional[str],
+        typer.Option("--partition", metavar="NAME", help="The partition (default: the workload's `partition`)."),
     ] = None,
 ) -> None:
-    """Which of two asks the scheduler serves first, and why: the dry run decides, then the sort key at the
-    queue where their branches meet (priority with its breakdown, fair share, pending, submission time, usage
-    ratio, ask order) or the reason the other ask could not be placed at that moment.
+    """Which of two asks the scheduler serves first, and why; or, for one pod, what preemption did to it.
+
+    With two asks: the dry run decides, then the sort key at the queue where their branches meet (priority with
+    its breakdown, fair share, pending, submission time, usage ratio, ask order) or the reason the other ask could
+    not be placed at that moment.
 
     With one pod only: whether it was preempted and by whom, every preemption try that looked at it with the
-    verdict, the law of YuniKorn's preemption design behind it and the config line; for an ask, its own tries."""
+    verdict, the law of YuniKorn's preemption design behind it and the config line; for an ask, its own tries.
+
+    Example: yk explain queues.yaml workload.yaml a1-p8 b1-p9"""
     from yk_cli.cli import check_format
     from yk_cli.load.workload import collector_paused
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from yk_cli.cli import app, check_format, plain_arguments, run_fast, write_stdout
+from yk_cli.cli import YkCommand, app, check_format, plain_arguments, run_fast, write_stdout
 
 if TYPE_CHECKING:
     from yk_cli.report.priorities_common import PriorityView
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 PRIORITY_FORMATS = ("text", "json")
 
 
-@app.command()
+@app.command(cls=YkCommand)
 def priorities(
     config: Annotated[
         str, typer.Argument(metavar="CONFIG", help="Queue config: queues.yaml, a ConfigMap or a List; '-' for stdin.")
@@ -23,14 +23,18 @@ def priorities(
     workload: Annotated[
         str, typer.Argument(metavar="WORKLOAD", help="Workload file: nodes, applications, asks; '-' for stdin.")
     ],
-    fmt: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
+    fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text or json.")] = "text",
     partition: Annotated[
-        Optional[str], typer.Option("--partition", help="The partition (default: the workload's `partition`).")
+        Optional[str],
+        typer.Option("--partition", metavar="NAME", help="The partition (default: the workload's `partition`)."),
     ] = None,
 ) -> None:
-    """Queue priorities as YuniKorn computes them, and for every pending ask its effective priority as seen from
-    root with the breakdown along its queue path (like Slurm's sprio): ask, application, each queue's offset,
-    fence and clamp, and the config line behind each step."""
+    """Queue priorities as YuniKorn computes them, and every pending ask's effective priority step by step.
+
+    For every pending ask: its effective priority as seen from root with the breakdown along its queue path (like
+    Slurm's sprio): ask, application, each queue's offset, fence and clamp, and the config line behind each step.
+
+    Example: yk priorities queues.yaml workload.yaml --format json"""
     print_priorities(config, workload, fmt, partition)
 
 

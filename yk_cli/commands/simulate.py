@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from yk_cli.cli import app, fail_usage, write_stdout
+from yk_cli.cli import YkCommand, app, fail_usage, write_stdout
 
 if TYPE_CHECKING:
     from yk_cli.core.config import PartitionConfig
@@ -173,7 +173,7 @@ def _report(problems: list[Problem], texts: dict[str, str]) -> None:
     sys.stderr.write(render_problems("text", sorted(problems, key=Problem.sort_key), texts, len(texts)))
 
 
-@app.command()
+@app.command(cls=YkCommand)
 def simulate(
     config: Annotated[
         Optional[str],
@@ -186,22 +186,33 @@ def simulate(
     workload: Annotated[
         Optional[str], typer.Argument(metavar="WORKLOAD", help="Workload file: nodes, applications, asks.")
     ] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="text, json or markdown.")] = "text",
+    fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text, json or markdown.")] = "text",
     until: Annotated[
         Optional[str],
-        typer.Option("--until", help="Stop the virtual clock at this time (0s: only the decisions at the start)."),
+        typer.Option(
+            "--until", metavar="TIME", help="Stop the virtual clock at this time (0s: only the decisions at the start)."
+        ),
     ] = None,
-    max_steps: Annotated[Optional[int], typer.Option("--max-steps", help="Stop after this many steps.")] = None,
+    max_steps: Annotated[
+        Optional[int], typer.Option("--max-steps", metavar="N", help="Stop after this many steps.")
+    ] = None,
     yunikorn_version: Annotated[
-        str, typer.Option("--yunikorn-version", help="YuniKorn to model; 1.5 or older applies stateaware's filter.")
+        str,
+        typer.Option(
+            "--yunikorn-version",
+            metavar="VERSION",
+            help="YuniKorn to model; 1.5 or older applies stateaware's filter.",
+        ),
     ] = "1.8",
     partition: Annotated[
-        Optional[str], typer.Option("--partition", help="The partition (default: the workload's `partition`).")
+        Optional[str],
+        typer.Option("--partition", metavar="NAME", help="The partition (default: the workload's `partition`)."),
     ] = None,
     cluster: Annotated[
         Optional[str],
         typer.Option(
             "--cluster",
+            metavar="DUMP",
             help="A `kubectl get nodes,pods,priorityclasses -A -o yaml` dump ('-' for stdin) as the workload. Its "
             "yunikorn-configs queues.yaml is the queue config (YuniKorn's built-in default without one), unless "
             "CONFIG is given: `yk simulate --cluster dump.yaml` or `yk simulate new-queues.yaml --cluster "
@@ -212,16 +223,21 @@ def simulate(
         bool,
         typer.Option(
             "--explain-preemption",
+            metavar="",
             help="List every preemption try with every running allocation it considered and the verdict that kept "
             "it out (or made it a victim); in JSON, fills each attempt's candidates.",
         ),
     ] = False,
 ) -> None:
-    """Dry-run YuniKorn's scheduler: every allocation in the order the core makes it, the queue priority changes
-    after each step, and why every ask still pending waits. Deterministic: no cluster, no wall clock.
+    """Dry-run YuniKorn's scheduler: every allocation in order, and why every pending ask still waits.
+
+    Every allocation comes in the order the core makes it, with the queue priority changes after each step.
+    Deterministic: no cluster, no wall clock.
 
     Inputs: CONFIG and WORKLOAD; or --cluster DUMP (with an optional CONFIG to try a new queue config on the
-    cluster); or nothing, for the tenant example of YuniKorn's 'App & Queue Priorities' document."""
+    cluster); or nothing, for the tenant example of YuniKorn's 'App & Queue Priorities' document.
+
+    Example: yk simulate queues.yaml workload.yaml --until 10m"""
     from yk_cli.cli import check_format
     from yk_cli.load.workload import collector_paused
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from yk_cli.cli import app, check_format, fail_usage, plain_arguments, run_fast, write_stdout
+from yk_cli.cli import YkCommand, app, check_format, fail_usage, plain_arguments, run_fast, write_stdout
 from yk_cli.core.diagnostics import EXIT_PROBLEMS, Level, Path, Problem
 
 if TYPE_CHECKING:
@@ -127,21 +127,33 @@ def _report(problems: list[Problem], texts: dict[str, str], files: int) -> None:
     sys.stderr.write(render_problems("text", sorted(problems, key=Problem.sort_key), texts, files))
 
 
-@app.command()
+@app.command(cls=YkCommand)
 def tree(
     config: Annotated[
         str, typer.Argument(metavar="CONFIG", help="Queue config: queues.yaml, a ConfigMap or a List; '-' for stdin.")
     ],
     workload: Annotated[
-        Optional[str], typer.Option("--workload", "-w", help="A workload file: adds pending/allocated and priorities.")
+        Optional[str],
+        typer.Option(
+            "--workload", "-w", metavar="PATH", help="A workload file: adds pending/allocated and priorities."
+        ),
     ] = None,
     partition: Annotated[
-        Optional[str], typer.Option("--partition", help="The partition to show (default: the workload's, or default).")
+        Optional[str],
+        typer.Option(
+            "--partition", metavar="NAME", help="The partition to show (default: the workload's, or default)."
+        ),
     ] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="text, json (YuniKorn REST names) or mermaid.")] = "text",
+    fmt: Annotated[
+        str, typer.Option("--format", "-f", metavar="FORMAT", help="text, json (YuniKorn REST names) or mermaid.")
+    ] = "text",
 ) -> None:
-    """The resolved queue tree: every queue's settings with where each came from (set here, inherited, template,
-    default, YuniKorn's fallback), fences, offsets, sorting, limits; with a workload, usage and current priority."""
+    """The resolved queue tree: every queue's settings and where each came from.
+
+    Every setting says where it came from (set here, inherited, template, default, YuniKorn's fallback), with
+    fences, offsets, sorting and limits; with a workload, each queue's usage and current priority too.
+
+    Example: yk tree queues.yaml --workload workload.yaml"""
     print_tree(config, workload, partition, fmt)
 
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from yk_cli.cli import UsageError, app, fail_usage, plain_arguments, usage_message, write_stdout
+from yk_cli.cli import UsageError, YkCommand, app, fail_usage, plain_arguments, usage_message, write_stdout
 from yk_cli.core.diagnostics import EXIT_USAGE, Problem, exit_code
 from yk_cli.report.problems import FORMATS
 
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from yk_cli.load.config import LoadResult
 
 
-@app.command()
+@app.command(cls=YkCommand)
 def validate(
     files: Annotated[
         list[str],
@@ -26,18 +26,26 @@ def validate(
     fmt: Annotated[
         Optional[str],
         typer.Option(
-            "--format", "-f", help="text, json, github or sarif (github is the default under GitHub Actions)."
+            "--format",
+            "-f",
+            metavar="FORMAT",
+            help="text, json, github or sarif (github is the default under GitHub Actions).",
         ),
     ] = None,
-    strict: Annotated[bool, typer.Option("--strict", help="Warnings fail the run too (exit 1).")] = False,
+    strict: Annotated[bool, typer.Option("--strict", metavar="", help="Warnings fail the run too (exit 1).")] = False,
     partition: Annotated[
-        Optional[str], typer.Option("--partition", help="Only report problems in this partition.")
+        Optional[str], typer.Option("--partition", metavar="NAME", help="Only report problems in this partition.")
     ] = None,
     policy_group: Annotated[
-        str, typer.Option("--policy-group", help="ConfigMap key is <group>.yaml (YuniKorn's service.policyGroup).")
+        str,
+        typer.Option(
+            "--policy-group", metavar="GROUP", help="ConfigMap key is <group>.yaml (YuniKorn's service.policyGroup)."
+        ),
     ] = "queues",
 ) -> None:
-    """Lint YuniKorn queue configs: every problem at once, with file:line:col and YuniKorn's own verdict."""
+    """Lint YuniKorn queue configs: every problem at once, with file:line:col and YuniKorn's own verdict.
+
+    Example: yk validate queues.yaml --format sarif"""
     try:
         code = run_validate(files, fmt, strict, partition, policy_group)
     except UsageError as err:
