@@ -191,6 +191,9 @@ def run_fast(command: Callable[..., None], *args: str | bool | None) -> int:
     return 0
 
 
+QUIET_FLAGS = {"--quiet": "quiet", "-q": "quiet"}
+"""-q/--quiet (no summary line for warnings) as the fast paths parse it."""
+
 FAST_PATHS: dict[str, str] = {
     "validate": "yk_cli.commands.validate",
     "priorities": "yk_cli.commands.priorities",

@@ -41,6 +41,9 @@ def explain(
         Optional[str],
         typer.Option("--partition", metavar="NAME", help="The partition (default: the workload's `partition`)."),
     ] = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", metavar="", help="No summary line for warnings on standard error.")
+    ] = False,
 ) -> None:
     """Which of two asks the scheduler serves first, and why; or, for one pod, what preemption did to it.
 
@@ -58,13 +61,19 @@ def explain(
     check_format(fmt, EXPLAIN_FORMATS)
     with collector_paused():
         if ask_b is None:
-            write_stdout((run_pod_story(config, workload, ask_a, fmt, yunikorn_version, partition),))
+            write_stdout((run_pod_story(config, workload, ask_a, fmt, yunikorn_version, partition, quiet),))
         else:
-            write_stdout((run_explain(config, workload, ask_a, ask_b, fmt, yunikorn_version, partition),))
+            write_stdout((run_explain(config, workload, ask_a, ask_b, fmt, yunikorn_version, partition, quiet),))
 
 
 def run_pod_story(
-    config: str, workload: str, pod: str, fmt: str = "text", yunikorn_version: str = "1.8", partition: str | None = None
+    config: str,
+    workload: str,
+    pod: str,
+    fmt: str = "text",
+    yunikorn_version: str = "1.8",
+    partition: str | None = None,
+    quiet: bool = False,
 ) -> str:
     """Load, run the dry run with every preemption candidate recorded, and tell the pod's story."""
     from yk_cli.commands.tree import prepare_inputs
@@ -76,7 +85,7 @@ def run_pod_story(
         version_tuple(yunikorn_version)
     except ValueError as err:
         raise fail_usage(str(err)) from None
-    inputs = prepare_inputs(config, workload, partition)
+    inputs = prepare_inputs(config, workload, partition, quiet)
     assert inputs.workload is not None
     options = SimulationOptions(yunikorn_version=yunikorn_version, explain_preemption=True)
     trace = simulate(inputs.partition, inputs.tree, inputs.workload, options)
@@ -100,6 +109,7 @@ def run_explain(
     fmt: str = "text",
     yunikorn_version: str = "1.8",
     partition: str | None = None,
+    quiet: bool = False,
 ) -> str:
     """Load, check, explain and render; problems go to stderr like `yk validate` (typer.Exit on errors)."""
     from yk_cli.commands.tree import prepare_inputs
@@ -112,7 +122,7 @@ def run_explain(
         version_tuple(yunikorn_version)
     except ValueError as err:
         raise fail_usage(str(err)) from None
-    inputs = prepare_inputs(config, workload, partition)
+    inputs = prepare_inputs(config, workload, partition, quiet)
     assert inputs.workload is not None
     try:
         explanation = why(inputs.partition, inputs.tree, inputs.workload, ask_a, ask_b, yunikorn_version)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -66,7 +65,7 @@ def options_from(
     )
 
 
-def load_scenario(config: str | None, workload: str | None, partition: str | None) -> Scenario:
+def load_scenario(config: str | None, workload: str | None, partition: str | None, quiet: bool = False) -> Scenario:
     """Load and check CONFIG and WORKLOAD (or the bundled example); problems are reported like `yk validate`."""
     from yk_cli.commands.tree import prepare_inputs
 
@@ -74,10 +73,10 @@ def load_scenario(config: str | None, workload: str | None, partition: str | Non
         raise fail_usage("give both CONFIG and WORKLOAD, or neither to run the bundled tenant example")
     if config is None or workload is None:
         with bundled_example() as (queues, work):
-            inputs = prepare_inputs(queues, work, partition)
+            inputs = prepare_inputs(queues, work, partition, quiet)
         source = BUNDLED_SOURCE
     else:
-        inputs = prepare_inputs(config, workload, partition)
+        inputs = prepare_inputs(config, workload, partition, quiet)
         source = f"{_display(config)} + {_display(workload)}"
     assert inputs.workload is not None
     return Scenario(inputs.partition, inputs.workload, source)
@@ -87,8 +86,10 @@ def _display(name: str) -> str:
     return "<stdin>" if name == "-" else name
 
 
-def load_cluster_scenario(dump: str, config: str | None, partition_name: str | None) -> Scenario:
-    """A kubectl dump as workload with CONFIG, its ConfigMap's or the built-in queue config; problems as validate."""
+def load_cluster_scenario(dump: str, config: str | None, partition_name: str | None, quiet: bool = False) -> Scenario:
+    """A kubectl dump as workload with CONFIG, its ConfigMap's or the built-in queue config; problems reported as
+    prepare_inputs does."""
+    from yk_cli.commands.tree import report_problems
     from yk_cli.core.diagnostics import EXIT_PROBLEMS, Level, Problem
     from yk_cli.core.placement import default_partition
     from yk_cli.load.kubernetes import cluster_from_bytes
@@ -103,6 +104,11 @@ def load_cluster_scenario(dump: str, config: str | None, partition_name: str | N
     shown = _display(dump)
     workload, queues_yaml, found = cluster_from_bytes(data, shown)
     problems: list[Problem] = list(found)
+    config_problems: list[Problem] = []
+
+    def _report(problems: list[Problem], texts: dict[str, str]) -> None:
+        report_problems(problems, texts, len(texts), config_problems, quiet)
+
     texts = {shown: decode_text(data)[0] or ""}
     partitions: dict[str, PartitionConfig] = {}
     if config is None and queues_yaml is None:
@@ -115,6 +121,7 @@ def load_cluster_scenario(dump: str, config: str | None, partition_name: str | N
             _report(problems, texts)
             raise fail_usage(str(err)) from None
         texts[loaded.file] = loaded.text
+        config_problems.extend(loaded.problems)
         problems.extend(p for p in loaded.problems if p not in problems)
         decoded = [c for c in loaded.configs if c.decoded and c.config.partitions]
         if decoded:
@@ -161,16 +168,6 @@ def _cluster_config(config: str | None, dump: str, data: bytes, queues_yaml: str
     for item in loaded.configs:
         item.file = label
     return loaded, ""
-
-
-def _report(problems: list[Problem], texts: dict[str, str]) -> None:
-    """Problems exactly as `yk validate` prints them, on standard error."""
-    if not problems:
-        return
-    from yk_cli.core.diagnostics import Problem
-    from yk_cli.report.problems import render_problems
-
-    sys.stderr.write(render_problems("text", sorted(problems, key=Problem.sort_key), texts, len(texts)))
 
 
 @app.command(cls=YkCommand)
@@ -228,6 +225,9 @@ def simulate(
             "it out (or made it a victim); in JSON, fills each attempt's candidates.",
         ),
     ] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", metavar="", help="No summary line for warnings on standard error.")
+    ] = False,
 ) -> None:
     """Dry-run YuniKorn's scheduler: every allocation in order, and why every pending ask still waits.
 
@@ -246,7 +246,7 @@ def simulate(
         raise fail_usage("--cluster DUMP is the workload: give CONFIG (optional) and the dump, not WORKLOAD")
     options = options_from(until, max_steps, yunikorn_version, explain_preemption)
     with collector_paused():
-        report = simulation_report(config, workload, fmt, options, partition, cluster)
+        report = simulation_report(config, workload, fmt, options, partition, cluster, quiet)
     write_stdout(report)  # with the collector back on: json's indenting encoder leaves a reference cycle per call
 
 
@@ -257,6 +257,7 @@ def simulation_report(
     options: SimulationOptions,
     partition: str | None = None,
     cluster: str | None = None,
+    quiet: bool = False,
 ) -> Iterable[str]:
     """Load and run (typer.Exit on input errors), then the report in pieces; with cluster, the dump is the workload."""
     from yk_cli.core.queues import build_queue_tree
@@ -264,8 +265,8 @@ def simulation_report(
     from yk_cli.report.trace_render import trace_chunks
 
     if cluster is not None:
-        scenario = load_cluster_scenario(cluster, config, partition)
+        scenario = load_cluster_scenario(cluster, config, partition, quiet)
     else:
-        scenario = load_scenario(config, workload, partition)
+        scenario = load_scenario(config, workload, partition, quiet)
     trace = dry_run(scenario.partition, build_queue_tree(scenario.partition), scenario.workload, options)
     return trace_chunks(fmt, trace, scenario.source)
