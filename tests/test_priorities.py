@@ -254,7 +254,9 @@ def test_fenced_teams_breakdown_names_config_lines(run_yk) -> None:
 def test_warnings_are_printed_and_the_command_goes_on(run_yk) -> None:
     result = run_yk("priorities", TENANTS[0], "samples/workloads/invalid/workload-priority-mismatch.yaml")
     assert result.exit_code == 0
-    assert "[warning]" in result.stderr and "(workload-priority-mismatch)" in result.stderr
+    assert result.stderr == (
+        "1 warning in samples/workloads/invalid/workload-priority-mismatch.yaml: workload-priority-mismatch (line 10)\n"
+    )
     assert "effective priority 0" in result.stdout
 
 

@@ -3,18 +3,79 @@
 from __future__ import annotations
 
 import contextlib
+import inspect
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
+from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 from yk_cli.core.diagnostics import EXIT_USAGE
 
+_RICH_TAG = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
+"""What Rich would read as a markup tag (`[bold]`, `[/]`): the pattern of rich.markup.escape, without importing Rich."""
+
+
+def prose(text: str | None) -> str | None:
+    """Help text that wraps at any width: each paragraph of a docstring on one line (the line breaks of the source
+    dropped, blank lines kept as paragraph breaks) and anything Rich would take for markup escaped."""
+    if text is None:
+        return None
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    joined = (" ".join(line.strip() for line in paragraph.splitlines()) for paragraph in paragraphs)
+    return "\n\n".join(_RICH_TAG.sub(lambda m: m.group(1) * 2 + "\\" + m.group(2), p) for p in joined)
+
+
+class _NamedArgument(TyperArgument):
+    """An argument shown by its metavar alone (CONFIG), not followed by its Python type (`<str>`)."""
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return None
+
+
+def _plain_help_option(option: Any) -> Any:
+    """The help flag without a type column (typer shows `<bool>` for a flag with no metavar)."""
+    if option is not None:
+        option.metavar = ""
+    return option
+
+
+class YkCommand(TyperCommand):
+    """A `yk` command: its docstring reflowed as prose, arguments named by their metavars, flags untyped."""
+
+    def __init__(self, name: str | None, **kwargs: Any) -> None:
+        super().__init__(name, **kwargs)
+        self.help = prose(self.help)
+        for param in self.params:
+            if type(param) is TyperArgument:
+                param.__class__ = _NamedArgument
+
+    def get_help_option(self, ctx: Any) -> Any:
+        return _plain_help_option(super().get_help_option(ctx))
+
+
+class YkGroup(TyperGroup):
+    """The `yk` group: its help reflowed as prose and its help flag untyped, like every YkCommand."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.help = prose(self.help)
+
+    def get_help_option(self, ctx: Any) -> Any:
+        return _plain_help_option(super().get_help_option(ctx))
+
+
+ROOT_HELP = """Lint, explain and dry-run Apache YuniKorn queue configurations.
+
+Example: yk validate queues.yaml"""
+
 app = typer.Typer(
     name="yk",
-    help="Lint, explain and dry-run Apache YuniKorn queue configurations.",
+    cls=YkGroup,
+    help=ROOT_HELP,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -33,7 +94,8 @@ def _version(value: bool) -> None:
 @app.callback()
 def root(
     version: Annotated[
-        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, metavar="", help="Print the version and exit."),
     ] = False,
 ) -> None:
     """Lint, explain and dry-run Apache YuniKorn queue configurations."""
@@ -144,6 +206,9 @@ def run_fast(command: Callable[..., None], *args: str | bool | None) -> int:
     return 0
 
 
+QUIET_FLAGS = {"--quiet": "quiet", "-q": "quiet"}
+"""-q/--quiet (no summary line for warnings) as the fast paths parse it."""
+
 FAST_PATHS: dict[str, str] = {
     "validate": "yk_cli.commands.validate",
     "priorities": "yk_cli.commands.priorities",
@@ -163,7 +228,7 @@ def main() -> None:
         code = fast_path(args[1:])
         if code is not None:
             exit_process(code)
-    app()
+    app(prog_name="yk")
 
 
 # Each command lives in its own module and registers itself on `app` when imported.

@@ -6,12 +6,12 @@ from typing import Annotated, Optional
 
 import typer
 
-from yk_cli.cli import MAX_SIZE_HELP, app, config_size, fail_usage, write_stdout
+from yk_cli.cli import MAX_SIZE_HELP, YkCommand, app, config_size, fail_usage, write_stdout
 
 EXPLAIN_FORMATS = ("text", "json")
 
 
-@app.command()
+@app.command(cls=YkCommand)
 def explain(
     config: Annotated[
         str,
@@ -28,34 +28,53 @@ def explain(
         Optional[str],
         typer.Argument(metavar="ASK_B", help="Another ask; leave out to explain preemption of ASK_A instead."),
     ] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
+    fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text or json.")] = "text",
     yunikorn_version: Annotated[
-        str, typer.Option("--yunikorn-version", help="YuniKorn to model; 1.5 or older applies stateaware's filter.")
+        str,
+        typer.Option(
+            "--yunikorn-version",
+            metavar="VERSION",
+            help="YuniKorn to model; 1.5 or older applies stateaware's filter.",
+        ),
     ] = "1.8",
     partition: Annotated[
-        Optional[str], typer.Option("--partition", help="The partition (default: the workload's `partition`).")
+        Optional[str],
+        typer.Option("--partition", metavar="NAME", help="The partition (default: the workload's `partition`)."),
     ] = None,
-    max_size: Annotated[Optional[str], typer.Option("--max-size", help=MAX_SIZE_HELP)] = None,
+    max_size: Annotated[Optional[str], typer.Option("--max-size", metavar="SIZE", help=MAX_SIZE_HELP)] = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", metavar="", help="No summary line for warnings on standard error.")
+    ] = False,
 ) -> None:
-    """Which of two asks the scheduler serves first, and why: the dry run decides, then the sort key at the
-    queue where their branches meet (priority with its breakdown, fair share, pending, submission time, usage
-    ratio, ask order) or the reason the other ask could not be placed at that moment.
+    """Which of two asks the scheduler serves first, and why; or, for one pod, what preemption did to it.
+
+    With two asks: the dry run decides, then the sort key at the queue where their branches meet (priority with
+    its breakdown, fair share, pending, submission time, usage ratio, ask order) or the reason the other ask could
+    not be placed at that moment.
 
     With one pod only: whether it was preempted and by whom, every preemption try that looked at it with the
-    verdict, the law of YuniKorn's preemption design behind it and the config line; for an ask, its own tries."""
+    verdict, the law of YuniKorn's preemption design behind it and the config line; for an ask, its own tries.
+
+    Example: yk explain queues.yaml workload.yaml a1-p8 b1-p9"""
     from yk_cli.cli import check_format
     from yk_cli.load.source import collector_paused
 
     check_format(fmt, EXPLAIN_FORMATS)
     with config_size(max_size), collector_paused():
         if ask_b is None:
-            write_stdout((run_pod_story(config, workload, ask_a, fmt, yunikorn_version, partition),))
+            write_stdout((run_pod_story(config, workload, ask_a, fmt, yunikorn_version, partition, quiet),))
         else:
-            write_stdout((run_explain(config, workload, ask_a, ask_b, fmt, yunikorn_version, partition),))
+            write_stdout((run_explain(config, workload, ask_a, ask_b, fmt, yunikorn_version, partition, quiet),))
 
 
 def run_pod_story(
-    config: str, workload: str, pod: str, fmt: str = "text", yunikorn_version: str = "1.8", partition: str | None = None
+    config: str,
+    workload: str,
+    pod: str,
+    fmt: str = "text",
+    yunikorn_version: str = "1.8",
+    partition: str | None = None,
+    quiet: bool = False,
 ) -> str:
     """Load, run the dry run with every preemption candidate recorded, and tell the pod's story."""
     from yk_cli.commands.tree import prepare_inputs
@@ -67,7 +86,7 @@ def run_pod_story(
         version_tuple(yunikorn_version)
     except ValueError as err:
         raise fail_usage(str(err)) from None
-    inputs = prepare_inputs(config, workload, partition)
+    inputs = prepare_inputs(config, workload, partition, quiet)
     assert inputs.workload is not None
     options = SimulationOptions(yunikorn_version=yunikorn_version, explain_preemption=True)
     trace = simulate(inputs.partition, inputs.tree, inputs.workload, options)
@@ -91,6 +110,7 @@ def run_explain(
     fmt: str = "text",
     yunikorn_version: str = "1.8",
     partition: str | None = None,
+    quiet: bool = False,
 ) -> str:
     """Load, check, explain and render; problems go to stderr like `yk validate` (typer.Exit on errors)."""
     from yk_cli.commands.tree import prepare_inputs
@@ -103,7 +123,7 @@ def run_explain(
         version_tuple(yunikorn_version)
     except ValueError as err:
         raise fail_usage(str(err)) from None
-    inputs = prepare_inputs(config, workload, partition)
+    inputs = prepare_inputs(config, workload, partition, quiet)
     assert inputs.workload is not None
     try:
         explanation = why(inputs.partition, inputs.tree, inputs.workload, ask_a, ask_b, yunikorn_version)

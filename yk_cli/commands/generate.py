@@ -7,28 +7,40 @@ from typing import Annotated, Optional
 
 import typer
 
-from yk_cli.cli import app, fail_usage
+from yk_cli.cli import YkCommand, app, fail_usage
 
 
-@app.command()
+@app.command(cls=YkCommand)
 def generate(
-    nodes: Annotated[int, typer.Option("--nodes", help="Nodes in the cluster (at least 1).")] = 100,
-    queues: Annotated[int, typer.Option("--queues", help="Leaf queues (at least 1).")] = 20,
-    apps: Annotated[int, typer.Option("--apps", help="Applications, spread over the leaf queues.")] = 100,
-    asks: Annotated[int, typer.Option("--asks", help="Pending asks (pods), spread over the applications.")] = 1000,
-    seed: Annotated[int, typer.Option("--seed", help="Random seed: same arguments, byte-identical files.")] = 0,
+    nodes: Annotated[int, typer.Option("--nodes", metavar="N", help="Nodes in the cluster (at least 1).")] = 100,
+    queues: Annotated[int, typer.Option("--queues", metavar="N", help="Leaf queues (at least 1).")] = 20,
+    apps: Annotated[int, typer.Option("--apps", metavar="N", help="Applications, spread over the leaf queues.")] = 100,
+    asks: Annotated[
+        int, typer.Option("--asks", metavar="N", help="Pending asks (pods), spread over the applications.")
+    ] = 1000,
+    seed: Annotated[
+        int, typer.Option("--seed", metavar="N", help="Random seed: same arguments, byte-identical files.")
+    ] = 0,
     running: Annotated[
         float,
-        typer.Option("--running", help="Also add running allocations, as a fraction of --asks (0 to 1)."),
+        typer.Option(
+            "--running", metavar="FRACTION", help="Also add running allocations, as a fraction of --asks (0 to 1)."
+        ),
     ] = 0.0,
     out_dir: Annotated[
         Optional[str],
-        typer.Option("--out-dir", help="Write DIR/queues.yaml and DIR/workload.yaml (DIR is created)."),
+        typer.Option("--out-dir", metavar="DIR", help="Write DIR/queues.yaml and DIR/workload.yaml (DIR is created)."),
     ] = None,
-    config: Annotated[Optional[str], typer.Option("--config", help="Write the queue config to this file.")] = None,
-    workload: Annotated[Optional[str], typer.Option("--workload", help="Write the workload to this file.")] = None,
+    config: Annotated[
+        Optional[str], typer.Option("--config", metavar="PATH", help="Write the queue config to this file.")
+    ] = None,
+    workload: Annotated[
+        Optional[str], typer.Option("--workload", metavar="PATH", help="Write the workload to this file.")
+    ] = None,
 ) -> None:
-    """Write a synthetic cluster: a valid queue hierarchy, nodes, applications and asks, all from a seed."""
+    """Write a synthetic cluster: a valid queue hierarchy, nodes, applications and asks, all from a seed.
+
+    Example: yk generate --nodes 50 --asks 500 --out-dir demo"""
     from yk_cli.core.generate import GenerateError, GenerateOptions, check_options
     from yk_cli.core.generate import generate as build
     from yk_cli.report.generate_yaml import config_yaml, workload_yaml

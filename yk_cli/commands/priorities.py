@@ -7,7 +7,17 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from yk_cli.cli import MAX_SIZE_HELP, app, check_format, config_size, plain_arguments, run_fast, write_stdout
+from yk_cli.cli import (
+    MAX_SIZE_HELP,
+    QUIET_FLAGS,
+    YkCommand,
+    app,
+    check_format,
+    config_size,
+    plain_arguments,
+    run_fast,
+    write_stdout,
+)
 
 if TYPE_CHECKING:
     from yk_cli.report.priorities_common import PriorityView
@@ -15,7 +25,7 @@ if TYPE_CHECKING:
 PRIORITY_FORMATS = ("text", "json")
 
 
-@app.command()
+@app.command(cls=YkCommand)
 def priorities(
     config: Annotated[
         str, typer.Argument(metavar="CONFIG", help="Queue config: queues.yaml, a ConfigMap or a List; '-' for stdin.")
@@ -23,25 +33,34 @@ def priorities(
     workload: Annotated[
         str, typer.Argument(metavar="WORKLOAD", help="Workload file: nodes, applications, asks; '-' for stdin.")
     ],
-    fmt: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
+    fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text or json.")] = "text",
     partition: Annotated[
-        Optional[str], typer.Option("--partition", help="The partition (default: the workload's `partition`).")
+        Optional[str],
+        typer.Option("--partition", metavar="NAME", help="The partition (default: the workload's `partition`)."),
     ] = None,
-    max_size: Annotated[Optional[str], typer.Option("--max-size", help=MAX_SIZE_HELP)] = None,
+    max_size: Annotated[Optional[str], typer.Option("--max-size", metavar="SIZE", help=MAX_SIZE_HELP)] = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", metavar="", help="No summary line for warnings on standard error.")
+    ] = False,
 ) -> None:
-    """Queue priorities as YuniKorn computes them, and for every pending ask its effective priority as seen from
-    root with the breakdown along its queue path (like Slurm's sprio): ask, application, each queue's offset,
-    fence and clamp, and the config line behind each step."""
-    print_priorities(config, workload, fmt, partition, max_size)
+    """Queue priorities as YuniKorn computes them, and every pending ask's effective priority step by step.
+
+    For every pending ask: its effective priority as seen from root with the breakdown along its queue path (like
+    Slurm's sprio): ask, application, each queue's offset, fence and clamp, and the config line behind each step.
+
+    Example: yk priorities queues.yaml workload.yaml --format json"""
+    print_priorities(config, workload, fmt, partition, max_size, quiet)
 
 
-def print_priorities(config: str, workload: str, fmt: str, partition: str | None, max_size: str | None = None) -> None:
+def print_priorities(
+    config: str, workload: str, fmt: str, partition: str | None, max_size: str | None = None, quiet: bool = False
+) -> None:
     """Check the format, compute, print (typer.Exit on problems)."""
     from yk_cli.load.source import collector_paused
 
     check_format(fmt, PRIORITY_FORMATS)
     with config_size(max_size), collector_paused():
-        write_stdout(render_chunks(priority_view(config, workload, partition), fmt))
+        write_stdout(render_chunks(priority_view(config, workload, partition, quiet), fmt))
 
 
 _VALUE_OPTIONS = {"--format": "fmt", "-f": "fmt", "--partition": "partition", "--max-size": "max_size"}
@@ -50,12 +69,12 @@ _VALUE_OPTIONS = {"--format": "fmt", "-f": "fmt", "--partition": "partition", "-
 def fast_path(args: Sequence[str]) -> int | None:
     """Run `yk priorities CONFIG WORKLOAD [options]` without typer's parameter machinery: the exit status, or None
     when the arguments need typer (help, odd options, a wrong number of files)."""
-    parsed = plain_arguments(args, _VALUE_OPTIONS)
+    parsed = plain_arguments(args, _VALUE_OPTIONS, QUIET_FLAGS)
     if parsed is None or len(parsed[0]) != 2:
         return None
     (config, workload), options = parsed
     fmt, partition, max_size = options.get("fmt", "text"), options.get("partition"), options.get("max_size")
-    return run_fast(print_priorities, config, workload, fmt, partition, max_size)
+    return run_fast(print_priorities, config, workload, fmt, partition, max_size, options.get("quiet") is True)
 
 
 def run_priorities(config: str, workload: str, fmt: str = "text", partition: str | None = None) -> str:
@@ -63,14 +82,14 @@ def run_priorities(config: str, workload: str, fmt: str = "text", partition: str
     return "".join(render_chunks(priority_view(config, workload, partition), fmt))
 
 
-def priority_view(config: str, workload: str, partition: str | None = None) -> PriorityView:
+def priority_view(config: str, workload: str, partition: str | None = None, quiet: bool = False) -> PriorityView:
     """Load and check both inputs, place the applications and compute every priority (typer.Exit on problems)."""
     from yk_cli.commands.tree import prepare_inputs
     from yk_cli.core.priority import explain_pending, pending_priorities
     from yk_cli.core.unmodelled import unmodelled
     from yk_cli.report.priorities_common import PriorityView
 
-    inputs = prepare_inputs(config, workload, partition)
+    inputs = prepare_inputs(config, workload, partition, quiet)
     assert inputs.workload is not None
     cache = pending_priorities(inputs.tree, inputs.placed)
     return PriorityView(

@@ -6,17 +6,19 @@ from typing import Annotated
 
 import typer
 
-from yk_cli.cli import app, fail_usage, write_stdout
+from yk_cli.cli import YkCommand, app, fail_usage, write_stdout
 
 
-@app.command()
+@app.command(cls=YkCommand)
 def rules(
     ids: Annotated[
         list[str] | None, typer.Argument(metavar="RULE", help="Only these rule ids (default: every rule).")
     ] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
+    fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text or json.")] = "text",
 ) -> None:
-    """List the rules `yk validate` reports: id, level, summary and full documentation."""
+    """List the rules `yk validate` reports: id, level, summary and full documentation.
+
+    Example: yk rules empty-property-value"""
     from yk_cli.core.rules import all_rules
     from yk_cli.report.rules import render_json, render_text
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from yk_cli.cli import app, fail_usage, write_stdout
+from yk_cli.cli import YkCommand, app, fail_usage, write_stdout
 
 SUFFIX = ".schema.json"
 """Schemas ship in yk_cli/data as <name>.schema.json; the canonical copies live in schemas/."""
@@ -25,7 +25,7 @@ def schema_text(name: str = "queues") -> str:
     return resources.files("yk_cli").joinpath("data", f"{name}{SUFFIX}").read_text(encoding="utf-8")
 
 
-@app.command()
+@app.command(cls=YkCommand)
 def schema(
     name: Annotated[
         str,
@@ -34,7 +34,9 @@ def schema(
         ),
     ] = "queues",
 ) -> None:
-    """Print a JSON Schema (queues.yaml by default); point yaml-language-server at it for checks in the editor."""
+    """Print a JSON Schema (queues.yaml by default); point yaml-language-server at it for checks in the editor.
+
+    Example: yk schema workload > workload.schema.json"""
     names = schema_names()
     if name not in names:
         raise fail_usage(f"unknown schema {name!r}; choose one of {', '.join(names)}")

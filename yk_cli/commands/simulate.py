@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -11,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from yk_cli.cli import MAX_SIZE_HELP, app, config_size, fail_usage, write_stdout
+from yk_cli.cli import MAX_SIZE_HELP, YkCommand, app, config_size, fail_usage, write_stdout
 
 if TYPE_CHECKING:
     from yk_cli.core.config import PartitionConfig
@@ -66,7 +65,7 @@ def options_from(
     )
 
 
-def load_scenario(config: str | None, workload: str | None, partition: str | None) -> Scenario:
+def load_scenario(config: str | None, workload: str | None, partition: str | None, quiet: bool = False) -> Scenario:
     """Load and check CONFIG and WORKLOAD (or the bundled example); problems are reported like `yk validate`."""
     from yk_cli.commands.tree import prepare_inputs
 
@@ -74,10 +73,10 @@ def load_scenario(config: str | None, workload: str | None, partition: str | Non
         raise fail_usage("give both CONFIG and WORKLOAD, or neither to run the bundled tenant example")
     if config is None or workload is None:
         with bundled_example() as (queues, work):
-            inputs = prepare_inputs(queues, work, partition)
+            inputs = prepare_inputs(queues, work, partition, quiet)
         source = BUNDLED_SOURCE
     else:
-        inputs = prepare_inputs(config, workload, partition)
+        inputs = prepare_inputs(config, workload, partition, quiet)
         source = f"{_display(config)} + {_display(workload)}"
     assert inputs.workload is not None
     return Scenario(inputs.partition, inputs.workload, source)
@@ -87,8 +86,10 @@ def _display(name: str) -> str:
     return "<stdin>" if name == "-" else name
 
 
-def load_cluster_scenario(dump: str, config: str | None, partition_name: str | None) -> Scenario:
-    """A kubectl dump as workload with CONFIG, its ConfigMap's or the built-in queue config; problems as validate."""
+def load_cluster_scenario(dump: str, config: str | None, partition_name: str | None, quiet: bool = False) -> Scenario:
+    """A kubectl dump as workload with CONFIG, its ConfigMap's or the built-in queue config; problems reported as
+    prepare_inputs does."""
+    from yk_cli.commands.tree import report_problems
     from yk_cli.core.diagnostics import EXIT_PROBLEMS, Level, Problem
     from yk_cli.core.placement import default_partition
     from yk_cli.load.kubernetes import cluster_from_bytes
@@ -103,6 +104,11 @@ def load_cluster_scenario(dump: str, config: str | None, partition_name: str | N
     shown = _display(dump)
     workload, queues_yaml, found = cluster_from_bytes(data, shown)
     problems: list[Problem] = list(found)
+    config_problems: list[Problem] = []
+
+    def _report(problems: list[Problem], texts: dict[str, str]) -> None:
+        report_problems(problems, texts, len(texts), config_problems, quiet)
+
     texts = {shown: decode_text(data)[0] or ""}
     partitions: dict[str, PartitionConfig] = {}
     if config is None and queues_yaml is None:
@@ -115,6 +121,7 @@ def load_cluster_scenario(dump: str, config: str | None, partition_name: str | N
             _report(problems, texts)
             raise fail_usage(str(err)) from None
         texts[loaded.file] = loaded.text
+        config_problems.extend(loaded.problems)
         problems.extend(p for p in loaded.problems if p not in problems)
         decoded = [c for c in loaded.configs if c.decoded and c.config.partitions]
         if decoded:
@@ -170,17 +177,7 @@ def _cluster_config(config: str | None, dump: str, data: bytes, queues_yaml: str
     return loaded, ""
 
 
-def _report(problems: list[Problem], texts: dict[str, str]) -> None:
-    """Problems exactly as `yk validate` prints them, on standard error."""
-    if not problems:
-        return
-    from yk_cli.core.diagnostics import Problem
-    from yk_cli.report.problems import render_problems
-
-    sys.stderr.write(render_problems("text", sorted(problems, key=Problem.sort_key), texts, len(texts)))
-
-
-@app.command()
+@app.command(cls=YkCommand)
 def simulate(
     config: Annotated[
         Optional[str],
@@ -193,22 +190,33 @@ def simulate(
     workload: Annotated[
         Optional[str], typer.Argument(metavar="WORKLOAD", help="Workload file: nodes, applications, asks.")
     ] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="text, json or markdown.")] = "text",
+    fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text, json or markdown.")] = "text",
     until: Annotated[
         Optional[str],
-        typer.Option("--until", help="Stop the virtual clock at this time (0s: only the decisions at the start)."),
+        typer.Option(
+            "--until", metavar="TIME", help="Stop the virtual clock at this time (0s: only the decisions at the start)."
+        ),
     ] = None,
-    max_steps: Annotated[Optional[int], typer.Option("--max-steps", help="Stop after this many steps.")] = None,
+    max_steps: Annotated[
+        Optional[int], typer.Option("--max-steps", metavar="N", help="Stop after this many steps.")
+    ] = None,
     yunikorn_version: Annotated[
-        str, typer.Option("--yunikorn-version", help="YuniKorn to model; 1.5 or older applies stateaware's filter.")
+        str,
+        typer.Option(
+            "--yunikorn-version",
+            metavar="VERSION",
+            help="YuniKorn to model; 1.5 or older applies stateaware's filter.",
+        ),
     ] = "1.8",
     partition: Annotated[
-        Optional[str], typer.Option("--partition", help="The partition (default: the workload's `partition`).")
+        Optional[str],
+        typer.Option("--partition", metavar="NAME", help="The partition (default: the workload's `partition`)."),
     ] = None,
     cluster: Annotated[
         Optional[str],
         typer.Option(
             "--cluster",
+            metavar="DUMP",
             help="A `kubectl get nodes,pods,priorityclasses -A -o yaml` dump ('-' for stdin) as the workload. Its "
             "yunikorn-configs queues.yaml is the queue config (YuniKorn's built-in default without one), unless "
             "CONFIG is given: `yk simulate --cluster dump.yaml` or `yk simulate new-queues.yaml --cluster "
@@ -219,17 +227,25 @@ def simulate(
         bool,
         typer.Option(
             "--explain-preemption",
+            metavar="",
             help="List every preemption try with every running allocation it considered and the verdict that kept "
             "it out (or made it a victim); in JSON, fills each attempt's candidates.",
         ),
     ] = False,
-    max_size: Annotated[Optional[str], typer.Option("--max-size", help=MAX_SIZE_HELP)] = None,
+    max_size: Annotated[Optional[str], typer.Option("--max-size", metavar="SIZE", help=MAX_SIZE_HELP)] = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", metavar="", help="No summary line for warnings on standard error.")
+    ] = False,
 ) -> None:
-    """Dry-run YuniKorn's scheduler: every allocation in the order the core makes it, the queue priority changes
-    after each step, and why every ask still pending waits. Deterministic: no cluster, no wall clock.
+    """Dry-run YuniKorn's scheduler: every allocation in order, and why every pending ask still waits.
+
+    Every allocation comes in the order the core makes it, with the queue priority changes after each step.
+    Deterministic: no cluster, no wall clock.
 
     Inputs: CONFIG and WORKLOAD; or --cluster DUMP (with an optional CONFIG to try a new queue config on the
-    cluster); or nothing, for the tenant example of YuniKorn's 'App & Queue Priorities' document."""
+    cluster); or nothing, for the tenant example of YuniKorn's 'App & Queue Priorities' document.
+
+    Example: yk simulate queues.yaml workload.yaml --until 10m"""
     from yk_cli.cli import check_format
     from yk_cli.load.source import collector_paused
 
@@ -238,7 +254,7 @@ def simulate(
         raise fail_usage("--cluster DUMP is the workload: give CONFIG (optional) and the dump, not WORKLOAD")
     options = options_from(until, max_steps, yunikorn_version, explain_preemption)
     with config_size(max_size), collector_paused():
-        report = simulation_report(config, workload, fmt, options, partition, cluster)
+        report = simulation_report(config, workload, fmt, options, partition, cluster, quiet)
     write_stdout(report)  # with the collector back on: json's indenting encoder leaves a reference cycle per call
 
 
@@ -249,6 +265,7 @@ def simulation_report(
     options: SimulationOptions,
     partition: str | None = None,
     cluster: str | None = None,
+    quiet: bool = False,
 ) -> Iterable[str]:
     """Load and run (typer.Exit on input errors), then the report in pieces; with cluster, the dump is the workload."""
     from yk_cli.core.queues import build_queue_tree
@@ -256,8 +273,8 @@ def simulation_report(
     from yk_cli.report.trace_render import trace_chunks
 
     if cluster is not None:
-        scenario = load_cluster_scenario(cluster, config, partition)
+        scenario = load_cluster_scenario(cluster, config, partition, quiet)
     else:
-        scenario = load_scenario(config, workload, partition)
+        scenario = load_scenario(config, workload, partition, quiet)
     trace = dry_run(scenario.partition, build_queue_tree(scenario.partition), scenario.workload, options)
     return trace_chunks(fmt, trace, scenario.source)

@@ -12,6 +12,8 @@ import typer
 
 from yk_cli.cli import (
     MAX_SIZE_HELP,
+    QUIET_FLAGS,
+    YkCommand,
     app,
     check_format,
     config_size,
@@ -50,8 +52,11 @@ class Inputs:
         return f"{self.config.file}:{span.line}" if span is not None else ""
 
 
-def prepare_inputs(config_name: str, workload_name: str | None, partition_name: str | None) -> Inputs:
-    """Load and check both inputs; problems go to stderr as `yk validate` shows them (exit 1 errors, 2 unreadable)."""
+def prepare_inputs(
+    config_name: str, workload_name: str | None, partition_name: str | None, quiet: bool = False
+) -> Inputs:
+    """Load and check both inputs (exit 1 on errors, 2 unreadable); errors go to stderr in full as `yk validate`
+    shows them, warnings alone as one summary line (none when quiet)."""
     from yk_cli.core.placement import place
     from yk_cli.core.queues import build_queue_tree
     from yk_cli.core.workload_checks import may_create_queues
@@ -67,12 +72,17 @@ def prepare_inputs(config_name: str, workload_name: str | None, partition_name: 
         raise fail_usage(str(err)) from None
     texts = {result.file: result.text}
     problems: list[Problem] = list(result.problems)
+    config_problems = list(problems)
+
+    def report(problems: list[Problem], texts: dict[str, str], files: int) -> None:
+        report_problems(problems, texts, files, config_problems, quiet)
+
     if _has_errors(problems):
-        _report(problems, texts, 1)
+        report(problems, texts, 1)
         raise typer.Exit(EXIT_PROBLEMS)
     configs = [c for c in result.configs if c.decoded and c.config.partitions]
     if not configs:
-        _report(problems, texts, 1)
+        report(problems, texts, 1)
         typer.echo(f"yk: error: {result.file} defines no partition", err=True)
         raise typer.Exit(EXIT_PROBLEMS)
     config = configs[0]
@@ -82,7 +92,7 @@ def prepare_inputs(config_name: str, workload_name: str | None, partition_name: 
         try:
             loaded = read_workload(workload_name)
         except InputError as err:
-            _report(problems, texts, 1)
+            report(problems, texts, 1)
             raise fail_usage(str(err)) from None
         texts[loaded.file] = loaded.text
         problems.extend(loaded.problems)
@@ -90,7 +100,7 @@ def prepare_inputs(config_name: str, workload_name: str | None, partition_name: 
     if partition_name is not None:
         partition = partitions.get(partition_name)
         if partition is None:
-            _report(problems, texts, files)
+            report(problems, texts, files)
             raise fail_usage(f"{result.file} has no partition {partition_name!r} (it has: {', '.join(partitions)})")
         if loaded is not None:
             problems.extend(loaded.check(build_queue_tree(partition), may_create_queues(partition)))
@@ -105,7 +115,7 @@ def prepare_inputs(config_name: str, workload_name: str | None, partition_name: 
         partition = partitions[name]
     problems.sort(key=Problem.sort_key)
     if problems:
-        _report(problems, texts, files)
+        report(problems, texts, files)
     if _has_errors(problems) or partition is None:
         raise typer.Exit(EXIT_PROBLEMS)
     inputs = Inputs(config, partition, build_queue_tree(partition))
@@ -127,41 +137,96 @@ def _has_errors(problems: list[Problem]) -> bool:
     return any(p.level == Level.ERROR for p in problems)
 
 
-def _report(problems: list[Problem], texts: dict[str, str], files: int) -> None:
-    """Problems exactly as `yk validate` prints them, on standard error."""
+def report_problems(
+    problems: list[Problem], texts: dict[str, str], files: int, config_problems: list[Problem], quiet: bool = False
+) -> None:
+    """On standard error: with an error, every problem exactly as `yk validate` prints them; with warnings alone,
+    one summary line (nothing when quiet). config_problems are those `yk validate` reports too."""
     if not problems:
         return
-    from yk_cli.report.problems import render_problems
+    if _has_errors(problems):
+        from yk_cli.report.problems import render_problems
 
-    sys.stderr.write(render_problems("text", sorted(problems, key=Problem.sort_key), texts, files))
+        sys.stderr.write(render_problems("text", sorted(problems, key=Problem.sort_key), texts, files))
+    elif not quiet:
+        sys.stderr.write(warning_summary(problems, list(texts), config_problems) + "\n")
 
 
-@app.command()
+def warning_summary(warnings: list[Problem], files: list[str], config_problems: list[Problem]) -> str:
+    """One line for warnings an earlier `yk validate` (or the workload's author) has seen: how many in which file,
+    and where to read them: `3 warnings in queues.yaml: run yk validate queues.yaml`; for the workload, which rules
+    at which lines: `1 warning in workload.yaml: workload-priority-mismatch (line 10)`."""
+    import os
+
+    parts = []
+    for file in [*files, *sorted({p.file for p in warnings} - set(files))]:
+        mine = [p for p in warnings if p.file == file]
+        if not mine:
+            continue
+        hints = []
+        if any(p in config_problems for p in mine):
+            hints.append(f"run yk validate {file}" if os.path.isfile(file) else "run yk validate")
+        lines: dict[str, list[int]] = {}
+        for problem in sorted((p for p in mine if p not in config_problems), key=Problem.sort_key):
+            found = lines.setdefault(problem.rule, [])
+            if problem.span is not None and problem.span.line not in found:
+                found.append(problem.span.line)
+        for rule, numbers in lines.items():
+            shown = ", ".join(map(str, numbers[:5])) + (", …" if len(numbers) > 5 else "")
+            hints.append(f"{rule} (line{'s' if len(numbers) > 1 else ''} {shown})" if numbers else rule)
+        count = f"{len(mine)} warning{'s' if len(mine) != 1 else ''}"
+        parts.append(f"{count} in {file}: {', '.join(hints)}")
+    return "; ".join(parts)
+
+
+@app.command(cls=YkCommand)
 def tree(
     config: Annotated[
         str, typer.Argument(metavar="CONFIG", help="Queue config: queues.yaml, a ConfigMap or a List; '-' for stdin.")
     ],
     workload: Annotated[
-        Optional[str], typer.Option("--workload", "-w", help="A workload file: adds pending/allocated and priorities.")
+        Optional[str],
+        typer.Option(
+            "--workload", "-w", metavar="PATH", help="A workload file: adds pending/allocated and priorities."
+        ),
     ] = None,
     partition: Annotated[
-        Optional[str], typer.Option("--partition", help="The partition to show (default: the workload's, or default).")
+        Optional[str],
+        typer.Option(
+            "--partition", metavar="NAME", help="The partition to show (default: the workload's, or default)."
+        ),
     ] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="text, json (YuniKorn REST names) or mermaid.")] = "text",
-    max_size: Annotated[Optional[str], typer.Option("--max-size", help=MAX_SIZE_HELP)] = None,
+    fmt: Annotated[
+        str, typer.Option("--format", "-f", metavar="FORMAT", help="text, json (YuniKorn REST names) or mermaid.")
+    ] = "text",
+    max_size: Annotated[Optional[str], typer.Option("--max-size", metavar="SIZE", help=MAX_SIZE_HELP)] = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", metavar="", help="No summary line for warnings on standard error.")
+    ] = False,
 ) -> None:
-    """The resolved queue tree: every queue's settings with where each came from (set here, inherited, template,
-    default, YuniKorn's fallback), fences, offsets, sorting, limits; with a workload, usage and current priority."""
-    print_tree(config, workload, partition, fmt, max_size)
+    """The resolved queue tree: every queue's settings and where each came from.
+
+    Every setting says where it came from (set here, inherited, template, default, YuniKorn's fallback), with
+    fences, offsets, sorting and limits; with a workload, each queue's usage and current priority too.
+
+    Example: yk tree queues.yaml --workload workload.yaml"""
+    print_tree(config, workload, partition, fmt, max_size, quiet)
 
 
-def print_tree(config: str, workload: str | None, partition: str | None, fmt: str, max_size: str | None = None) -> None:
+def print_tree(
+    config: str,
+    workload: str | None,
+    partition: str | None,
+    fmt: str,
+    max_size: str | None = None,
+    quiet: bool = False,
+) -> None:
     """Check the format, load, print (typer.Exit on problems)."""
     from yk_cli.load.source import collector_paused
 
     check_format(fmt, TREE_FORMATS)
     with config_size(max_size), collector_paused():
-        write_stdout((run_tree(config, workload, partition, fmt, color=sys.stdout.isatty()),))
+        write_stdout((run_tree(config, workload, partition, fmt, color=sys.stdout.isatty(), quiet=quiet),))
 
 
 _VALUE_OPTIONS = {
@@ -177,28 +242,24 @@ _VALUE_OPTIONS = {
 def fast_path(args: Sequence[str]) -> int | None:
     """Run `yk tree CONFIG [options]` without typer's parameter machinery: the exit status, or None when the
     arguments need typer (help, odd options, not exactly one config)."""
-    parsed = plain_arguments(args, _VALUE_OPTIONS)
+    parsed = plain_arguments(args, _VALUE_OPTIONS, QUIET_FLAGS)
     if parsed is None or len(parsed[0]) != 1:
         return None
     (config,), options = parsed
-    return run_fast(
-        print_tree,
-        config,
-        options.get("workload"),
-        options.get("partition"),
-        options.get("fmt", "text"),
-        options.get("max_size"),
-    )
+    workload, partition, fmt = options.get("workload"), options.get("partition"), options.get("fmt", "text")
+    return run_fast(print_tree, config, workload, partition, fmt, options.get("max_size"), options.get("quiet") is True)
 
 
-def run_tree(config: str, workload: str | None, partition: str | None, fmt: str, color: bool = False) -> str:
+def run_tree(
+    config: str, workload: str | None, partition: str | None, fmt: str, color: bool = False, quiet: bool = False
+) -> str:
     """Load, check and render the tree; problems go to stderr like `yk validate` (typer.Exit on errors)."""
     from yk_cli.core.priority import pending_priorities
     from yk_cli.core.queue_guarantee import queue_guarantees
     from yk_cli.core.workload import queue_usage
     from yk_cli.report.tree_common import TreeView
 
-    inputs = prepare_inputs(config, workload, partition)
+    inputs = prepare_inputs(config, workload, partition, quiet)
     usage = cache = guarantees = None
     if inputs.workload is not None:
         usage = queue_usage((app, leaf.path) for app, leaf in inputs.placed)

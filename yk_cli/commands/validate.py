@@ -12,6 +12,7 @@ import typer
 from yk_cli.cli import (
     MAX_SIZE_HELP,
     UsageError,
+    YkCommand,
     app,
     config_size,
     fail_usage,
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
     from yk_cli.load.config import LoadResult
 
 
-@app.command()
+@app.command(cls=YkCommand)
 def validate(
     files: Annotated[
         list[str],
@@ -35,19 +36,27 @@ def validate(
     fmt: Annotated[
         Optional[str],
         typer.Option(
-            "--format", "-f", help="text, json, github or sarif (github is the default under GitHub Actions)."
+            "--format",
+            "-f",
+            metavar="FORMAT",
+            help="text, json, github or sarif (github is the default under GitHub Actions).",
         ),
     ] = None,
-    strict: Annotated[bool, typer.Option("--strict", help="Warnings fail the run too (exit 1).")] = False,
+    strict: Annotated[bool, typer.Option("--strict", metavar="", help="Warnings fail the run too (exit 1).")] = False,
     partition: Annotated[
-        Optional[str], typer.Option("--partition", help="Only report problems in this partition.")
+        Optional[str], typer.Option("--partition", metavar="NAME", help="Only report problems in this partition.")
     ] = None,
     policy_group: Annotated[
-        str, typer.Option("--policy-group", help="ConfigMap key is <group>.yaml (YuniKorn's service.policyGroup).")
+        str,
+        typer.Option(
+            "--policy-group", metavar="GROUP", help="ConfigMap key is <group>.yaml (YuniKorn's service.policyGroup)."
+        ),
     ] = "queues",
-    max_size: Annotated[Optional[str], typer.Option("--max-size", help=MAX_SIZE_HELP)] = None,
+    max_size: Annotated[Optional[str], typer.Option("--max-size", metavar="SIZE", help=MAX_SIZE_HELP)] = None,
 ) -> None:
-    """Lint YuniKorn queue configs: every problem at once, with file:line:col and YuniKorn's own verdict."""
+    """Lint YuniKorn queue configs: every problem at once, with file:line:col and YuniKorn's own verdict.
+
+    Example: yk validate queues.yaml --format sarif"""
     try:
         with config_size(max_size):
             code = run_validate(files, fmt, strict, partition, policy_group)
