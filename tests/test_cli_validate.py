@@ -52,10 +52,38 @@ def test_missing_file_is_a_usage_error(run_yk, tmp_path: Path) -> None:
     assert "no such file" in result.stderr
 
 
-def test_directory_is_a_usage_error(run_yk, tmp_path: Path) -> None:
+def test_a_directory_without_yaml_files_is_a_usage_error(run_yk, tmp_path: Path) -> None:
     result = run_yk("validate", str(tmp_path))
     assert result.exit_code == 2
-    assert "is a directory" in result.stderr
+    assert result.stderr == f"yk: error: {tmp_path}: no *.yaml or *.yml files in this directory\n"
+    assert result.stdout == ""
+
+
+CLEAN = "partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: '*'\n"
+BAD = "partitions:\n  - name: default\n    queues:\n      - name: root\n        maxApplications: 3\n"
+
+
+def test_a_directory_is_searched_for_yaml_files(run_yk, tmp_path: Path) -> None:
+    (tmp_path / "teams" / "a").mkdir(parents=True)
+    (tmp_path / ".hidden").mkdir()
+    (tmp_path / "teams" / "a" / "queues.yml").write_text(BAD, encoding="utf-8")
+    (tmp_path / "teams" / "b.yaml").write_text(CLEAN, encoding="utf-8")
+    (tmp_path / "teams" / "notes.txt").write_text("not yaml", encoding="utf-8")
+    (tmp_path / ".hidden" / "x.yaml").write_text(BAD, encoding="utf-8")
+    result = run_yk("validate", "--format", "json", str(tmp_path))
+    assert result.exit_code == 1, result.stderr
+    files = {p["file"] for p in json.loads(result.stdout)["problems"]}
+    assert files == {str(tmp_path / "teams" / "a" / "queues.yml")}
+    assert json.loads(result.stdout)["summary"]["files"] == 2
+
+
+def test_a_missing_file_among_many_is_reported_after_the_others_are_checked(run_yk, tmp_path: Path) -> None:
+    good = tmp_path / "good.yaml"
+    good.write_text(CLEAN, encoding="utf-8")
+    result = run_yk("validate", str(tmp_path / "nope.yaml"), str(good))
+    assert result.exit_code == 2
+    assert result.stdout.endswith("1 file checked: no problems\n")
+    assert result.stderr == f"yk: error: {tmp_path / 'nope.yaml'}: no such file\n"
 
 
 def test_stdin(run_yk) -> None:

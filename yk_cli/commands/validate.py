@@ -31,7 +31,11 @@ if TYPE_CHECKING:
 def validate(
     files: Annotated[
         list[str],
-        typer.Argument(metavar="FILE", help="Queue config files: queues.yaml, ConfigMaps, Lists; '-' for stdin."),
+        typer.Argument(
+            metavar="FILE",
+            help="Queue config files (queues.yaml, ConfigMaps, Lists, Helm values) or directories, searched for "
+            "*.yaml and *.yml files; '-' for stdin.",
+        ),
     ],
     fmt: Annotated[
         Optional[str],
@@ -83,24 +87,32 @@ def run_validate(
     if list(files).count("-") > 1:
         raise UsageError("'-' (standard input) may be given only once")
     from yk_cli.load.config import load_config
-    from yk_cli.load.source import InputError, collector_paused
+    from yk_cli.load.source import InputError, collector_paused, expand_inputs
 
     problems: list[Problem] = []
     texts: dict[str, str] = {}
-    for name in files:
+    unreadable: list[str] = []
+    for name in expand_inputs(list(files)):
+        if name != "-" and os.path.isdir(name):
+            unreadable.append(f"{name}: no *.yaml or *.yml files in this directory")
+            continue
         try:
             with collector_paused():
                 result = load_config(name, policy_group)
         except InputError as err:
-            raise UsageError(str(err)) from None
+            unreadable.append(str(err))  # reported once the others are checked
+            continue
         texts[result.file] = result.text
         found = result.problems
         if partition is not None:
             found = [p for p in found if _in_partition(p, result, partition)]
         problems.extend(found)
     problems.sort(key=Problem.sort_key)
-    write_stdout((_render(chosen, problems, texts, len(files)),))
-    return exit_code(problems, strict)
+    if texts or not unreadable:
+        write_stdout((_render(chosen, problems, texts, len(texts)),))
+    for message in unreadable:
+        sys.stderr.write(usage_message(message) + "\n")
+    return EXIT_USAGE if unreadable else exit_code(problems, strict)
 
 
 def _render(fmt: str, problems: list[Problem], texts: dict[str, str], files: int) -> str:

@@ -117,6 +117,29 @@ class ParsedText:
     problems: list[Problem] = field(default_factory=list)
 
 
+YAML_SUFFIXES = (".yaml", ".yml")
+
+
+def expand_inputs(names: list[str] | tuple[str, ...]) -> list[str]:
+    """The inputs with every directory replaced by the *.yaml and *.yml files below it (recursively, in path order;
+    hidden folders and files skipped); a directory without any stays as it is."""
+    out: list[str] = []
+    for name in names:
+        path = FsPath(name)
+        if name == "-" or not path.is_dir():
+            out.append(name)
+            continue
+        found = sorted(
+            str(file)
+            for file in path.rglob("*")
+            if file.suffix in YAML_SUFFIXES
+            and file.is_file()
+            and not any(part.startswith(".") for part in file.relative_to(path).parts)
+        )
+        out.extend(found or [name])
+    return out
+
+
 def read_input(name: str, stdin: bytes | None = None, limit: int | None = None) -> bytes:
     """Read a file (or '-' for standard input) as bytes, or raise InputError with a clear message. With a limit, a
     larger input raises InputTooLarge without being read (standard input: after limit + 1 bytes)."""
