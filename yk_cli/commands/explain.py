@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from yk_cli.cli import MAX_SIZE_HELP, YkCommand, app, config_size, fail_usage, write_stdout
+
+if TYPE_CHECKING:
+    from yk_cli.commands.tree import Inputs
 
 EXPLAIN_FORMATS = ("text", "json")
 
@@ -77,16 +80,11 @@ def run_pod_story(
     quiet: bool = False,
 ) -> str:
     """Load, run the dry run with every preemption candidate recorded, and tell the pod's story."""
-    from yk_cli.commands.tree import prepare_inputs
     from yk_cli.core.explain_preemption import UnknownPod, pod_story
-    from yk_cli.core.sim.run import SimulationOptions, simulate, version_tuple
+    from yk_cli.core.sim.run import SimulationOptions, simulate
     from yk_cli.report import pod_story as render
 
-    try:
-        version_tuple(yunikorn_version)
-    except ValueError as err:
-        raise fail_usage(str(err)) from None
-    inputs = prepare_inputs(config, workload, partition, quiet)
+    inputs = _inputs(config, workload, yunikorn_version, partition, quiet)
     assert inputs.workload is not None
     options = SimulationOptions(yunikorn_version=yunikorn_version, explain_preemption=True)
     trace = simulate(inputs.partition, inputs.tree, inputs.workload, options)
@@ -113,17 +111,11 @@ def run_explain(
     quiet: bool = False,
 ) -> str:
     """Load, check, explain and render; problems go to stderr like `yk validate` (typer.Exit on errors)."""
-    from yk_cli.commands.tree import prepare_inputs
     from yk_cli.core.explain import UnknownAsk
     from yk_cli.core.explain import explain as why
-    from yk_cli.core.sim.run import version_tuple
     from yk_cli.core.unmodelled import unmodelled
 
-    try:
-        version_tuple(yunikorn_version)
-    except ValueError as err:
-        raise fail_usage(str(err)) from None
-    inputs = prepare_inputs(config, workload, partition, quiet)
+    inputs = _inputs(config, workload, yunikorn_version, partition, quiet)
     assert inputs.workload is not None
     try:
         explanation = why(inputs.partition, inputs.tree, inputs.workload, ask_a, ask_b, yunikorn_version)
@@ -141,6 +133,18 @@ def run_explain(
     from yk_cli.report import explain_text
 
     return explain_text.render(explanation, source, name, queues, inputs.locate, gaps)
+
+
+def _inputs(config: str, workload: str, yunikorn_version: str, partition: str | None, quiet: bool) -> Inputs:
+    """Check the YuniKorn version (a usage error), then load and check the config and the workload."""
+    from yk_cli.commands.tree import prepare_inputs
+    from yk_cli.core.sim.run import version_tuple
+
+    try:
+        version_tuple(yunikorn_version)
+    except ValueError as err:
+        raise fail_usage(str(err)) from None
+    return prepare_inputs(config, workload, partition, quiet)
 
 
 def _display(name: str) -> str:

@@ -26,21 +26,20 @@ from yk_cli.core.properties import format_duration
 from yk_cli.core.resources import format_resource
 from yk_cli.core.sim.build import RunState
 from yk_cli.core.sim.nodes import NodeState
-from yk_cli.core.sim.state import INF, AllocState, AskState, QState, Size
+from yk_cli.core.sim.resmap import Res
+from yk_cli.core.sim.resmap import component_wise_min as _min
+from yk_cli.core.sim.resmap import strictly_only_existing as _strictly_only_existing
+from yk_cli.core.sim.resmap import sub_only_existing as _sub_only_existing
+from yk_cli.core.sim.state import INF, SCORE_NO_PREEMPT, SCORE_ORIGINATOR, AllocState, AskState, QState, Size
 from yk_cli.core.trace import Candidate
 
 _VKEY = attrgetter("vkey")
 _RANK = attrgetter("rank")
 
-Res = dict[str, int]
-"""A Go *resources.Resource: None is nil; the keys are the types the map names."""
-
 LeafVictims = tuple[int, list[AllocState], list[AllocState], Res, dict[AllocState, None]]
 """A leaf's victim search cache entry: (allocs version, victims in placement and in victim order, sum, set)."""
 
 SCORE_FIT_MAX = 1 << 32
-SCORE_ORIGINATOR = 1 << 33
-SCORE_NO_PREEMPT = 1 << 34
 SCORE_UNFIT = 1 << 35
 PREDICATE_BATCH = 10
 """preemptCheckConcurrency: node checks sent to the shim per batch."""
@@ -67,34 +66,6 @@ def _fit_in_actual(larger: Res | None, smaller: Res | None) -> bool:
     return all(k not in larger or v <= larger[k] for k, v in smaller.items())
 
 
-def _sub_only_existing(base: Res | None, delta: Res | None) -> Res | None:
-    """SubOnlyExisting: base minus delta over base's types."""
-    if base is None or delta is None:
-        return None if base is None else dict(base)
-    return {k: v - delta.get(k, 0) for k, v in base.items()}
-
-
-def _min(left: Res | None, right: Res | None) -> Res | None:
-    """ComponentWiseMin over the union of types."""
-    if left is None:
-        return None if right is None else dict(right)
-    if right is None:
-        return dict(left)
-    out = dict(right)
-    for k, v in left.items():
-        out[k] = min(v, right[k]) if k in right else v
-    return out
-
-
-def _min_only_existing(left: Res | None, right: Res | None) -> Res | None:
-    """ComponentWiseMinOnlyExisting: over left's types."""
-    if left is None:
-        return None
-    if right is None:
-        return dict(left)
-    return {k: min(v, right[k]) if k in right else v for k, v in left.items()}
-
-
 def _merge_if_not_present(left: Res | None, right: Res | None) -> Res | None:
     if left is None:
         return None if right is None else dict(right)
@@ -112,29 +83,6 @@ def _ge(larger: Res | None, smaller: Res | None) -> bool:
     return all(smaller.get(k, 0) <= v for k, v in larger.items()) and all(
         larger.get(k, 0) >= v for k, v in smaller.items()
     )
-
-
-def _strictly_only_existing(larger: Res | None, smaller: Res | None, or_equal: bool) -> bool:
-    """internalStrictlyOnlyExisting: larger vs smaller over their common types."""
-    larger, smaller = larger or {}, smaller or {}
-    not_equal = equal = common = False
-    all_positive = True
-    for k, v in larger.items():
-        if not smaller and v <= 0:
-            all_positive = False
-        if k in smaller:
-            common = True
-            other = smaller[k]
-            if other > v:
-                return False
-            equal = True
-            if other != v:
-                not_equal = True
-    if not smaller and larger:
-        return all_positive
-    if common:
-        return equal if or_equal else not_equal
-    return bool(larger) and bool(smaller)
 
 
 def _add(left: Res | None, right: Res | None) -> Res:

@@ -23,16 +23,19 @@ from yk_cli.core import properties as props
 from yk_cli.core.policies import SortKey
 from yk_cli.core.sim.build import QUOTA, RunState
 from yk_cli.core.sim.preemption import allocated_of, res_of
-from yk_cli.core.sim.state import AllocState, QState
+from yk_cli.core.sim.resmap import (
+    Res,
+    component_wise_min,
+    component_wise_min_only_existing,
+    sgte_only_existing,
+    sub_only_existing,
+)
+from yk_cli.core.sim.state import SCORE_NO_PREEMPT, SCORE_ORIGINATOR, AllocState, QState
 
-Res = dict[str, int]
-"""A resource map as the core keeps it (type -> quantity)."""
 LOOP_INTERVAL = 1_000_000_000
 """The core's quota preemption loop runs every second."""
 HOUR = 3_600_000_000_000
 """SortAllocationsBasedOnAsk compares creation times truncated to the hour."""
-SCORE_ORIGINATOR = 1 << 33
-SCORE_NO_PREEMPT = 1 << 34
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,35 +61,6 @@ def strictly_positive(res: Mapping[str, int] | None) -> Res | None:
     return dict(res)
 
 
-def sub_only_existing(base: Res | None, delta: Res | None) -> Res | None:
-    """SubOnlyExisting: base - delta over base's types only."""
-    if base is None or delta is None:
-        return None if base is None else dict(base)
-    return {k: v - delta.get(k, 0) for k, v in base.items()}
-
-
-def sgte_only_existing(larger: Res | None, smaller: Res | None) -> bool:
-    """StrictlyGreaterThanOrEqualsOnlyExisting (internalStrictlyOnlyExisting with the equals check)."""
-    r = larger or {}
-    s = smaller or {}
-    equal = False
-    common = False
-    all_positive = True
-    for k, v in r.items():
-        if not s and v <= 0:
-            all_positive = False
-        if k in s:
-            common = True
-            if s[k] > v:
-                return False
-            equal = True
-    if not s and r:
-        return all_positive
-    if common:
-        return equal
-    return bool(r) and bool(s)
-
-
 def fit_in_max_undef(larger: Res | None, smaller: Res | None) -> bool:
     """FitInMaxUndef: types larger does not define are unlimited; negative amounts count as 0."""
     if smaller is None:
@@ -98,29 +72,6 @@ def fit_in_max_undef(larger: Res | None, smaller: Res | None) -> bool:
         if v > max(0, r[k]):
             return False
     return True
-
-
-def component_wise_min(left: Res | None, right: Res | None) -> Res | None:
-    """ComponentWiseMin: a type missing on one side takes the other side's amount."""
-    if left is None and right is None:
-        return None
-    if left is None:
-        return dict(right)  # type: ignore[arg-type]
-    if right is None:
-        return dict(left)
-    out = dict(right)
-    for k, v in left.items():
-        out[k] = min(v, right[k]) if k in right else v
-    return out
-
-
-def component_wise_min_only_existing(left: Res | None, right: Res | None) -> Res | None:
-    """ComponentWiseMinOnlyExisting: left's types only."""
-    if left is None:
-        return None
-    if right is None:
-        return dict(left)
-    return {k: min(v, right[k]) if k in right else v for k, v in left.items()}
 
 
 def is_zero(res: Res | None) -> bool:
