@@ -240,3 +240,4 @@ from yk_cli.commands import schema as _schema  # noqa: E402, F401
 from yk_cli.commands import simulate as _simulate  # noqa: E402, F401
 from yk_cli.commands import tree as _tree  # noqa: E402, F401
 from yk_cli.commands import validate as _validate  # noqa: E402, F401
+from yk_cli.commands import volcano as _volcano  # noqa: E402, F401

@@ -152,7 +152,7 @@ def _data_entry(data: Node, text: str, key: str, out: FileContents, label: str) 
             )
         )
         return
-    position = _embedded_position(value, text)
+    position = embedded_position(value, text)
     _add_embedded(value.text, position, origin, out, value.span)
 
 
@@ -216,7 +216,7 @@ def _add_embedded(inner: str, position: Position, origin: str, out: FileContents
     out.documents.append(QueueDocument(root=root, origin=origin, problems=problems))
 
 
-def _embedded_position(value: Node, text: str) -> Position:
+def embedded_position(value: Node, text: str) -> Position:
     """Map positions inside an embedded block scalar to the outer file; other styles map to the value start."""
     start = value.span
     if value.style != "|":

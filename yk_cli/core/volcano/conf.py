@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from yk_cli.core.diagnostics import Path, Problem
 from yk_cli.core.volcano import rules
-from yk_cli.core.yamldoc import Node
+from yk_cli.core.yamldoc import Node, SourceMap
 
 ACTIONS = (
     "enqueue",
@@ -295,15 +295,25 @@ def load_conf(root: Node | None, origin: str, fallback: SchedulerConf | None = N
                 elif key == "metrics" and not _is_null(value) and value.kind != "map":
                     errors.add(value, "map[string]string", ("metrics",))
     previous = fallback if fallback is not None else default_conf()
+    located = SourceMap.of(root)
+
+    def at(problem: Problem) -> Problem:
+        return problem.located(located.span(problem.path, problem.anchor), "")
+
     if errors.problems:
         return ConfLoad(previous, False, tuple(errors.problems), "yaml: unmarshal errors")
     for i, tier in enumerate(tiers):
         names = [p.name for p in tier.plugins]
-        hdrf = any(p.name == "drf" and p.flags.get("enableHierarchy") is True for p in tier.plugins)
+        hdrf = [j for j, p in enumerate(tier.plugins) if p.name == "drf" and p.flags.get("enableHierarchy") is True]
         if hdrf and "proportion" in names:
             message = "proportion and drf with hierarchy enabled conflicts"
-            problem = rules.HIERARCHY_CONFLICT.problem(f"{message} (tier {i + 1})", ("tiers", i))
-            return ConfLoad(previous, False, (problem,), message)
+            problem = rules.HIERARCHY_CONFLICT.problem(
+                f"{message} (tier {i + 1})",
+                ("tiers", i, "plugins", hdrf[0], "enableHierarchy"),
+                "move proportion or the hierarchical drf to another tier, or use one of them.",
+                anchor="key",
+            )
+            return ConfLoad(previous, False, (at(problem),), message)
     actions: list[str] = []
     for index, raw in enumerate(actions_text.split(",")):
         name = raw.strip()
@@ -311,7 +321,7 @@ def load_conf(root: Node | None, origin: str, fallback: SchedulerConf | None = N
             message = f"failed to find Action {raw}"
             hint = _action_hint(name, index)
             problem = rules.UNKNOWN_ACTION.problem(message, ("actions",), hint)
-            return ConfLoad(previous, False, (problem,), message)
+            return ConfLoad(previous, False, (at(problem),), message)
         actions.append(name)
     conf = SchedulerConf(tuple(actions), tuple(tiers), configurations, origin)
     return ConfLoad(conf, True)

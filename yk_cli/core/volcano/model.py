@@ -96,6 +96,8 @@ class Pod:
     node_name: str = ""
     phase: str = "Pending"
     scheduler_name: str = "volcano"
+    queue_annotation: str = ""
+    """Annotation scheduling.volcano.sh/queue-name: the queue of the PodGroup made for a pod without one."""
     deleting: bool = False
     """metadata.deletionTimestamp is set: the pod is Releasing."""
 

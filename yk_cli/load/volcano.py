@@ -1,0 +1,604 @@
+"""load_volcano: kubectl dumps of a Volcano cluster and its scheduler configuration as core values, with positions.
+
+    load_volcano(names, conf=None) -> VolcanoInputs
+
+`names` are files, directories (their *.yaml/*.yml files) or `-` for standard input, each holding a `kind: List`,
+several `---` documents or single objects: Queues, PodGroups, Pods, PriorityClasses, Nodes, Volcano Jobs and the
+`volcano-scheduler-configmap` ConfigMap (key `volcano-scheduler.conf`). Objects of other kinds are counted and left
+out. The scheduler configuration is `conf` (a plain volcano-scheduler.conf, or a file holding that ConfigMap), else
+the dump's ConfigMap, else Volcano's built-in default; `VolcanoInputs.conf_source` says which.
+
+Raises InputError only when an input cannot be read at all; anything wrong inside becomes a located Problem.
+Every loaded object keeps its YAML node (`VolcanoInputs.objects`) so that checks can point at its fields.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+
+from yk_cli.core.diagnostics import Problem
+from yk_cli.core.resources import k8s_quantity
+from yk_cli.core.rules import Rule
+from yk_cli.core.volcano import rules as vr
+from yk_cli.core.volcano.conf import ConfLoad, default_conf, load_conf
+from yk_cli.core.volcano.model import (
+    DEFAULT_QUEUE,
+    POD_GROUP_PENDING,
+    QUEUE_OPEN,
+    Cluster,
+    Node,
+    Pod,
+    PodGroup,
+    PriorityClass,
+    Quantities,
+    Queue,
+)
+from yk_cli.core.yamldoc import Node as YamlNode
+from yk_cli.load.configmap import embedded_position
+from yk_cli.load.source import InputError, decode_text, expand_inputs, parse_yaml, read_input
+
+CONF_CONFIGMAP = "volcano-scheduler-configmap"
+CONF_KEY = "volcano-scheduler.conf"
+GROUP_ANNOTATION = "scheduling.k8s.io/group-name"
+TASK_SPEC_ANNOTATION = "volcano.sh/task-spec"
+TASK_PRIORITY_ANNOTATION = "volcano.sh/task-priority"
+PREEMPTABLE_KEY = "volcano.sh/preemptable"
+QUEUE_NAME_ANNOTATION = "scheduling.volcano.sh/queue-name"
+HIERARCHY_ANNOTATION = "volcano.sh/hierarchy"
+HIERARCHY_WEIGHTS_ANNOTATION = "volcano.sh/hierarchy-weights"
+VOLCANO_GROUPS = ("scheduling.volcano.sh/", "scheduling.incubator.k8s.io/")
+BATCH_GROUP = "batch.volcano.sh/"
+_GO_TRUE = frozenset({"1", "t", "T", "TRUE", "true", "True"})
+_GO_FALSE = frozenset({"0", "f", "F", "FALSE", "false", "False"})
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedObject:
+    """One object of the input as read: kind, identity and its YAML node (for positions)."""
+
+    kind: str
+    api_version: str
+    namespace: str
+    name: str
+    node: YamlNode
+    file: str
+
+
+@dataclass(slots=True)
+class VolcanoInputs:
+    """Everything `yk volcano` reads: the cluster, the scheduler conf, the problems and the texts they point into."""
+
+    cluster: Cluster
+    conf: ConfLoad
+    conf_source: str
+    """Where the conf came from, as shown to the user."""
+    conf_root: YamlNode | None = None
+    conf_file: str = ""
+    objects: list[LoadedObject] = field(default_factory=list)
+    ignored_kinds: dict[str, int] = field(default_factory=dict)
+    """Objects of kinds yk volcano does not read (Deployments, Services, ...): kind -> count."""
+    problems: list[Problem] = field(default_factory=list)
+    texts: dict[str, str] = field(default_factory=dict)
+    files: list[str] = field(default_factory=list)
+
+
+class _Skip(Exception):
+    """The object cannot be used; its problem has been recorded."""
+
+
+@dataclass(slots=True)
+class _Reader:
+    file: str
+    problems: list[Problem]
+
+    def report(self, rule: Rule, message: str, node: YamlNode | None, hint: str = "") -> None:
+        span = node.span if node is not None else None
+        self.problems.append(rule.problem(message, hint=hint).located(span, self.file))
+
+    def fail(self, rule: Rule, message: str, node: YamlNode | None, hint: str = "") -> _Skip:
+        self.report(rule, message, node, hint)
+        return _Skip(message)
+
+
+def _get(node: YamlNode | None, *keys: str) -> YamlNode | None:
+    """A nested mapping value; None when a step is missing, not a mapping, or null."""
+    for key in keys:
+        if node is None or node.kind != "map":
+            return None
+        node = node.get(key)
+    if node is not None and node.kind == "scalar" and node.tag == "null":
+        return None
+    return node
+
+
+def _text(node: YamlNode | None, *keys: str) -> str:
+    value = _get(node, *keys)
+    return value.text if value is not None and value.kind == "scalar" else ""
+
+
+def _string_map(reader: _Reader, node: YamlNode | None, what: str) -> dict[str, str]:
+    if node is None:
+        return {}
+    if node.kind != "map":
+        reader.report(vr.INVALID_FIELD, f"{what} must be a mapping, found {node.describe()}", node)
+        return {}
+    return {k.text: v.text for k, v in node.pairs if k.kind == "scalar" and v.kind == "scalar" and v.tag != "null"}
+
+
+def _items(reader: _Reader, node: YamlNode | None, what: str) -> list[YamlNode]:
+    if node is None:
+        return []
+    if node.kind != "seq":
+        reader.report(vr.INVALID_FIELD, f"{what} must be a list, found {node.describe()}", node)
+        return []
+    return node.items
+
+
+def quantities(reader: _Reader, node: YamlNode | None, what: str) -> Quantities | None:
+    """A ResourceList as milli-values; None when absent; _Skip when a quantity does not parse."""
+    if node is None:
+        return None
+    if node.kind != "map":
+        raise reader.fail(vr.INVALID_FIELD, f"{what} must be a mapping of quantities, found {node.describe()}", node)
+    out: Quantities = {}
+    for key, value in node.pairs:
+        if key.kind != "scalar" or value.tag == "null":
+            continue
+        milli = k8s_quantity("cpu", value.text) if value.kind == "scalar" else None  # "cpu" = MilliValue for any name
+        if milli is None:
+            shown = value.text if value.kind == "scalar" else value.describe()
+            raise reader.fail(
+                vr.BAD_QUANTITY,
+                f"{what}: {key.text} {shown} is not a Kubernetes quantity",
+                value,
+                "write a number with an optional suffix, e.g. 500m, 2, 1.5Gi.",
+            )
+        out[key.text] = milli
+    return out
+
+
+def _int(reader: _Reader, node: YamlNode | None, what: str, default: int) -> int:
+    if node is None:
+        return default
+    if node.kind == "scalar" and node.tag == "int" and isinstance(node.value, int):
+        return node.value
+    raise reader.fail(vr.INVALID_FIELD, f"{what} must be an integer, found {node.describe()}", node)
+
+
+def _timestamp(reader: _Reader, obj: YamlNode) -> float | None:
+    node = _get(obj, "metadata", "creationTimestamp")
+    if node is None or node.kind != "scalar":
+        return None
+    text = node.text.strip()
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        reader.report(vr.BAD_TIMESTAMP, f"creationTimestamp {text!r} is not an RFC 3339 time", node)
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.timestamp()
+
+
+def _go_bool(text: str) -> bool | None:
+    if text in _GO_TRUE:
+        return True
+    if text in _GO_FALSE:
+        return False
+    return None
+
+
+def _queue(reader: _Reader, obj: YamlNode, name: str) -> Queue:
+    spec = _get(obj, "spec")
+    annotations = _string_map(reader, _get(obj, "metadata", "annotations"), "metadata.annotations")
+    reclaimable_node = _get(spec, "reclaimable")
+    reclaimable = True
+    if reclaimable_node is not None:
+        if reclaimable_node.kind != "scalar" or reclaimable_node.tag != "bool":
+            raise reader.fail(
+                vr.INVALID_FIELD, f"Queue spec.reclaimable must be a boolean, found {reclaimable_node.describe()}",
+                reclaimable_node,
+            )
+        reclaimable = reclaimable_node.value is True
+    return Queue(
+        name=name,
+        created=_timestamp(reader, obj),
+        weight=_int(reader, _get(spec, "weight"), "Queue spec.weight", 1),
+        priority=_int(reader, _get(spec, "priority"), "Queue spec.priority", 0),
+        capability=quantities(reader, _get(spec, "capability"), "spec.capability"),
+        deserved=quantities(reader, _get(spec, "deserved"), "spec.deserved"),
+        guarantee=quantities(reader, _get(spec, "guarantee", "resource"), "spec.guarantee.resource"),
+        reclaimable=reclaimable,
+        parent=_text(spec, "parent") or None,
+        state=_text(obj, "status", "state") or QUEUE_OPEN,
+        hierarchy=annotations.get(HIERARCHY_ANNOTATION),
+        hierarchy_weights=annotations.get(HIERARCHY_WEIGHTS_ANNOTATION),
+    )
+
+
+def _pod_group(reader: _Reader, obj: YamlNode, namespace: str, name: str) -> PodGroup:
+    spec = _get(obj, "spec")
+    min_task: dict[str, int] = {}
+    min_task_node = _get(spec, "minTaskMember")
+    if min_task_node is not None:
+        if min_task_node.kind != "map":
+            raise reader.fail(
+                vr.INVALID_FIELD, f"PodGroup spec.minTaskMember must be a mapping, found {min_task_node.describe()}",
+                min_task_node,
+            )
+        for key, value in min_task_node.pairs:
+            min_task[key.text] = _int(reader, value, f"minTaskMember {key.text}", 0)
+    return PodGroup(
+        namespace=namespace,
+        name=name,
+        created=_timestamp(reader, obj),
+        queue=_text(spec, "queue") or DEFAULT_QUEUE,
+        priority_class_name=_text(spec, "priorityClassName"),
+        min_member=_int(reader, _get(spec, "minMember"), "PodGroup spec.minMember", 0),
+        min_task_member=min_task,
+        min_resources=quantities(reader, _get(spec, "minResources"), "spec.minResources"),
+        phase=_text(obj, "status", "phase") or POD_GROUP_PENDING,
+    )
+
+
+def _add_max(target: Quantities, other: Quantities) -> None:
+    for key, value in other.items():
+        if value > target.get(key, 0):
+            target[key] = value
+
+
+def _add(target: Quantities, other: Quantities) -> None:
+    for key, value in other.items():
+        target[key] = target.get(key, 0) + value
+
+
+def pod_request(reader: _Reader, spec: YamlNode | None) -> tuple[Quantities, Quantities]:
+    """(request, init request) as Kubernetes' PodRequests computes them: containers and restartable (sidecar) init
+    containers summed, the largest regular init container (with the sidecars started before it) as a floor, pod-level
+    cpu/memory requests when set, overhead added; `pods: 1` (1000 milli) always."""
+    total: Quantities = {}
+    for i, container in enumerate(_items(reader, _get(spec, "containers"), "spec.containers")):
+        _add(total, quantities(reader, _get(container, "resources", "requests"), f"container {i} requests") or {})
+    init_floor: Quantities = {}
+    sidecars: Quantities = {}
+    for i, container in enumerate(_items(reader, _get(spec, "initContainers"), "spec.initContainers")):
+        request = quantities(reader, _get(container, "resources", "requests"), f"init container {i} requests") or {}
+        if _text(container, "restartPolicy") == "Always":
+            _add(sidecars, request)
+            _add_max(init_floor, sidecars)
+        else:
+            needed = dict(request)
+            _add(needed, sidecars)
+            _add_max(init_floor, needed)
+    _add(total, sidecars)
+    _add_max(total, init_floor)
+    pod_level = quantities(reader, _get(spec, "resources", "requests"), "spec.resources.requests") or {}
+    for name in ("cpu", "memory"):
+        if name in pod_level:
+            total[name] = pod_level[name]
+    overhead = quantities(reader, _get(spec, "overhead"), "spec.overhead") or {}
+    _add(total, overhead)
+    total["pods"] = 1000
+    init = dict(init_floor)
+    _add(init, overhead)
+    init["pods"] = 1000
+    return total, init
+
+
+def _pod(reader: _Reader, obj: YamlNode, namespace: str, name: str) -> Pod:
+    meta = _get(obj, "metadata")
+    spec = _get(obj, "spec")
+    annotations = _string_map(reader, _get(meta, "annotations"), "metadata.annotations")
+    labels = _string_map(reader, _get(meta, "labels"), "metadata.labels")
+    request, init = pod_request(reader, spec)
+    task_priority: int | None = None
+    with contextlib.suppress(ValueError):
+        if TASK_PRIORITY_ANNOTATION in annotations:
+            task_priority = int(annotations[TASK_PRIORITY_ANNOTATION].strip())
+    preemptable = True
+    for source in (annotations, labels):  # the annotation wins over the label
+        if PREEMPTABLE_KEY in source:
+            preemptable = _go_bool(source[PREEMPTABLE_KEY].strip()) is True
+            break
+    priority_node = _get(spec, "priority")
+    return Pod(
+        namespace=namespace,
+        name=name,
+        uid=_text(meta, "uid") or f"{namespace}-{name}",
+        created=_timestamp(reader, obj),
+        group=annotations.get(GROUP_ANNOTATION, ""),
+        task_spec=annotations.get(TASK_SPEC_ANNOTATION, ""),
+        request=request,
+        init_request=init,
+        priority=_int(reader, priority_node, "Pod spec.priority", 0) if priority_node is not None else None,
+        task_priority_annotation=task_priority,
+        preemptable=preemptable,
+        priority_class_name=_text(spec, "priorityClassName"),
+        preemption_policy=_text(spec, "preemptionPolicy"),
+        node_name=_text(spec, "nodeName"),
+        phase=_text(obj, "status", "phase") or "Pending",
+        scheduler_name=_text(spec, "schedulerName") or "default-scheduler",
+        queue_annotation=annotations.get(QUEUE_NAME_ANNOTATION, ""),
+        deleting=_get(meta, "deletionTimestamp") is not None,
+    )
+
+
+def _priority_class(reader: _Reader, obj: YamlNode, name: str) -> PriorityClass:
+    value = _int(reader, _get(obj, "value"), f"PriorityClass {name} value", 0) if _get(obj, "value") else None
+    if value is None:
+        raise reader.fail(vr.INVALID_FIELD, f"PriorityClass {name} needs an integer value", obj)
+    global_default = _get(obj, "globalDefault")
+    return PriorityClass(
+        name=name,
+        value=value,
+        global_default=global_default is not None and global_default.kind == "scalar" and global_default.value is True,
+    )
+
+
+def _node(reader: _Reader, obj: YamlNode, name: str) -> Node:
+    allocatable = quantities(reader, _get(obj, "status", "allocatable"), "status.allocatable") or {}
+    ready = False
+    for condition in _items(reader, _get(obj, "status", "conditions"), "status.conditions"):
+        if _text(condition, "type") == "Ready":
+            ready = _text(condition, "status") == "True"
+    unschedulable = _get(obj, "spec", "unschedulable")
+    return Node(
+        name=name,
+        allocatable=allocatable,
+        ready=ready,
+        unschedulable=unschedulable is not None and unschedulable.kind == "scalar" and unschedulable.value is True,
+        labels=_string_map(reader, _get(obj, "metadata", "labels"), "metadata.labels"),
+    )
+
+
+def _job_pod_group(reader: _Reader, obj: YamlNode, namespace: str, name: str) -> PodGroup:
+    """The PodGroup Volcano's job controller makes for a vcjob: its queue, class and minAvailable; minResources the
+    requests of the first minAvailable pods of its tasks in order (calcPGMinResources, tasks taken in spec order)."""
+    spec = _get(obj, "spec")
+    tasks = _items(reader, _get(spec, "tasks"), "spec.tasks")
+    replicas_total = 0
+    min_resources: Quantities = {}
+    task_requests: list[tuple[int, Quantities]] = []
+    min_task: dict[str, int] = {}
+    for i, task in enumerate(tasks):
+        replicas = _int(reader, _get(task, "replicas"), f"spec.tasks[{i}].replicas", 0)
+        replicas_total += replicas
+        request, _ = pod_request(reader, _get(task, "template", "spec"))
+        task_requests.append((replicas, request))
+        if _get(task, "minAvailable") is not None:
+            min_task[_text(task, "name")] = _int(reader, _get(task, "minAvailable"), f"spec.tasks[{i}].minAvailable", 0)
+    min_available = _int(reader, _get(spec, "minAvailable"), "Job spec.minAvailable", replicas_total)
+    left = min_available
+    for replicas, request in task_requests:
+        for _ in range(min(replicas, left)):
+            _add(min_resources, request)
+        left -= min(replicas, left)
+    return PodGroup(
+        namespace=namespace,
+        name=name,
+        created=_timestamp(reader, obj),
+        queue=_text(spec, "queue") or DEFAULT_QUEUE,
+        priority_class_name=_text(spec, "priorityClassName"),
+        min_member=min_available,
+        min_task_member=min_task,
+        min_resources=min_resources or None,
+        phase=POD_GROUP_PENDING,
+        derived_from=f"batch.volcano.sh Job {namespace}/{name}",
+    )
+
+
+def _is_volcano(api_version: str, group: str) -> bool:
+    return api_version.startswith(group)
+
+
+@dataclass(slots=True)
+class _Collected:
+    queues: list[Queue] = field(default_factory=list)
+    pod_groups: list[PodGroup] = field(default_factory=list)
+    jobs: list[PodGroup] = field(default_factory=list)
+    pods: list[Pod] = field(default_factory=list)
+    classes: list[PriorityClass] = field(default_factory=list)
+    nodes: list[Node] = field(default_factory=list)
+    confs: list[tuple[YamlNode, str, str]] = field(default_factory=list)
+    """(the ConfigMap's volcano-scheduler.conf value node, its file, the file's text)."""
+    seen: set[tuple[str, str, str]] = field(default_factory=set)
+
+
+def _collect(reader: _Reader, document: YamlNode, text: str, out: VolcanoInputs, found: _Collected) -> None:
+    if document.kind == "scalar" and document.tag == "null":
+        return
+    kind = _text(document, "kind")
+    if document.kind != "map" or not kind:
+        reader.report(
+            vr.NOT_KUBERNETES,
+            f"expected a Kubernetes object (a mapping with kind and metadata), found {document.describe()}",
+            document,
+            "dump the cluster with `kubectl get queues,podgroups,pods,priorityclasses,nodes -A -o yaml`.",
+        )
+        return
+    if kind == "List" or (kind.endswith("List") and _get(document, "items") is not None):
+        for item in _items(reader, _get(document, "items"), f"{kind} items"):
+            _collect(reader, item, text, out, found)
+        return
+    api = _text(document, "apiVersion")
+    name = _text(document, "metadata", "name")
+    if not name:
+        reader.report(vr.INVALID_FIELD, f"{kind} without metadata.name is left out", document)
+        return
+    namespaced = kind in ("PodGroup", "Pod", "Job", "ConfigMap")
+    namespace = (_text(document, "metadata", "namespace") or "default") if namespaced else ""
+    identity = (f"{api.split('/')[0]}/{kind}", namespace, name)
+    if identity in found.seen:
+        shown = f"{namespace}/{name}" if namespace else name
+        reader.report(vr.DUPLICATE_OBJECT, f"{kind} {shown} appears again; the first one is used", document)
+        return
+    found.seen.add(identity)
+    try:
+        if kind == "Queue" and _is_volcano(api, VOLCANO_GROUPS[0]):
+            found.queues.append(_queue(reader, document, name))
+        elif kind == "PodGroup" and any(_is_volcano(api, g) for g in VOLCANO_GROUPS):
+            found.pod_groups.append(_pod_group(reader, document, namespace, name))
+        elif kind == "Job" and _is_volcano(api, BATCH_GROUP):
+            found.jobs.append(_job_pod_group(reader, document, namespace, name))
+        elif kind == "Pod" and api == "v1":
+            found.pods.append(_pod(reader, document, namespace, name))
+        elif kind == "PriorityClass" and api.startswith("scheduling.k8s.io/"):
+            found.classes.append(_priority_class(reader, document, name))
+        elif kind == "Node" and api == "v1":
+            found.nodes.append(_node(reader, document, name))
+        elif kind == "ConfigMap" and name == CONF_CONFIGMAP:
+            value = _get(document, "data", CONF_KEY)
+            if value is None:
+                out.ignored_kinds["ConfigMap"] = out.ignored_kinds.get("ConfigMap", 0) + 1
+                return
+            found.confs.append((value, reader.file, text))
+        else:
+            out.ignored_kinds[kind] = out.ignored_kinds.get(kind, 0) + 1
+            return
+    except _Skip:
+        return
+    out.objects.append(LoadedObject(kind, api, namespace, name, document, reader.file))
+
+
+def _read(name: str, out: VolcanoInputs) -> tuple[list[YamlNode], str, str]:
+    """(documents, display name, text) of one input; InputError when it cannot be read."""
+    data = read_input(name)
+    shown = "<stdin>" if name == "-" else name
+    text, problem = decode_text(data)
+    if text is None:
+        assert problem is not None
+        out.problems.append(problem.located(problem.span, shown))
+        return [], shown, ""
+    parsed = parse_yaml(text)
+    out.problems.extend(p.located(p.span, shown) for p in parsed.problems)
+    return parsed.documents, shown, text
+
+
+def _derive_pod_groups(found: _Collected) -> list[PodGroup]:
+    """PodGroups as read, plus those Volcano's controllers would make: for a vcjob without one, and for a volcano pod
+    without a group (pg controller: `podgroup-<pod uid>`, minMember 1, the pod's queue annotation and class)."""
+    groups = list(found.pod_groups)
+    names = {(g.namespace, g.name) for g in groups}
+    for job in found.jobs:
+        referenced = {p.group for p in found.pods if p.namespace == job.namespace and p.group}
+        owned = sorted(g for g in referenced if g == job.name or g.startswith(job.name + "-"))
+        target = owned[0] if owned else job.name
+        if (job.namespace, target) not in names:
+            groups.append(replace(job, name=target))
+            names.add((job.namespace, target))
+    return groups
+
+
+def _bare_pods(pods: list[Pod], groups: list[PodGroup], scheduler_name: str) -> tuple[list[Pod], list[PodGroup]]:
+    """Give every volcano pod without a group annotation the PodGroup the pg controller would create for it."""
+    out_pods: list[Pod] = []
+    extra: list[PodGroup] = []
+    for pod in pods:
+        if pod.group or pod.scheduler_name != scheduler_name:
+            out_pods.append(pod)
+            continue
+        group = f"podgroup-{pod.uid}"
+        extra.append(
+            PodGroup(
+                namespace=pod.namespace,
+                name=group,
+                created=pod.created,
+                queue=pod.queue_annotation or DEFAULT_QUEUE,
+                priority_class_name=pod.priority_class_name,
+                min_member=1,
+                min_resources=dict(pod.request),
+                phase=POD_GROUP_PENDING,
+                derived_from=f"Pod {pod.namespace}/{pod.name} (Volcano's podgroup controller)",
+            )
+        )
+        out_pods.append(replace(pod, group=group))
+    existing = {(g.namespace, g.name) for g in groups}
+    return out_pods, groups + [g for g in extra if (g.namespace, g.name) not in existing]
+
+
+def _conf_from(
+    value: YamlNode, file: str, text: str, origin: str, out: VolcanoInputs
+) -> None:
+    if value.kind != "scalar" or value.tag == "null":
+        found = value.describe()
+        problem = vr.CONF_TYPE.problem(f"{CONF_KEY} must be a string holding the configuration, found {found}")
+        out.problems.append(problem.located(value.span, file))
+        out.conf = ConfLoad(default_conf(), False, (), "not a string")
+        return
+    parsed = parse_yaml(value.text, embedded_position(value, text))
+    out.problems.extend(p.located(p.span, file) for p in parsed.problems)
+    root = parsed.documents[0] if parsed.documents else None
+    out.conf_root = root
+    out.conf_file = file
+    out.conf_source = origin
+    if parsed.problems:
+        out.conf = ConfLoad(default_conf(), False, (), "yaml syntax")
+        return
+    loaded = load_conf(root, origin)
+    out.conf = loaded
+    out.problems.extend(p.located(p.span, file) for p in loaded.problems)
+
+
+def _conf_file(name: str, out: VolcanoInputs) -> None:
+    """--conf: a plain volcano-scheduler.conf, or a file holding the volcano-scheduler-configmap ConfigMap."""
+    documents, shown, text = _read(name, out)
+    out.texts[shown] = text
+    out.files.append(shown)
+    if any(p.file == shown and p.rule == "yaml-syntax" for p in out.problems):
+        out.conf = ConfLoad(default_conf(), False, (), "yaml syntax")
+        out.conf_source = shown
+        return
+    root = documents[0] if documents else None
+    data = _get(root, "data", CONF_KEY) if _text(root, "kind") == "ConfigMap" else None
+    if data is not None:
+        _conf_from(data, shown, text, f'{shown} (ConfigMap {_text(root, "metadata", "name")}, data["{CONF_KEY}"])', out)
+        return
+    out.conf_root = root
+    out.conf_file = shown
+    out.conf_source = shown
+    loaded = load_conf(root, shown)
+    out.conf = loaded
+    out.problems.extend(p.located(p.span, shown) for p in loaded.problems)
+
+
+def load_volcano(names: list[str], conf: str | None = None, scheduler_name: str = "volcano") -> VolcanoInputs:
+    """Read the dumps and the scheduler configuration (see the module docstring)."""
+    out = VolcanoInputs(
+        cluster=Cluster(),
+        conf=ConfLoad(default_conf(), True),
+        conf_source="Volcano's built-in default configuration (no --conf and no volcano-scheduler-configmap)",
+    )
+    found = _Collected()
+    for name in expand_inputs(names):
+        documents, shown, text = _read(name, out)
+        out.texts[shown] = text
+        out.files.append(shown)
+        reader = _Reader(shown, out.problems)
+        for document in documents:
+            _collect(reader, document, text, out, found)
+    if conf is not None:
+        _conf_file(conf, out)
+    elif found.confs:
+        value, file, text = found.confs[0]
+        _conf_from(value, file, text, f'{file} (ConfigMap {CONF_CONFIGMAP}, data["{CONF_KEY}"])', out)
+        for extra, extra_file, _ in found.confs[1:]:
+            problem = vr.MULTIPLE_CONFS.problem(
+                f"another {CONF_CONFIGMAP}: the first one ({file}) is used", hint="pass the one in use with --conf."
+            )
+            out.problems.append(problem.located(extra.span, extra_file))
+    groups = _derive_pod_groups(found)
+    pods, groups = _bare_pods(found.pods, groups, scheduler_name)
+    out.cluster = Cluster(
+        queues=tuple(found.queues),
+        pod_groups=tuple(groups),
+        pods=tuple(pods),
+        priority_classes=tuple(found.classes),
+        nodes=tuple(found.nodes),
+    )
+    out.problems.sort(key=Problem.sort_key)
+    return out
+
+
+__all__ = ["InputError", "LoadedObject", "VolcanoInputs", "load_volcano"]
