@@ -6,8 +6,8 @@ import typer
 
 from yk_cli.cli import YkGroup, app
 
-VOLCANO_HELP = """Lint Volcano's scheduler configuration and objects, dry-run one Volcano scheduling session, and explain
-its order: as Volcano really behaves (volcano-sh/volcano v1.10 and later).
+VOLCANO_HELP = """Lint Volcano's scheduler configuration and objects, dry-run one Volcano scheduling session, and
+explain its order: as Volcano really behaves (volcano-sh/volcano v1.10 and later).
 
 Example: yk volcano simulate dump.yaml --conf volcano-scheduler.conf"""
 
