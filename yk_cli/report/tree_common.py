@@ -71,6 +71,38 @@ def shown_settings(queue: Queue) -> list[Setting]:
     return out
 
 
+def set_settings(queue: Queue) -> list[Setting]:
+    """The known properties the file sets on this very queue (a bad value YuniKorn replaces included)."""
+    return [s for s in (queue.setting(key) for key in (*SHOWN_KEYS, *OTHER_KEYS)) if s.source == Source.SET]
+
+
+def queue_location(queue: Queue, locate: Locate) -> str:
+    """`file:line` of a configured queue's name ('' for a dynamic queue or the root YuniKorn inserts)."""
+    if queue.config is None or queue.config.inserted:
+        return ""
+    return locate((*queue.config.path, "name"))
+
+
+def written_limits(queue: Queue, locate: Locate) -> list[tuple[str, str, str]]:
+    """The limits the file sets on a queue, as written: (key, value, `file:line`) for resources.guaranteed,
+    resources.max and maxapplications."""
+    config = queue.config
+    if config is None:
+        return []
+    out = []
+    resources = config.resources
+    for key, written, is_set in (
+        ("guaranteed", resources.guaranteed, resources.guaranteed_set),
+        ("max", resources.max, resources.max_set),
+    ):
+        if is_set:
+            value = "{" + ", ".join(f"{name}: {text}" for name, text in sorted(written.items())) + "}"
+            out.append((f"resources.{key}", value, locate((*config.path, "resources", key))))
+    if config.maxapplications:
+        out.append(("maxapplications", str(config.maxapplications), locate((*config.path, "maxapplications"))))
+    return out
+
+
 def provenance(queue: Queue, setting: Setting, locate: Locate, row: Queue | None = None) -> str:
     """`set here (f:12)`, `inherited from root.a (f:7)`, `from root.a's child template (f:9)`, `default`, or the
     fallback YuniKorn uses after a bad value, with where the bad text is.
@@ -145,6 +177,8 @@ class TreeView:
     cache: PriorityCache | None = None
     rejected: Sequence[tuple[Application, str]] = ()
     guarantees: Mapping[str, QueueGuarantee] | None = None
+    set_only: bool = False
+    """Show only the values the file sets on each queue, with their lines (`yk tree --set-only`)."""
 
     def guarantee(self, queue: Queue) -> QueueGuarantee | None:
         """The queue's allocation against its guarantee and max, or None without a workload."""

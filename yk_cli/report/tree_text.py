@@ -18,10 +18,13 @@ from yk_cli.report.tree_common import (
     TreeView,
     guarantee_words,
     provenance,
+    queue_location,
+    set_settings,
     shown_settings,
     unknown_location,
     unknown_properties,
     value_text,
+    written_limits,
 )
 
 KEY_WIDTH = 26
@@ -48,6 +51,9 @@ def headline(view: TreeView, queue: Queue) -> Text:
         if guarantee.over_max:
             facts.append("over max")
     text.append("  " + " · ".join(facts), style="cyan")
+    where = queue_location(queue, view.locate) if view.set_only else ""
+    if where:
+        text.append(f"  ({where})", style="dim")
     return text
 
 
@@ -95,23 +101,8 @@ def guarantee_lines(queue: Queue, guarantee: QueueGuarantee) -> list[Text]:
     return lines
 
 
-def body(view: TreeView, queue: Queue) -> list[Text]:
-    """The lines under a queue's headline: settings, ignored keys, limits, usage."""
-    lines: list[Text] = []
-    for setting in shown_settings(queue):
-        line = Text(f"{setting.key:<{KEY_WIDTH}} {value_text(setting):<{VALUE_WIDTH}} ")
-        origin = provenance(queue, setting, view.locate)
-        style = "red" if setting.fallback else "dim" if setting.source == Source.DEFAULT else "green"
-        line.append(origin, style=style)
-        lines.append(line)
-    if not queue.is_leaf:
-        lines.append(Text(f"{'sorting':<{KEY_WIDTH}} {'fair':<{VALUE_WIDTH}} parents always sort their children fair"))
-    for key, text, source, origin in unknown_properties(queue):
-        where = unknown_location(queue, key, source, origin, view.locate)
-        whence = "set here" if source == Source.SET else f"inherited from {origin}"
-        line = Text(f"{key:<{KEY_WIDTH}} {text!r:<{VALUE_WIDTH}} ")
-        line.append(f"{whence}{f' ({where})' if where else ''}: not a YuniKorn property, ignored", style="yellow")
-        lines.append(line)
+def limit_lines(queue: Queue) -> list[Text]:
+    """`guaranteed {…}  max {…}  maxapplications N`: the queue's limits in effect, on one line (none without)."""
     limits = []
     if queue.guaranteed:
         limits.append(f"guaranteed {format_resource(queue.guaranteed)}")
@@ -119,8 +110,39 @@ def body(view: TreeView, queue: Queue) -> list[Text]:
         limits.append(f"max {format_resource(queue.max)}")
     if queue.maxapplications:
         limits.append(f"maxapplications {queue.maxapplications}")
-    if limits:
-        lines.append(Text("  ".join(limits)))
+    return [Text("  ".join(limits))] if limits else []
+
+
+def written_limit_lines(view: TreeView, queue: Queue) -> list[Text]:
+    """One row per limit the file sets on the queue, as written, with its line (`yk tree --set-only`)."""
+    lines = []
+    for key, value, where in written_limits(queue, view.locate):
+        line = Text(f"{key:<{KEY_WIDTH}} {value:<{VALUE_WIDTH}} ")
+        line.append(f"set here ({where})" if where else "set here", style="green")
+        lines.append(line)
+    return lines
+
+
+def body(view: TreeView, queue: Queue) -> list[Text]:
+    """The lines under a queue's headline: settings, ignored keys, limits, usage."""
+    lines: list[Text] = []
+    for setting in set_settings(queue) if view.set_only else shown_settings(queue):
+        line = Text(f"{setting.key:<{KEY_WIDTH}} {value_text(setting):<{VALUE_WIDTH}} ")
+        origin = provenance(queue, setting, view.locate)
+        style = "red" if setting.fallback else "dim" if setting.source == Source.DEFAULT else "green"
+        line.append(origin, style=style)
+        lines.append(line)
+    if not queue.is_leaf and not view.set_only:
+        lines.append(Text(f"{'sorting':<{KEY_WIDTH}} {'fair':<{VALUE_WIDTH}} parents always sort their children fair"))
+    for key, text, source, origin in unknown_properties(queue):
+        if view.set_only and source != Source.SET:
+            continue
+        where = unknown_location(queue, key, source, origin, view.locate)
+        whence = "set here" if source == Source.SET else f"inherited from {origin}"
+        line = Text(f"{key:<{KEY_WIDTH}} {text!r:<{VALUE_WIDTH}} ")
+        line.append(f"{whence}{f' ({where})' if where else ''}: not a YuniKorn property, ignored", style="yellow")
+        lines.append(line)
+    lines.extend(written_limit_lines(view, queue) if view.set_only else limit_lines(queue))
     if view.usage is not None:
         usage = view.usage.get(queue.path)
         if usage is None:
