@@ -218,9 +218,7 @@ def tree(
     ] = False,
     set_only: Annotated[
         bool,
-        typer.Option(
-            "--set-only", metavar="", help="Only the values the file sets on each queue, with their lines."
-        ),
+        typer.Option("--set-only", metavar="", help="Only the values the file sets on each queue, with their lines."),
     ] = False,
     project_config: Annotated[Optional[str], typer.Option("--config", metavar="FILE", help=CONFIG_HELP)] = None,
     no_config: Annotated[bool, typer.Option("--no-config", metavar="", help=NO_CONFIG_HELP)] = False,

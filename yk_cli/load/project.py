@@ -9,7 +9,14 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from yk_cli.core.diagnostics import Level
-from yk_cli.core.project import DISABLE, RULE_SETTINGS, IgnorePattern, ProjectConfig, ignore_pattern, rule_setting_problem
+from yk_cli.core.project import (
+    DISABLE,
+    RULE_SETTINGS,
+    IgnorePattern,
+    ProjectConfig,
+    ignore_pattern,
+    rule_setting_problem,
+)
 from yk_cli.core.rules import all_rules
 from yk_cli.core.yamldoc import Node
 from yk_cli.load.source import InputError, decode_text, parse_size, parse_yaml, read_input
@@ -180,11 +187,15 @@ class _Reader:
         elif node.kind == "seq":
             for index, item in enumerate(node.items):
                 if item.kind != "scalar" or item.tag != "str" or not item.text.strip():
-                    self.fail(item, f"ignore[{index}] must be a glob pattern such as 'vendor/**', not {item.describe()}")
+                    self.fail(
+                        item, f"ignore[{index}] must be a glob pattern such as 'vendor/**', not {item.describe()}"
+                    )
                 else:
                     patterns.append(item.text.strip())
         else:
-            self.fail(node, f"ignore is a list of glob patterns (relative to {self.shown}'s folder), not {node.describe()}")
+            self.fail(
+                node, f"ignore is a list of glob patterns (relative to {self.shown}'s folder), not {node.describe()}"
+            )
         return tuple(ignore_pattern(p) for p in patterns if not p.startswith("#"))
 
     def strict(self, node: Node | None) -> bool | None:
@@ -199,7 +210,10 @@ class _Reader:
         if node is None or _null(node):
             return None
         if node.kind != "scalar" or node.tag != "str" or not node.text.strip():
-            self.fail(node, f"policy-group must be a name such as queues (the ConfigMap key <group>.yaml), not {node.describe()}")
+            self.fail(
+                node,
+                f"policy-group must be a name such as queues (the ConfigMap key <group>.yaml), not {node.describe()}",
+            )
             return None
         return node.text
 
