@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from yk_cli.core import properties as props
+from yk_cli.core.config import Resources
 from yk_cli.core.diagnostics import Path
 from yk_cli.core.priority import MIN_PRIORITY, Cause, PriorityCache, setting_config_path
 from yk_cli.core.properties import Setting, Source, format_duration
@@ -13,6 +14,8 @@ from yk_cli.core.queue_guarantee import QueueGuarantee
 from yk_cli.core.queues import Queue, QueueTree
 from yk_cli.core.workload import Application, QueueUsage
 
+Row = tuple[str, str, str]
+"""A value as written in the file: (key, value, `file:line`)."""
 Locate = Callable[[Path], str]
 """A document path in the queue config -> `file:line` ('' when it is not in the file)."""
 
@@ -83,23 +86,31 @@ def queue_location(queue: Queue, locate: Locate) -> str:
     return locate((*queue.config.path, "name"))
 
 
-def written_limits(queue: Queue, locate: Locate) -> list[tuple[str, str, str]]:
-    """The limits the file sets on a queue, as written: (key, value, `file:line`) for resources.guaranteed,
-    resources.max and maxapplications."""
+def written_limits(queue: Queue, locate: Locate) -> list[Row]:
+    """The limits and the child template the file sets on a queue, as written: (key, value, `file:line`) for
+    resources.guaranteed, resources.max, maxapplications, then childtemplate.<property> and childtemplate.<limit>."""
     config = queue.config
     if config is None:
         return []
+    template = config.childtemplate
+    out = _limits(config.resources, config.maxapplications, config.path, "", locate)
+    for key, text in template.properties.items():
+        out.append((f"childtemplate.{key}", text, locate((*template.path, "properties", key))))
+    out.extend(_limits(template.resources, template.maxapplications, template.path, "childtemplate.", locate))
+    return out
+
+
+def _limits(resources: Resources, maxapplications: int, path: Path, prefix: str, locate: Locate) -> list[Row]:
     out = []
-    resources = config.resources
     for key, written, is_set in (
         ("guaranteed", resources.guaranteed, resources.guaranteed_set),
         ("max", resources.max, resources.max_set),
     ):
         if is_set:
             value = "{" + ", ".join(f"{name}: {text}" for name, text in sorted(written.items())) + "}"
-            out.append((f"resources.{key}", value, locate((*config.path, "resources", key))))
-    if config.maxapplications:
-        out.append(("maxapplications", str(config.maxapplications), locate((*config.path, "maxapplications"))))
+            out.append((f"{prefix}resources.{key}", value, locate((*path, "resources", key))))
+    if maxapplications:
+        out.append((f"{prefix}maxapplications", str(maxapplications), locate((*path, "maxapplications"))))
     return out
 
 

@@ -113,36 +113,59 @@ def limit_lines(queue: Queue) -> list[Text]:
     return [Text("  ".join(limits))] if limits else []
 
 
-def written_limit_lines(view: TreeView, queue: Queue) -> list[Text]:
-    """One row per limit the file sets on the queue, as written, with its line (`yk tree --set-only`)."""
-    lines = []
+Row = tuple[str, str, str, str]
+"""A line under a queue's headline: key, value, where it came from, the style of that."""
+
+
+def setting_rows(view: TreeView, queue: Queue) -> list[Row]:
+    """Every setting in effect with its provenance, the parent's fair sorting, then the ignored keys."""
+    rows = []
+    for setting in shown_settings(queue):
+        style = "red" if setting.fallback else "dim" if setting.source == Source.DEFAULT else "green"
+        rows.append((setting.key, value_text(setting), provenance(queue, setting, view.locate), style))
+    if not queue.is_leaf:
+        rows.append(("sorting", "fair", "parents always sort their children fair", ""))
+    for key, text, source, origin in unknown_properties(queue):
+        rows.append((key, repr(text), ignored_text(view, queue, key, source, origin), "yellow"))
+    return rows
+
+
+def set_rows(view: TreeView, queue: Queue) -> list[Row]:
+    """`--set-only`: the properties the file sets on the queue, its ignored keys, then its limits and child
+    template as written, each with its line."""
+    rows = []
+    for setting in set_settings(queue):
+        style = "red" if setting.fallback else "green"
+        rows.append((setting.key, value_text(setting), provenance(queue, setting, view.locate), style))
+    for key, text, source, origin in unknown_properties(queue):
+        if source == Source.SET:
+            rows.append((key, repr(text), ignored_text(view, queue, key, source, origin), "yellow"))
     for key, value, where in written_limits(queue, view.locate):
-        line = Text(f"{key:<{KEY_WIDTH}} {value:<{VALUE_WIDTH}} ")
-        line.append(f"set here ({where})" if where else "set here", style="green")
-        lines.append(line)
-    return lines
+        rows.append((key, value, f"set here ({where})" if where else "set here", "green"))
+    return rows
+
+
+def ignored_text(view: TreeView, queue: Queue, key: str, source: Source, origin: str) -> str:
+    """`set here (f:12): not a YuniKorn property, ignored`, or inherited from its queue."""
+    where = unknown_location(queue, key, source, origin, view.locate)
+    whence = "set here" if source == Source.SET else f"inherited from {origin}"
+    return f"{whence}{f' ({where})' if where else ''}: not a YuniKorn property, ignored"
 
 
 def body(view: TreeView, queue: Queue) -> list[Text]:
     """The lines under a queue's headline: settings, ignored keys, limits, usage."""
+    rows = set_rows(view, queue) if view.set_only else setting_rows(view, queue)
+    key_width, value_width = KEY_WIDTH, VALUE_WIDTH
+    if view.set_only:  # aligned per queue: keys and values as written may be long
+        key_width = max([KEY_WIDTH, *(len(key) for key, _, _, _ in rows)])
+        value_width = max([VALUE_WIDTH, *(len(value) for _, value, _, _ in rows)])
     lines: list[Text] = []
-    for setting in set_settings(queue) if view.set_only else shown_settings(queue):
-        line = Text(f"{setting.key:<{KEY_WIDTH}} {value_text(setting):<{VALUE_WIDTH}} ")
-        origin = provenance(queue, setting, view.locate)
-        style = "red" if setting.fallback else "dim" if setting.source == Source.DEFAULT else "green"
+    for key, value, origin, style in rows:
+        line = Text(f"{key:<{key_width}} {value:<{value_width}} ")
         line.append(origin, style=style)
         lines.append(line)
-    if not queue.is_leaf and not view.set_only:
-        lines.append(Text(f"{'sorting':<{KEY_WIDTH}} {'fair':<{VALUE_WIDTH}} parents always sort their children fair"))
-    for key, text, source, origin in unknown_properties(queue):
-        if view.set_only and source != Source.SET:
-            continue
-        where = unknown_location(queue, key, source, origin, view.locate)
-        whence = "set here" if source == Source.SET else f"inherited from {origin}"
-        line = Text(f"{key:<{KEY_WIDTH}} {text!r:<{VALUE_WIDTH}} ")
-        line.append(f"{whence}{f' ({where})' if where else ''}: not a YuniKorn property, ignored", style="yellow")
-        lines.append(line)
-    lines.extend(written_limit_lines(view, queue) if view.set_only else limit_lines(queue))
+    if not view.set_only:
+        lines.extend(limit_lines(queue))
     if view.usage is not None:
         usage = view.usage.get(queue.path)
         if usage is None:
