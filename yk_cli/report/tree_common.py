@@ -14,8 +14,6 @@ from yk_cli.core.queue_guarantee import QueueGuarantee
 from yk_cli.core.queues import Queue, QueueTree
 from yk_cli.core.workload import Application, QueueUsage
 
-Row = tuple[str, str, str]
-"""A value as written in the file: (key, value, `file:line`)."""
 Locate = Callable[[Path], str]
 """A document path in the queue config -> `file:line` ('' when it is not in the file)."""
 
@@ -86,31 +84,43 @@ def queue_location(queue: Queue, locate: Locate) -> str:
     return locate((*queue.config.path, "name"))
 
 
-def written_limits(queue: Queue, locate: Locate) -> list[Row]:
-    """The limits and the child template the file sets on a queue, as written: (key, value, `file:line`) for
-    resources.guaranteed, resources.max, maxapplications, then childtemplate.<property> and childtemplate.<limit>."""
+@dataclass(frozen=True, slots=True)
+class Written:
+    """A value as the file writes it on a queue: its key, text, JSON value and `file:line`."""
+
+    key: str
+    text: str
+    value: object
+    where: str
+
+
+def written_limits(queue: Queue, locate: Locate) -> list[Written]:
+    """The limits and the child template the file sets on a queue, as written: resources.guaranteed, resources.max,
+    maxapplications, then childtemplate.<property> and childtemplate.<limit>."""
     config = queue.config
     if config is None:
         return []
     template = config.childtemplate
     out = _limits(config.resources, config.maxapplications, config.path, "", locate)
     for key, text in template.properties.items():
-        out.append((f"childtemplate.{key}", text, locate((*template.path, "properties", key))))
+        out.append(Written(f"childtemplate.{key}", text, text, locate((*template.path, "properties", key))))
     out.extend(_limits(template.resources, template.maxapplications, template.path, "childtemplate.", locate))
     return out
 
 
-def _limits(resources: Resources, maxapplications: int, path: Path, prefix: str, locate: Locate) -> list[Row]:
+def _limits(resources: Resources, maxapplications: int, path: Path, prefix: str, locate: Locate) -> list[Written]:
     out = []
     for key, written, is_set in (
         ("guaranteed", resources.guaranteed, resources.guaranteed_set),
         ("max", resources.max, resources.max_set),
     ):
         if is_set:
-            value = "{" + ", ".join(f"{name}: {text}" for name, text in sorted(written.items())) + "}"
-            out.append((f"{prefix}resources.{key}", value, locate((*path, "resources", key))))
+            text = "{" + ", ".join(f"{name}: {text}" for name, text in sorted(written.items())) + "}"
+            where = locate((*path, "resources", key))
+            out.append(Written(f"{prefix}resources.{key}", text, dict(sorted(written.items())), where))
     if maxapplications:
-        out.append((f"{prefix}maxapplications", str(maxapplications), locate((*path, "maxapplications"))))
+        where = locate((*path, "maxapplications"))
+        out.append(Written(f"{prefix}maxapplications", str(maxapplications), maxapplications, where))
     return out
 
 

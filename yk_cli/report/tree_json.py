@@ -82,8 +82,11 @@ def full_provenance(view: TreeView, queue: Queue) -> dict[str, object]:
 def set_provenance(view: TreeView, queue: Queue) -> dict[str, object]:
     """`--set-only`: only what the file sets on this queue (properties, ignored keys, limits as written), by key."""
     provenance = {key: value for key, value in full_provenance(view, queue).items() if _set_here(value)}
-    for key, value, where in written_limits(queue, view.locate):
-        provenance[key] = {"value": value, "source": "set", **({"location": where} if where else {})}
+    for written in written_limits(queue, view.locate):
+        entry: dict[str, object] = {"value": written.value, "source": "set", "text": written.text}
+        if written.where:
+            entry["location"] = written.where
+        provenance[written.key] = entry
     return dict(sorted(provenance.items()))
 
 

@@ -28,8 +28,8 @@ def set_lines(view: TreeView, queue: Queue) -> list[str]:
     for setting in set_settings(queue):
         where = view.locate(setting_config_path(queue, setting))
         lines.append(f"{setting.key} {value_text(setting)}{line_of(where)}")
-    for key, value, where in written_limits(queue, view.locate):
-        lines.append(f"{key} {value}{line_of(where)}")
+    for written in written_limits(queue, view.locate):
+        lines.append(f"{written.key} {written.text}{line_of(written.where)}")
     return lines
 
 

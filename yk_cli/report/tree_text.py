@@ -140,8 +140,10 @@ def set_rows(view: TreeView, queue: Queue) -> list[Row]:
     for key, text, source, origin in unknown_properties(queue):
         if source == Source.SET:
             rows.append((key, repr(text), ignored_text(view, queue, key, source, origin), "yellow"))
-    for key, value, where in written_limits(queue, view.locate):
-        rows.append((key, value, f"set here ({where})" if where else "set here", "green"))
+    for written in written_limits(queue, view.locate):
+        rows.append(
+            (written.key, written.text, f"set here ({written.where})" if written.where else "set here", "green")
+        )
     return rows
 
 
