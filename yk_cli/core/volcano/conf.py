@@ -85,6 +85,8 @@ tiers:
 
 _YAML11_TRUE = frozenset({"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"})
 _YAML11_FALSE = frozenset({"n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"})
+YAML11_TRUE = _YAML11_TRUE
+"""The plain scalars yaml.v2 decodes as true into a bool field."""
 
 
 @dataclass(frozen=True, slots=True)
