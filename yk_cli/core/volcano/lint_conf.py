@@ -67,7 +67,7 @@ def _proposal(lint: _Lint, key: Node, path: Path, where: str) -> None:
         f"`{key.text}` ({where}) has no effect: a 2023 design proposal, not in any Volcano release",
         path,
         "Volcano orders queues by the proportion or capacity queue order (spec.priority, then share); no action "
-        "reads QueueScoreOrder keys. Remove it; `yk volcano simulate --proposal` shows what the design would do.",
+        "reads QueueScoreOrder keys. Remove it.",
         key=True,
     )
 
@@ -78,7 +78,7 @@ def _unknown_key(lint: _Lint, key: Node, known: tuple[str, ...], path: Path, whe
         return
     guess = registry.closest(key.text, known)
     message = f"unknown key `{key.text}` ({where}): Volcano ignores it"
-    hint = f"the keys here are: {', '.join(known)}."
+    hint = f"The keys here are: {', '.join(known)}."
     if guess is not None and guess in FLAGS:
         default = "its default of true" if guess in DEFAULTED_FLAGS else "its default, off"
         message = f"unknown key `{key.text}` ({where}): Volcano ignores it, so `{guess}` keeps {default}"
@@ -138,9 +138,10 @@ def _tiers(lint: _Lint, tiers: Node) -> None:
         elif tier.kind != "scalar" or tier.tag != "null":
             continue
         if plugins is None or plugins.kind != "seq" or not plugins.items:
+            anchor = plugins if plugins is not None else tier.pairs[0][0] if tier.pairs else tier
             lint.add(
                 vr.EMPTY_TIER,
-                plugins if plugins is not None else tier,
+                anchor,
                 f"tier {i + 1} has no plugins: it orders, filters and admits nothing",
                 path,
                 "remove the tier, or check the indentation of its `plugins:` list.",
@@ -186,7 +187,7 @@ def _plugin(lint: _Lint, entry: Node, path: Path, first_seen: dict[str, str]) ->
             f"unknown plugin `{name}` ({where}): Volcano logs `Failed to get plugin {name}` and runs the session "
             "without it",
             (*path, "name"),
-            hint + "a custom plugin from the scheduler's plugins directory is fine: silence this line with "
+            hint + "A custom plugin from the scheduler's plugins directory is fine: silence this line with "
             "`# yk: disable=volcano-unknown-plugin`.",
         )
     if name in first_seen:

@@ -413,7 +413,7 @@ def _priority_classes(jobs: list[LoadedObject], classes: list[LoadedObject]) -> 
             )
         )
     fallback = (
-        f"the globalDefault class {winner.name}'s value {values[winner.name]}"
+        f"{values[winner.name]} (the value of the globalDefault class {winner.name})"
         if winner is not None
         else "0 (no PriorityClass of the input is globalDefault)"
     )

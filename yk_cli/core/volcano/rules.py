@@ -106,8 +106,7 @@ PROPOSAL_KEY = warning(
     "`QueueScoreOrder.<plugin>.weight`. Nothing of it was merged: Volcano v1.10 shipped an integer Queue "
     "`spec.priority` instead, compared first by the proportion and capacity queue order. An action's arguments "
     "map accepts any key, so the proposal's keys load and have no effect anywhere (action configurations, plugin "
-    "arguments or plugin entries). `yk volcano simulate --proposal` shows what the design would have done, labelled "
-    "as a proposal.",
+    "arguments or plugin entries).",
 )
 UNKNOWN_PLUGIN = warning(
     "volcano-unknown-plugin",
