@@ -26,7 +26,8 @@ ACTIONS = (
     "gangpreempt",
     "gangreclaim",
 )
-"""Action names registered in Volcano's scheduler (framework.RegisterAction)."""
+"""Action names registered in Volcano's scheduler (pkg/scheduler/actions/factory.go, framework.RegisterAction;
+checked against v1.15.1 and HEAD: `dequeue`, PR #5777, is not merged)."""
 SIMULATED_ACTIONS = ("enqueue", "allocate", "preempt", "reclaim", "backfill")
 """The actions yk's dry run carries out; the others are reported as not modelled."""
 
