@@ -5,8 +5,10 @@
 `names` are files, directories (their *.yaml/*.yml files) or `-` for standard input, each holding a `kind: List`,
 several `---` documents or single objects: Queues, PodGroups, Pods, PriorityClasses, Nodes, Volcano Jobs and the
 `volcano-scheduler-configmap` ConfigMap (key `volcano-scheduler.conf`). Objects of other kinds are counted and left
-out. The scheduler configuration is `conf` (a plain volcano-scheduler.conf, or a file holding that ConfigMap), else
-the dump's ConfigMap, else Volcano's built-in default; `VolcanoInputs.conf_source` says which.
+out. A file whose first document is a plain volcano-scheduler.conf (actions/tiers/configurations, no kind) counts as
+a conf found in the input. The scheduler configuration is `conf` (a plain volcano-scheduler.conf, or a file holding
+that ConfigMap), else the first conf of the input, else Volcano's built-in default; `VolcanoInputs.conf_source` and
+`conf_origin` say which.
 
 Raises InputError only when an input cannot be read at all; anything wrong inside becomes a located Problem.
 Every loaded object keeps its YAML node (`VolcanoInputs.objects`) so that checks can point at its fields.
@@ -15,6 +17,7 @@ Every loaded object keeps its YAML node (`VolcanoInputs.objects`) so that checks
 from __future__ import annotations
 
 import contextlib
+import os
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
@@ -28,6 +31,7 @@ from yk_cli.core.volcano.model import (
     POD_GROUP_PENDING,
     QUEUE_OPEN,
     Cluster,
+    LoadedObject,
     Node,
     Pod,
     PodGroup,
@@ -54,18 +58,6 @@ _GO_TRUE = frozenset({"1", "t", "T", "TRUE", "true", "True"})
 _GO_FALSE = frozenset({"0", "f", "F", "FALSE", "false", "False"})
 
 
-@dataclass(frozen=True, slots=True)
-class LoadedObject:
-    """One object of the input as read: kind, identity and its YAML node (for positions)."""
-
-    kind: str
-    api_version: str
-    namespace: str
-    name: str
-    node: YamlNode
-    file: str
-
-
 @dataclass(slots=True)
 class VolcanoInputs:
     """Everything `yk volcano` reads: the cluster, the scheduler conf, the problems and the texts they point into."""
@@ -82,6 +74,11 @@ class VolcanoInputs:
     problems: list[Problem] = field(default_factory=list)
     texts: dict[str, str] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)
+    conf_origin: str = "default"
+    """Which conf Volcano runs with: "option" (--conf), "input" (a ConfigMap or plain conf among the inputs) or
+    "default" (none given: the built-in default)."""
+    unreadable: list[str] = field(default_factory=list)
+    """With keep_going: the inputs that could not be read, each as `name: why` (they are not in `files`)."""
 
 
 class _Skip(Exception):
@@ -198,7 +195,8 @@ def _queue(reader: _Reader, obj: YamlNode, name: str) -> Queue:
     if reclaimable_node is not None:
         if reclaimable_node.kind != "scalar" or reclaimable_node.tag != "bool":
             raise reader.fail(
-                vr.INVALID_FIELD, f"Queue spec.reclaimable must be a boolean, found {reclaimable_node.describe()}",
+                vr.INVALID_FIELD,
+                f"Queue spec.reclaimable must be a boolean, found {reclaimable_node.describe()}",
                 reclaimable_node,
             )
         reclaimable = reclaimable_node.value is True
@@ -225,7 +223,8 @@ def _pod_group(reader: _Reader, obj: YamlNode, namespace: str, name: str) -> Pod
     if min_task_node is not None:
         if min_task_node.kind != "map":
             raise reader.fail(
-                vr.INVALID_FIELD, f"PodGroup spec.minTaskMember must be a mapping, found {min_task_node.describe()}",
+                vr.INVALID_FIELD,
+                f"PodGroup spec.minTaskMember must be a mapping, found {min_task_node.describe()}",
                 min_task_node,
             )
         for key, value in min_task_node.pairs:
@@ -401,8 +400,9 @@ class _Collected:
     pods: list[Pod] = field(default_factory=list)
     classes: list[PriorityClass] = field(default_factory=list)
     nodes: list[Node] = field(default_factory=list)
-    confs: list[tuple[YamlNode, str, str]] = field(default_factory=list)
-    """(the ConfigMap's volcano-scheduler.conf value node, its file, the file's text)."""
+    confs: list[tuple[YamlNode, str, str, bool]] = field(default_factory=list)
+    """(the ConfigMap's volcano-scheduler.conf value node or a plain conf's root, its file, the file's text, whether
+    it is a plain conf)."""
     seen: set[tuple[str, str, str]] = field(default_factory=set)
 
 
@@ -453,7 +453,7 @@ def _collect(reader: _Reader, document: YamlNode, text: str, out: VolcanoInputs,
             if value is None:
                 out.ignored_kinds["ConfigMap"] = out.ignored_kinds.get("ConfigMap", 0) + 1
                 return
-            found.confs.append((value, reader.file, text))
+            found.confs.append((value, reader.file, text, False))
         else:
             out.ignored_kinds[kind] = out.ignored_kinds.get(kind, 0) + 1
             return
@@ -518,9 +518,7 @@ def _bare_pods(pods: list[Pod], groups: list[PodGroup], scheduler_name: str) -> 
     return out_pods, groups + [g for g in extra if (g.namespace, g.name) not in existing]
 
 
-def _conf_from(
-    value: YamlNode, file: str, text: str, origin: str, out: VolcanoInputs
-) -> None:
+def _conf_from(value: YamlNode, file: str, text: str, origin: str, out: VolcanoInputs) -> None:
     if value.kind != "scalar" or value.tag == "null":
         found = value.describe()
         problem = vr.CONF_TYPE.problem(f"{CONF_KEY} must be a string holding the configuration, found {found}")
@@ -563,8 +561,35 @@ def _conf_file(name: str, out: VolcanoInputs) -> None:
     out.problems.extend(p.located(p.span, shown) for p in loaded.problems)
 
 
-def load_volcano(names: list[str], conf: str | None = None, scheduler_name: str = "volcano") -> VolcanoInputs:
-    """Read the dumps and the scheduler configuration (see the module docstring)."""
+def is_plain_conf(document: YamlNode) -> bool:
+    """Whether a file's first document is a plain volcano-scheduler.conf: a mapping with actions, tiers or
+    configurations and neither kind nor apiVersion."""
+    if document.kind != "map" or document.get("kind") is not None or document.get("apiVersion") is not None:
+        return False
+    return any(document.get(key) is not None for key in ("actions", "tiers", "configurations"))
+
+
+def _unreadable(name: str, err: InputError) -> str:
+    if name != "-" and os.path.isdir(name):
+        return f"{name}: no *.yaml or *.yml files in this directory"
+    return str(err)
+
+
+def _plain_conf(root: YamlNode, file: str, out: VolcanoInputs) -> None:
+    """A plain volcano-scheduler.conf given among the inputs."""
+    out.conf_root = root
+    out.conf_file = file
+    out.conf_source = file
+    loaded = load_conf(root, file)
+    out.conf = loaded
+    out.problems.extend(p.located(p.span, file) for p in loaded.problems)
+
+
+def load_volcano(
+    names: list[str], conf: str | None = None, scheduler_name: str = "volcano", keep_going: bool = False
+) -> VolcanoInputs:
+    """Read the dumps and the scheduler configuration (see the module docstring). With keep_going, an input that
+    cannot be read is named in `unreadable` and the others are still read (else InputError)."""
     out = VolcanoInputs(
         cluster=Cluster(),
         conf=ConfLoad(default_conf(), True),
@@ -572,18 +597,32 @@ def load_volcano(names: list[str], conf: str | None = None, scheduler_name: str 
     )
     found = _Collected()
     for name in expand_inputs(names):
-        documents, shown, text = _read(name, out)
+        try:
+            documents, shown, text = _read(name, out)
+        except InputError as err:
+            if not keep_going:
+                raise
+            out.unreadable.append(_unreadable(name, err))
+            continue
         out.texts[shown] = text
         out.files.append(shown)
         reader = _Reader(shown, out.problems)
-        for document in documents:
+        for index, document in enumerate(documents):
+            if index == 0 and is_plain_conf(document):
+                found.confs.append((document, shown, text, True))
+                continue
             _collect(reader, document, text, out, found)
     if conf is not None:
+        out.conf_origin = "option"
         _conf_file(conf, out)
     elif found.confs:
-        value, file, text = found.confs[0]
-        _conf_from(value, file, text, f'{file} (ConfigMap {CONF_CONFIGMAP}, data["{CONF_KEY}"])', out)
-        for extra, extra_file, _ in found.confs[1:]:
+        out.conf_origin = "input"
+        value, file, text, plain = found.confs[0]
+        if plain:
+            _plain_conf(value, file, out)
+        else:
+            _conf_from(value, file, text, f'{file} (ConfigMap {CONF_CONFIGMAP}, data["{CONF_KEY}"])', out)
+        for extra, extra_file, _, _ in found.confs[1:]:
             problem = vr.MULTIPLE_CONFS.problem(
                 f"another {CONF_CONFIGMAP}: the first one ({file}) is used", hint="pass the one in use with --conf."
             )
