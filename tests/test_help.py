@@ -20,8 +20,8 @@ UNBROKEN = {
     "generate": "Write a synthetic cluster: a valid queue hierarchy, nodes, applications and asks, all from a seed.",
     "priorities": "For every pending ask: its effective priority as seen from root with the breakdown along its queue "
     "path (like Slurm's sprio): ask, application, each queue's offset,",
-    "rules": "List the rules `yk validate` and `yk volcano validate` report: id, level, summary and full documentation, "
-    "grouped by command.",
+    "rules": "List the rules `yk validate` and `yk volcano validate` report: id, level, summary and full "
+    "documentation, grouped by command.",
     "schema": "Print a JSON Schema (queues.yaml by default); point yaml-language-server at it for checks in the "
     "editor.",
     "simulate": "Inputs: CONFIG and WORKLOAD; or --cluster DUMP (with an optional CONFIG to try a new queue config on "
