@@ -291,7 +291,7 @@ def simulate(
     --queue, --app, --pending-only and --summary choose what is shown (they combine); the dry run always runs
     the whole partition.
 
-    Example: yk simulate queues.yaml workload.yaml --until 10m --queue root.tenants"""
+    Example: yk simulate queues.yaml workload.yaml --until 10m"""
     from yk_cli.cli import check_format
     from yk_cli.load.source import collector_paused
 
