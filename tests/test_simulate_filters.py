@@ -560,7 +560,7 @@ def test_help_says_filters_never_change_the_run(run_yk) -> None:
     result = run_yk("simulate", "--help")
     flat = " ".join(result.stdout.replace("│", " ").split())
     assert (
-        "--queue, --app, --pending-only and --summary choose what is shown (they combine); the dry run always runs the whole partition."
-        in flat
+        "--queue, --app, --pending-only and --summary choose what is shown (they combine); the dry run always runs "
+        "the whole partition." in flat
     )
     assert "Filters change what is shown, never what is simulated" in flat
