@@ -564,3 +564,16 @@ def test_help_says_filters_never_change_the_run(run_yk) -> None:
         "the whole partition." in flat
     )
     assert "Filters change what is shown, never what is simulated" in flat
+
+
+def test_the_docs_summary_example_is_real_output(run_yk) -> None:
+    from tests.conftest import ROOT
+
+    docs = (ROOT / "docs" / "simulate.md").read_text(encoding="utf-8")
+    block = docs.split(
+        "$ yk simulate samples/workloads/queues/arrivals.yaml samples/workloads/arrivals.yaml --summary\n"
+    )[1]
+    shown = [line for line in block.split("```")[0].splitlines() if line != "..."]
+    out = ok(run_yk, "simulate", *ARRIVALS, "--summary")
+    assert "\n".join(shown) in out
+    assert len(shown) == 7  # the summary line, a blank, the header, three queues, the total
