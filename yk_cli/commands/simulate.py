@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from yk_cli.cli import MAX_SIZE_HELP, YkCommand, app, config_size, fail_usage, write_stdout
+from yk_cli.commands.project import CONFIG_HELP, NO_CONFIG_HELP, project_options
 
 if TYPE_CHECKING:
     from yk_cli.core.config import PartitionConfig
@@ -279,6 +280,8 @@ def simulate(
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", metavar="", help="No summary line for warnings on standard error.")
     ] = False,
+    project_config: Annotated[Optional[str], typer.Option("--config", metavar="FILE", help=CONFIG_HELP)] = None,
+    no_config: Annotated[bool, typer.Option("--no-config", metavar="", help=NO_CONFIG_HELP)] = False,
 ) -> None:
     """Dry-run YuniKorn's scheduler: every allocation in order, and why every pending ask still waits.
 
@@ -300,7 +303,7 @@ def simulate(
         raise fail_usage("--cluster DUMP is the workload: give CONFIG (optional) and the dump, not WORKLOAD")
     options = options_from(until, max_steps, yunikorn_version, explain_preemption)
     chosen = filter_from(queue, app_ids, pending_only, summary_only)
-    with config_size(max_size), collector_paused():
+    with project_options(project_config, no_config), config_size(max_size), collector_paused():
         report = simulation_report(config, workload, fmt, options, partition, cluster, quiet, chosen)
     write_stdout(report)  # with the collector back on: json's indenting encoder leaves a reference cycle per call
 
