@@ -23,3 +23,5 @@ volcano_app = typer.Typer(
 app.add_typer(volcano_app, name="volcano")
 
 # Each `yk volcano` command lives in its own module and registers itself on `volcano_app` when imported.
+
+from yk_cli.commands import volcano_simulate as _volcano_simulate  # noqa: E402,F401  (registers `yk volcano simulate`)

@@ -377,14 +377,14 @@ def open_session(cluster: Cluster, scheduler_name: str = "volcano") -> Session:
     for group in cluster.pod_groups:
         if (group.namespace, group.name) in groups:
             continue
-        if group.priority_class_name in classes:
-            priority, source = classes[group.priority_class_name], f"PodGroup class {group.priority_class_name}"
+        name = group.priority_class_name
+        if name in classes:
+            priority, source = classes[name], f"PodGroup class {name}"
         elif default_name:
-            priority, source = default_value, f"globalDefault class {default_name}"
+            priority = default_value
+            source = f"globalDefault class {default_name}" + (f"; class {name} undefined" if name else "")
         else:
-            priority, source = 0, "0 (no class)"
-        if group.priority_class_name and group.priority_class_name not in classes:
-            source += f"; class {group.priority_class_name} is not defined"
+            priority, source = 0, f"class {name} undefined" if name else "no class"
         min_res = res.from_milli(group.min_resources, dims) if group.min_resources is not None else None
         job = JobInfo(
             uid=group.uid, pod_group=group, queue=group.queue, priority=priority, priority_source=source,
