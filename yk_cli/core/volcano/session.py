@@ -96,6 +96,10 @@ class JobInfo:
     min_resources: res.Vec | None = None
     fit_failed: set[str] = field(default_factory=set)
     """Task specs that found no node in this session (JobInfo.TaskHasFitErrors)."""
+    ready: int = 0
+    """Tasks in READY_STATUSES (kept current by Session.set_status)."""
+    valid: int = 0
+    best_effort_pending: int = 0
 
     @property
     def created(self) -> float | None:
@@ -105,16 +109,28 @@ class JobInfo:
         return sum(self.counts.get(s, 0) for s in statuses)
 
     def ready_task_num(self) -> int:
-        return sum(n for s, n in self.counts.items() if s in READY_STATUSES)
+        return self.ready
 
     def waiting_task_num(self) -> int:
         return self.counts.get(PIPELINED, 0)
 
     def valid_task_num(self) -> int:
-        return sum(n for s, n in self.counts.items() if s in VALID_STATUSES)
+        return self.valid
 
     def pending_best_effort(self) -> int:
-        return sum(1 for t in self.tasks if t.status == PENDING and t.best_effort)
+        return self.best_effort_pending
+
+    def track(self, task: TaskInfo, old: str | None, new: str) -> None:
+        """Move a task between the status counts (old None: the task is new)."""
+        if old is not None:
+            self.counts[old] -= 1
+            self.ready -= old in READY_STATUSES
+            self.valid -= old in VALID_STATUSES
+            self.best_effort_pending -= task.best_effort and old == PENDING
+        self.counts[new] = self.counts.get(new, 0) + 1
+        self.ready += new in READY_STATUSES
+        self.valid += new in VALID_STATUSES
+        self.best_effort_pending += task.best_effort and new == PENDING
 
     def is_pending(self) -> bool:
         """JobInfo.IsPending: the PodGroup is still Pending (not admitted by enqueue)."""
@@ -226,8 +242,7 @@ class Session:
         task.status = status
         if job is None:
             return
-        job.counts[old] -= 1
-        job.counts[status] = job.counts.get(status, 0) + 1
+        job.track(task, old, status)
         was, now = old in ALLOCATED_STATUSES, status in ALLOCATED_STATUSES
         if was and not now:
             res.isub(job.allocated, task.resreq)
@@ -414,7 +429,7 @@ def open_session(cluster: Cluster, scheduler_name: str = "volcano") -> Session:
         if job is not None:
             task.job = job
             job.tasks.append(task)
-            job.counts[status] = job.counts.get(status, 0) + 1
+            job.track(task, None, status)
             if status in ALLOCATED_STATUSES:
                 res.iadd(job.allocated, vec)
         node = ssn.node_map.get(pod.node_name) if pod.node_name else None
