@@ -51,7 +51,8 @@ def test_gives_up_where_the_full_loader_must_report(tmp_path: Path) -> None:
                                "status": {"allocatable": {"cpu": "lots"}}}))
     assert load_volcano_fast([str(bad)]) is None
     cm = tmp_path / "cm.json"
-    cm.write_text(json.dumps({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "volcano-scheduler-configmap"},
+    cm.write_text(json.dumps({"apiVersion": "v1", "kind": "ConfigMap",
+                              "metadata": {"name": "volcano-scheduler-configmap"},
                               "data": {"volcano-scheduler.conf": "actions: allocate"}}))
     assert load_volcano_fast([str(cm)]) is None
     twice = tmp_path / "twice.json"

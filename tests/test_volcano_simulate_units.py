@@ -207,7 +207,8 @@ def clusters(draw: st.DrawFn) -> Cluster:
     pods = []
     for i in range(draw(st.integers(0, 8))):
         phase = draw(st.sampled_from(["Pending", "Running", "Succeeded"]))
-        node = draw(st.sampled_from(["", *[n.name for n in nodes]])) if phase != "Pending" or draw(st.booleans()) else ""
+        placed = phase != "Pending" or draw(st.booleans())
+        node = draw(st.sampled_from(["", *[n.name for n in nodes]])) if placed else ""
         pods.append(Pod(
             "ns" if draw(st.booleans()) else "kube-system", f"p-x-{i}", f"uid-{i}",
             group=draw(st.sampled_from(["", *[g.name for g in groups]])),

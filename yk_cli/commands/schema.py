@@ -30,7 +30,8 @@ def schema(
     name: Annotated[
         str,
         typer.Argument(
-            metavar="NAME", help="Which schema: queues (the default), workload, trace (`yk simulate --format json`) or volcano-simulate (`yk volcano simulate --format json`)."
+            metavar="NAME", help="Which schema: queues (the default), workload, trace (`yk simulate --format json`) or "
+            "volcano-simulate (`yk volcano simulate --format json`)."
         ),
     ] = "queues",
 ) -> None:

@@ -332,7 +332,9 @@ def _collect(item: Any, found: dict[str, list[Any]], seen: set[tuple[str, str, s
         ignored[kind] = ignored.get(kind, 0) + 1
 
 
-def load_volcano_fast(names: list[str], conf: str | None = None, scheduler_name: str = "volcano") -> VolcanoInputs | None:
+def load_volcano_fast(
+    names: list[str], conf: str | None = None, scheduler_name: str = "volcano"
+) -> VolcanoInputs | None:
     """The inputs when every dump is a JSON file the fast path reads exactly; None otherwise (see the docstring)."""
     if not names or any(name == "-" or os.path.isdir(name) for name in names):
         return None
@@ -343,7 +345,7 @@ def load_volcano_fast(names: list[str], conf: str | None = None, scheduler_name:
     try:
         for name in names:
             data = read_input(name)
-            if not data.lstrip()[:1] == b"{":
+            if data.lstrip()[:1] != b"{":
                 return None
             text = data.decode("utf-8")
             texts[name] = text

@@ -1,4 +1,4 @@
-"""`yk volcano simulate` as text: the conf in use, the node rule, the queue and job tables, then each action's events."""
+"""`yk volcano simulate` as text: the conf, the node rule, the queue and job tables, then each action's events."""
 
 from __future__ import annotations
 
@@ -44,6 +44,10 @@ def _queue_rows(rows: Sequence[QueueRow]) -> list[list[str]]:
     return out
 
 
+def _list(value: object) -> list[object]:
+    return list(value) if isinstance(value, list) else [value]
+
+
 def event_text(item: Event) -> str:
     """One event as a line."""
     f = dict(item.fields)
@@ -65,9 +69,11 @@ def event_text(item: Event) -> str:
     if item.type == "no-node":
         return f"no node    {f['task']}: {f['reason']} ({where})"
     if item.type == "gang-discarded":
-        return f"discarded  job {f['job']}: not ready after {', '.join(f['tasks'])} (gang); allocations undone"
+        tasks = ", ".join(str(t) for t in _list(f["tasks"]))
+        return f"discarded  job {f['job']}: not ready after {tasks} (gang); allocations undone"
     if item.type == "gang-kept":
-        return f"kept       job {f['job']}: {', '.join(f['tasks'])} allocated but not bound (job pipelined, not ready)"
+        tasks = ", ".join(str(t) for t in _list(f["tasks"]))
+        return f"kept       job {f['job']}: {tasks} allocated but not bound (job pipelined, not ready)"
     if item.type == "job-invalid":
         return f"invalid    job {f['job']} (queue {f['queue']}): {f['reason']}"
     if item.type == "no-reclaim":

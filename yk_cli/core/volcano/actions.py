@@ -249,22 +249,24 @@ class Actions:
                     ordered.append(heap.pop())
         for task in ordered:
             node, pipelined, why = self.choose_node(task)
-            job = task.job
-            assert job is not None
+            owner = task.job
+            assert owner is not None
             if node is None or pipelined:
-                ssn.emit(event("no-node", task=task.key, job=job.uid, queue=job.queue, reason=why))
+                ssn.emit(event("no-node", task=task.key, job=owner.uid, queue=owner.queue, reason=why))
                 continue
             ssn.set_status(task, ALLOCATED)
             ssn.node_add(node, task)
             ssn.allocated(task)
-            if fw.job_ready(job):
-                for other in job.tasks:
+            if fw.job_ready(owner):
+                for other in owner.tasks:
                     if other.status == ALLOCATED:
                         ssn.set_status(other, BINDING)
-                        ssn.emit(event("bind", task=other.key, node=other.node, job=job.uid, queue=job.queue))
+                        ssn.emit(event("bind", task=other.key, node=other.node, job=owner.uid, queue=owner.queue))
 
     # -- preempt and reclaim ---------------------------------------------------------------------------------------
-    def _preemptors(self) -> tuple[list[QueueInfo], dict[str, PriorityQueue[JobInfo]], dict[int, PriorityQueue[TaskInfo]], list[JobInfo]]:
+    def _preemptors(
+        self,
+    ) -> tuple[list[QueueInfo], dict[str, PriorityQueue[JobInfo]], dict[int, PriorityQueue[TaskInfo]], list[JobInfo]]:
         ssn, fw = self.ssn, self.fw
         queues: list[QueueInfo] = []
         seen: set[str] = set()

@@ -124,16 +124,16 @@ class CapacityPlugin(Plugin):
         for name, attr in self.attrs.items():
             chain: list[str] = []
             seen = {name}
-            parent = attr.parent
-            while parent is not None:
-                if parent in seen:
+            up = attr.parent
+            while up is not None:
+                if up in seen:
                     self.ready = False
                     self.why_not_ready = f"queue {name}: its parents form a cycle"
                     chain = []
                     break
-                seen.add(parent)
-                chain.append(parent)
-                parent = self.attrs[parent].parent
+                seen.add(up)
+                chain.append(up)
+                up = self.attrs[up].parent
             attr.ancestors = list(reversed(chain))
         root = self.attrs[ROOT_QUEUE]
         root.real_capability = list(ssn.total)

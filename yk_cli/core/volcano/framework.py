@@ -252,23 +252,37 @@ class Framework:
     def build(self) -> None:
         """Bind the chains and the combined functions once the plugins are open."""
         self.queue_chain: OrderChain[QueueInfo] = OrderChain(
-            [ChainEntry(t, p.name, p.queue_order, p.describe_queue) for t, p in self._fns("queue_order")],
             [
-                ("fallback: creationTimestamp", lambda a, b: _created_cmp(a.created, b.created), lambda q: _ts(q.created)),
+                ChainEntry(t, p.name, p.queue_order, p.describe_queue)
+                for t, p in self._fns("queue_order")
+                if p.queue_order
+            ],
+            [
+                ("fallback: creationTimestamp", lambda a, b: _created_cmp(a.created, b.created),
+                 lambda q: _ts(q.created)),
                 ("fallback: queue name", lambda a, b: _str_cmp(a.name, b.name), lambda q: q.name),
             ],
             lambda q: q.name,
         )
         self.job_chain: OrderChain[JobInfo] = OrderChain(
-            [ChainEntry(t, p.name, p.job_order, p.describe_job) for t, p in self._fns("job_order")],
             [
-                ("fallback: creationTimestamp", lambda a, b: _created_cmp(a.created, b.created), lambda j: _ts(j.created)),
+                ChainEntry(t, p.name, p.job_order, p.describe_job)
+                for t, p in self._fns("job_order")
+                if p.job_order
+            ],
+            [
+                ("fallback: creationTimestamp", lambda a, b: _created_cmp(a.created, b.created),
+                 lambda j: _ts(j.created)),
                 ("fallback: job ID", lambda a, b: _str_cmp(a.uid, b.uid), lambda j: j.uid),
             ],
             lambda j: j.uid,
         )
         self.task_chain: OrderChain[TaskInfo] = OrderChain(
-            [ChainEntry(t, p.name, p.task_order, p.describe_task) for t, p in self._fns("task_order")],
+            [
+                ChainEntry(t, p.name, p.task_order, p.describe_task)
+                for t, p in self._fns("task_order")
+                if p.task_order
+            ],
             [("fallback: CompareTask (name index, creationTimestamp, UID)", compare_task_fallback,
               lambda t: f"index {t.index}, {_ts(t.pod.created)}, uid {t.uid}")],
             lambda t: t.key,
@@ -279,7 +293,9 @@ class Framework:
         self._job_ready = [p.job_ready for _, p in self.enabled("job_ready") if p.job_ready]
         self._job_valid = [(p.name, p.job_valid) for _, p in self.enabled("job_valid") if p.job_valid]
         self._predicates = [(p.name, p.predicate) for _, p in self.enabled("predicate") if p.predicate]
-        self._victim_queue = [p.victim_queue_order for _, p in self.enabled("victim_queue_order") if p.victim_queue_order]
+        self._victim_queue = [
+            p.victim_queue_order for _, p in self.enabled("victim_queue_order") if p.victim_queue_order
+        ]
         self._handlers = list(self.plugins.values())
 
     def _fns(self, function: str) -> list[tuple[int, Plugin]]:

@@ -82,7 +82,9 @@ class GangPlugin(Plugin):
         self.job_valid = self._valid
         self.job_order = self._order
         self.job_ready = job_ready
-        self.job_pipelined = lambda j: PERMIT if j.waiting_task_num() + j.ready_task_num() >= j.min_available else REJECT
+        self.job_pipelined = lambda j: (
+            PERMIT if j.waiting_task_num() + j.ready_task_num() >= j.min_available else REJECT
+        )
         self.job_starving = lambda j: j.waiting_task_num() + j.ready_task_num() < j.min_available
         self.preemptable = self._victims
         self.reclaimable = self._victims

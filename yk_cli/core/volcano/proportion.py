@@ -95,12 +95,12 @@ class ProportionPlugin(Plugin):
         for job in ssn.jobs.values():
             attr = self.attrs.get(job.queue)
             if attr is None:
-                queue = ssn.queues[job.queue].queue
-                guarantee = res.from_milli(queue.guarantee, dims) if queue.guarantee else res.zero(n)
+                spec = ssn.queues[job.queue].queue
+                guarantee = res.from_milli(spec.guarantee, dims) if spec.guarantee else res.zero(n)
                 attr = QueueAttr(
-                    name=queue.name, weight=queue.weight, deserved=res.zero(n), allocated=res.zero(n),
+                    name=spec.name, weight=spec.weight, deserved=res.zero(n), allocated=res.zero(n),
                     request=res.zero(n), inqueue=res.zero(n), elastic=res.zero(n), guarantee=guarantee,
-                    capability=capability_vec(queue, dims),
+                    capability=capability_vec(spec, dims),
                 )
                 real = res.add(res.sub(ssn.total, total_guarantee), guarantee)
                 attr.real_capability = res.minimum(real, attr.capability) if attr.capability is not None else real

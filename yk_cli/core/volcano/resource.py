@@ -85,10 +85,7 @@ def maximum(a: Sequence[float], b: Sequence[float]) -> Vec:
 
 def less_equal(a: Sequence[float], b: Sequence[float]) -> bool:
     """Resource.LessEqual(rr, Zero): a <= b in every dimension, within MIN_RESOURCE (pods compared too)."""
-    for x, y in zip(a, b, strict=True):
-        if not (x < y or abs(x - y) < MIN_RESOURCE):
-            return False
-    return True
+    return all(x < y or abs(x - y) < MIN_RESOURCE for x, y in zip(a, b, strict=True))
 
 
 def less_equal_names(a: Sequence[float], b: Sequence[float], dims: Sequence[str]) -> list[str]:
@@ -99,13 +96,12 @@ def less_equal_names(a: Sequence[float], b: Sequence[float], dims: Sequence[str]
 def less_equal_with_dimension(a: Sequence[float], b: Sequence[float], req: Sequence[float]) -> bool:
     """LessEqualWithDimension(AndResourcesName): a <= b, strictly (no tolerance), on the dimensions `req` uses
     (> 0), pods ignored."""
-    for i, r in enumerate(req):
-        if i != PODS and r > 0 and a[i] > b[i]:
-            return False
-    return True
+    return all(not (i != PODS and r > 0 and a[i] > b[i]) for i, r in enumerate(req))
 
 
-def less_equal_partly_with_dimension_zero_filtered(a: Sequence[float], b: Sequence[float], req: Sequence[float]) -> bool:
+def less_equal_partly_with_dimension_zero_filtered(
+    a: Sequence[float], b: Sequence[float], req: Sequence[float]
+) -> bool:
     """LessEqualPartlyWithDimensionZeroFiltered: some dimension `req` uses (pods ignored, and not 0 on both sides)
     has a <= b within MIN_RESOURCE."""
     for i, r in enumerate(req):

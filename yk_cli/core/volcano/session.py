@@ -425,16 +425,16 @@ def open_session(cluster: Cluster, scheduler_name: str = "volcano") -> Session:
             uid=pod.uid, namespace=pod.namespace, name=pod.name, pod=pod, resreq=vec, priority=priority,
             priority_source=source, status=status, node="", best_effort=res.is_empty(vec), index=_name_index(pod.name),
         )
-        job = groups.get((pod.namespace, pod.group)) if ours and pod.group else None
-        if job is not None:
-            task.job = job
-            job.tasks.append(task)
-            job.track(task, None, status)
+        owner = groups.get((pod.namespace, pod.group)) if ours and pod.group else None
+        if owner is not None:
+            task.job = owner
+            owner.tasks.append(task)
+            owner.track(task, None, status)
             if status in ALLOCATED_STATUSES:
-                res.iadd(job.allocated, vec)
-        node = ssn.node_map.get(pod.node_name) if pod.node_name else None
-        if node is not None and status not in (SUCCEEDED, FAILED):
-            ssn.node_add(node, task)
+                res.iadd(owner.allocated, vec)
+        placed = ssn.node_map.get(pod.node_name) if pod.node_name else None
+        if placed is not None and status not in (SUCCEEDED, FAILED):
+            ssn.node_add(placed, task)
     for job in sorted(groups.values(), key=lambda j: j.uid):
         if job.queue not in ssn.queues:
             ssn.notes.append(f"job {job.uid}: its queue {job.queue!r} does not exist; Volcano ignores the job")

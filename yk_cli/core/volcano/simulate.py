@@ -13,6 +13,7 @@ plugins it does not know are reported in `notes`, never silently skipped.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 
 from yk_cli.core.volcano import resource as res
@@ -129,7 +130,7 @@ def queue_rows(ssn: Session, fw: Framework) -> list[QueueRow]:
     with_jobs = sorted({j.queue for j in ssn.jobs.values()})
     ranked = fw.queue_chain.sorted([ssn.queues[q] for q in with_jobs])
     rank = {q.name: i for i, q in enumerate(ranked, start=1)}
-    why = {b.name: fw.queue_chain.decide(a, b).text() for a, b in zip(ranked, ranked[1:], strict=False)}
+    why = {b.name: fw.queue_chain.decide(a, b).text() for a, b in itertools.pairwise(ranked)}
     plugin = _share_plugin(fw)
     rows = []
     dims = ssn.dims
