@@ -31,8 +31,8 @@ def schema(
         str,
         typer.Argument(
             metavar="NAME",
-            help="Which schema: queues (the default), workload, trace (`yk simulate --format json`) or project "
-            "(.yk.yaml).",
+            help="Which schema: queues (the default), workload, trace (`yk simulate --format json`), project "
+            "(.yk.yaml) or volcano-simulate (`yk volcano simulate --format json`).",
         ),
     ] = "queues",
 ) -> None:
