@@ -34,6 +34,7 @@ from yk_cli.core.volcano.model import (
     Quantities,
     Queue,
 )
+from yk_cli.load.objects import GO_TRUE
 from yk_cli.load.source import parse_yaml, read_input
 from yk_cli.load.volcano import (
     CONF_CONFIGMAP,
@@ -49,9 +50,6 @@ from yk_cli.load.volcano import (
     VolcanoInputs,
     load_volcano,
 )
-
-_GO_TRUE = frozenset({"1", "t", "T", "TRUE", "true", "True"})
-_GO_FALSE = frozenset({"0", "f", "F", "FALSE", "false", "False"})
 
 
 class _GiveUp(Exception):
@@ -216,7 +214,7 @@ def _pod(obj: Any, namespace: str, name: str) -> Pod:
     for source in (annotations, labels):
         if PREEMPTABLE_KEY in source:
             text = source[PREEMPTABLE_KEY].strip()
-            preemptable = text in _GO_TRUE
+            preemptable = text in GO_TRUE
             break
     priority = spec.get("priority")
     return Pod(

@@ -35,13 +35,7 @@ def hierarchy_enabled(conf: SchedulerConf, plugin: str) -> bool:
 
 
 def _get(node: Node | None, *keys: str) -> Node | None:
-    for key in keys:
-        if node is None or node.kind != "map":
-            return None
-        node = node.get(key)
-    if node is not None and node.kind == "scalar" and node.tag == "null":
-        return None
-    return node
+    return node.lookup(*keys) if node is not None else None
 
 
 def _key(node: Node | None, key: str) -> Node | None:
