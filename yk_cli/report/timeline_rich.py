@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from io import StringIO
 
-from yk_cli.core.timeline import NANOS, Timeline
+from yk_cli.core.timeline import NANOS, RUNNING, Timeline
 from yk_cli.report.trace_common import when
 
 SHADES = " ░▒▓█"
@@ -32,7 +32,7 @@ def rows(line: Timeline, by: str = "queue", width: int = 100) -> tuple[list[tupl
     for bar in line.bars:
         diff = counts[bar.queue_path if by == "queue" else bar.node]
         first = min(bar.start * cols // horizon, cols - 1)
-        last = min(max(bar.end * cols // horizon, first), cols - 1) if bar.end < horizon else cols - 1
+        last = cols - 1 if bar.ended == RUNNING else min(max(bar.end * cols // horizon, first), cols - 1)
         diff[first] += 1
         diff[last + 1] -= 1
     marks: dict[str, list[int]] = {k: [] for k in keys}
@@ -76,17 +76,14 @@ def render(line: Timeline, by: str = "queue", width: int = 100, color: bool = Fa
         text.append_text(bar)
         text.append("│")
         console.print(text)
-    axis = [" "] * cols
-    ticks = [0, cols // 2, cols - 1]
-    labels = []
-    for col in ticks:
-        axis[col] = "┬" if col != cols - 1 else "┐"
-        labels.append((col, when(horizon * col // cols if col else 0)))
-    console.print(" " * (label_width + 3) + "└" + "".join(axis).replace(" ", "─") + "┘")
+    ticks = (0, cols // 2, cols - 1)
+    axis = "".join("┬" if col in ticks else "─" for col in range(cols))
+    console.print(" " * (label_width + 3) + "└" + axis + "┘")
     label_line = [" "] * (cols + 12)
-    for col, text in labels:
+    for col in ticks:
+        text = when(horizon * col // (cols - 1) // NANOS * NANOS)
         start = max(0, min(col - len(text) // 2, cols + 11 - len(text)))
-        if any(c != " " for c in label_line[start : start + len(text) + 1]):
+        if any(c != " " for c in label_line[max(start - 1, 0) : start + len(text) + 1]):
             continue
         label_line[start : start + len(text)] = list(text)
     console.print(" " * (label_width + 4) + "".join(label_line).rstrip())
