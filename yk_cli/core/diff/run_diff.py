@@ -167,7 +167,9 @@ def _orders(old: dict[Key, AskRun], old_order: list[Key], new: dict[Key, AskRun]
     """Per leaf queue, the asks that start there in both runs: their start order in each."""
     def common(key: Key) -> bool:
         a, b = old.get(key), new.get(key)
-        return a is not None and b is not None and b.start is not None and a.queue_path == b.queue_path
+        if a is None or b is None or a.start is None or b.start is None:
+            return False
+        return a.queue_path == b.queue_path
 
     by_queue_old: dict[str, list[Key]] = {}
     by_queue_new: dict[str, list[Key]] = {}
