@@ -65,8 +65,23 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         old, new, work = folder / "old.yaml", folder / "new.yaml", folder / "workload.yaml"
-        _yk("generate", "--nodes", "5000", "--queues", str(args.queues), "--apps", "5000", "--asks", str(args.asks),
-            "--seed", "42", "--config", str(old), "--workload", str(work))
+        _yk(
+            "generate",
+            "--nodes",
+            "5000",
+            "--queues",
+            str(args.queues),
+            "--apps",
+            "5000",
+            "--asks",
+            str(args.asks),
+            "--seed",
+            "42",
+            "--config",
+            str(old),
+            "--workload",
+            str(work),
+        )
         head = "  - name: default\n"
         text = old.read_text(encoding="utf-8").replace(head, head + "    preemption: {enabled: false}\n", 1)
         old.write_text(text, encoding="utf-8")
@@ -80,8 +95,10 @@ def main() -> None:
     s, d = statistics.median(simulate), statistics.median(diff)
     print(f"workload: {args.asks:,} asks, {args.queues:,} leaf queues, 5,000 nodes, 5,000 applications")
     print(f"yk diff summary: {summary.removeprefix('Summary: ')[:300]}")
-    print(f"yk simulate (one dry run, fresh process): median {s:.2f} s of {args.runs} ({', '.join(f'{x:.2f}' for x in simulate)})")
-    print(f"yk diff (two dry runs + comparison):      median {d:.2f} s of {args.runs} ({', '.join(f'{x:.2f}' for x in diff)})")
+    runs = ", ".join(f"{x:.2f}" for x in simulate)
+    print(f"yk simulate (one dry run, fresh process): median {s:.2f} s of {args.runs} ({runs})")
+    runs = ", ".join(f"{x:.2f}" for x in diff)
+    print(f"yk diff (two dry runs + comparison):      median {d:.2f} s of {args.runs} ({runs})")
     ratio = d / s
     print(f"ratio {ratio:.2f} (target <= {TARGET}): {'OK' if ratio <= TARGET else 'OVER'}")
 

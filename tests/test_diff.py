@@ -51,8 +51,10 @@ def test_a_config_against_itself_is_empty(run_yk, here: Path, fmt: str) -> None:
     code, out, err = run(run_yk, "old.yaml", "old.yaml", "wl.yaml", "-f", fmt, "--fail-on", "any")
     assert (code, err) == (0, "")
     if fmt == "text":
-        assert out == "yk diff: old.yaml -> old.yaml; workload wl.yaml, partition default\n\n" \
+        assert (
+            out == "yk diff: old.yaml -> old.yaml; workload wl.yaml, partition default\n\n"
             "Summary: no changes, 0 new errors\n\nNo changes.\n"
+        )
     elif fmt == "json":
         data = json.loads(out)
         assert data["empty"] is True and data["failing"] == [] and data["summary"] == "no changes, 0 new errors"
@@ -66,7 +68,9 @@ def test_a_config_against_itself_is_empty(run_yk, here: Path, fmt: str) -> None:
 # --- goldens -------------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("fmt", "name"), [("text", "txt"), ("json", "json"), ("markdown", "md"), ("github", "github.txt")])
+@pytest.mark.parametrize(
+    ("fmt", "name"), [("text", "txt"), ("json", "json"), ("markdown", "md"), ("github", "github.txt")]
+)
 def test_goldens(run_yk, here: Path, fmt: str, name: str) -> None:
     code, out, err = run(run_yk, *FILES, "-f", fmt)
     assert (code, err) == (0, "")
@@ -90,7 +94,13 @@ def test_settings_provenance_and_lines(run_yk, here: Path) -> None:
         ("root.batch", "preemption.policy", "disabled", "default", 18),
     ]
     first = settings[0]
-    assert first["beforeFrom"] == {"source": "set", "origin": "root.teams.a", "line": 13, "fallback": False, "text": "10"}
+    assert first["beforeFrom"] == {
+        "source": "set",
+        "origin": "root.teams.a",
+        "line": 13,
+        "fallback": False,
+        "text": "10",
+    }
     assert first["afterFrom"] == {"source": "default", "origin": "", "line": None, "fallback": False, "text": None}
     new = (here / "new.yaml").read_text().splitlines()
     assert new[10].strip() == "- name: a"  # a value back to its default: the queue's own line in NEW
@@ -100,12 +110,28 @@ def test_settings_provenance_and_lines(run_yk, here: Path) -> None:
 def test_priorities_name_the_step_and_the_line(run_yk, here: Path) -> None:
     priorities = as_json(run_yk, *FILES)["workloadChanges"]["priorities"]
     assert priorities == [
-        {"application": "app-a", "ask": "a-1", "queuePath": "root.teams.a", "before": 10, "after": 0,
-         "stepQueue": "root.teams.a", "stepBefore": "priority.offset +10", "stepAfter": "priority.offset +0",
-         "line": 11},
-        {"application": "app-b", "ask": "b-1", "queuePath": "root.teams.b", "before": 0, "after": 10,
-         "stepQueue": "root.teams.b", "stepBefore": "priority.offset +0", "stepAfter": "priority.offset +10",
-         "line": 14},
+        {
+            "application": "app-a",
+            "ask": "a-1",
+            "queuePath": "root.teams.a",
+            "before": 10,
+            "after": 0,
+            "stepQueue": "root.teams.a",
+            "stepBefore": "priority.offset +10",
+            "stepAfter": "priority.offset +0",
+            "line": 11,
+        },
+        {
+            "application": "app-b",
+            "ask": "b-1",
+            "queuePath": "root.teams.b",
+            "before": 0,
+            "after": 10,
+            "stepQueue": "root.teams.b",
+            "stepBefore": "priority.offset +0",
+            "stepAfter": "priority.offset +10",
+            "line": 14,
+        },
     ]
 
 
@@ -117,11 +143,21 @@ def test_the_dry_runs_compared(run_yk, here: Path) -> None:
         ("api", "api-1"): (["earlier", "node"], -270),
         ("app-a", "a-1"): (["later"], 600),
     }
-    assert [(p["preemptor"]["ask"], p["victim"]["allocation"], p["victim"]["queuePath"]) for p in
-            run_["preemptionsAdded"]] == [("api-1", "etl-1", "root.batch")]
+    assert [
+        (p["preemptor"]["ask"], p["victim"]["allocation"], p["victim"]["queuePath"]) for p in run_["preemptionsAdded"]
+    ] == [("api-1", "etl-1", "root.batch")]
     assert run_["preemptionsRemoved"] == []
-    assert run_["steps"] == [{"type": "complete", "before": 1, "after": 2, "onlyAfter": ["app-b/b-1"],
-                              "onlyBefore": [], "onlyAfterTotal": 1, "onlyBeforeTotal": 0}]
+    assert run_["steps"] == [
+        {
+            "type": "complete",
+            "before": 1,
+            "after": 2,
+            "onlyAfter": ["app-b/b-1"],
+            "onlyBefore": [],
+            "onlyAfterTotal": 1,
+            "onlyBeforeTotal": 0,
+        }
+    ]
 
 
 def test_reversed_the_preemption_is_removed_and_an_ask_now_waits(run_yk, here: Path) -> None:
@@ -129,8 +165,10 @@ def test_reversed_the_preemption_is_removed_and_an_ask_now_waits(run_yk, here: P
     run_ = data["workloadChanges"]["run"]
     assert [a["changes"] for a in run_["asks"] if a["ask"] == "b-1"] == [["now-waits"]]
     assert len(run_["preemptionsRemoved"]) == 1 and run_["preemptionsAdded"] == []
-    assert "1 ask now waits" in data["summary"] and "1 preemption gone (root.prod preempts root.batch: 1 pod)" in \
-        data["summary"]
+    assert (
+        "1 ask now waits" in data["summary"]
+        and "1 preemption gone (root.prod preempts root.batch: 1 pod)" in data["summary"]
+    )
 
 
 # --- --fail-on ----------------------------------------------------------------------------------------------------
@@ -178,7 +216,8 @@ def test_fail_on_placement_change(run_yk, here: Path) -> None:
     assert change["application"] == "nightly" and change["before"] == {"queuePath": "root.batch", "reason": ""}
     assert change["after"] == {"queuePath": "root.@recovery@", "reason": ""}  # it runs: the core's recovery queue
     assert [(q["change"], q["queuePath"]) for q in data["config"]["queues"]] == [
-        ("added", "root.nightly"), ("removed", "root.batch")
+        ("added", "root.nightly"),
+        ("removed", "root.batch"),
     ]
 
 
@@ -215,7 +254,9 @@ def test_bad_fail_on_and_usage(run_yk, here: Path) -> None:
 
 def test_queues_added_removed_moved(run_yk, here: Path) -> None:
     moved = (here / "old.yaml").read_text()
-    moved = moved.replace("          - name: batch\n", "          - name: ops\n            queues:\n              - name: batch\n")
+    moved = moved.replace(
+        "          - name: batch\n", "          - name: ops\n            queues:\n              - name: batch\n"
+    )
     _write(here / "moved.yaml", moved)
     data = as_json(run_yk, "old.yaml", "moved.yaml")
     assert [(q["change"], q["queuePath"], q["oldPath"], q["line"]) for q in data["config"]["queues"]] == [
@@ -230,8 +271,12 @@ def test_queues_added_removed_moved(run_yk, here: Path) -> None:
 
 
 def _git(cwd: Path, *args: str) -> None:
-    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", *args], cwd=cwd, check=True,
-                   capture_output=True)
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", *args],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+    )
 
 
 def test_git_inputs(run_yk, here: Path) -> None:
@@ -247,7 +292,8 @@ def test_git_inputs(run_yk, here: Path) -> None:
     assert via_git["config"]["settings"][0]["beforeFrom"]["line"] == 13
     _git(here, "commit", "-q", "-am", "new")
     assert as_json(run_yk, "git:HEAD~1:queues.yaml", "git:HEAD:queues.yaml")["config"] == direct["config"] | {
-        "settings": via_git["config"]["settings"]}
+        "settings": via_git["config"]["settings"]
+    }
     code, _out, err = run(run_yk, "git:nope:queues.yaml", "queues.yaml")
     assert code == 2 and err.startswith("yk: error: git:nope:queues.yaml: fatal: ")
     code, _out, err = run(run_yk, "git:main:absent.yaml", "queues.yaml")

@@ -65,9 +65,11 @@ def test_timeline_text(run_yk) -> None:
 
 
 def _markdown_inputs() -> list[tuple[str, str]]:
-    pairs = [(str(Path("samples/workloads/queues") / p.name), str(Path("samples/workloads") / p.name))
-             for p in sorted((ROOT / "samples/workloads/queues").glob("*.yaml"))
-             if (ROOT / "samples/workloads" / p.name).exists()]
+    pairs = [
+        (str(Path("samples/workloads/queues") / p.name), str(Path("samples/workloads") / p.name))
+        for p in sorted((ROOT / "samples/workloads/queues").glob("*.yaml"))
+        if (ROOT / "samples/workloads" / p.name).exists()
+    ]
     return [("samples/queues/tenants.yaml", "samples/workloads/tenants.yaml"), *pairs]
 
 
@@ -86,7 +88,12 @@ def test_every_sample_gantt_parses(run_yk, config: str, workload: str, by: str) 
 def test_gantt_rejects_what_mermaid_would_misread() -> None:
     good = ["gantt", "    dateFormat HH:mm:ss", "    section root.a", "    a-1 :done, 00:00:00, 00:01:00"]
     check(good)
-    for bad in ("    a:1 :00:00:00, 00:01:00", "    a-1 :00:01:00, 00:00:00", "    a-1 :00:00:00", "    a#1 :00:00:00, 1s"):
+    for bad in (
+        "    a:1 :00:00:00, 00:01:00",
+        "    a-1 :00:01:00, 00:00:00",
+        "    a-1 :00:00:00",
+        "    a#1 :00:00:00, 1s",
+    ):
         with pytest.raises(AssertionError):
             check([*good[:3], bad])
 

@@ -17,7 +17,10 @@ if TYPE_CHECKING:
     from yk_cli.core.config import PartitionConfig
     from yk_cli.core.diagnostics import Problem
     from yk_cli.core.diff.config_diff import ConfigSide
+    from yk_cli.core.diff.model import Diff
+    from yk_cli.core.diff.verdict import FailOn
     from yk_cli.core.sim.run import SimulationOptions
+    from yk_cli.core.timeline import Timeline
     from yk_cli.core.trace import Trace
     from yk_cli.core.workload import Workload
 
@@ -247,7 +250,7 @@ def compute(
     options: SimulationOptions,
     quiet: bool = False,
     with_timelines: bool = False,
-) -> tuple[object, object]:
+) -> tuple[Diff, tuple[Timeline, Timeline] | None]:
     """Load everything, diff the configs, and with a workload diff its placements, priorities and dry runs."""
     from yk_cli.core.diff.config_diff import diff_config
     from yk_cli.core.diff.model import Diff, WorkloadChanges
@@ -283,27 +286,30 @@ def compute(
     return result, timelines
 
 
-def render(fmt: str, result: object, conditions: list[object], holding: list[object], timelines: object,
-           by: str) -> str:
+def render(
+    fmt: str,
+    result: Diff,
+    conditions: list[FailOn],
+    holding: list[FailOn],
+    timelines: tuple[Timeline, Timeline] | None,
+    by: str,
+) -> str:
     """The report in the chosen format."""
-    from yk_cli.core.diff.model import Diff
-
-    assert isinstance(result, Diff)
     if fmt == "json":
         from yk_cli.report import diff_json
 
-        return diff_json.render(result, conditions, holding)  # type: ignore[arg-type]
+        return diff_json.render(result, conditions, holding)
     if fmt == "markdown":
         from yk_cli.report import diff_markdown
 
-        return diff_markdown.render(result, conditions, holding, timelines, by)  # type: ignore[arg-type]
+        return diff_markdown.render(result, conditions, holding, timelines, by)
     if fmt == "github":
         from yk_cli.report import diff_github
 
-        return diff_github.render(result, conditions, holding, os.getcwd())  # type: ignore[arg-type]
+        return diff_github.render(result, conditions, holding, os.getcwd())
     from yk_cli.report import diff_text
 
-    text = diff_text.render(result, conditions, holding)  # type: ignore[arg-type]
+    text = diff_text.render(result, conditions, holding)
     if _color_wanted():
         import shutil
 

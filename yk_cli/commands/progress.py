@@ -45,8 +45,12 @@ def progress(label: str, total: int, read: Callable[[], tuple[int, str]]) -> Ite
         from rich.console import Console
         from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-        columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[detail]}"),
-                   TimeElapsedColumn())
+        columns = (
+            TextColumn("{task.description}"),
+            BarColumn(),
+            TextColumn("{task.fields[detail]}"),
+            TimeElapsedColumn(),
+        )
         with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
             task = bar.add_task(label, total=max(total, 1), detail="")
             while not stop.wait(0.2):

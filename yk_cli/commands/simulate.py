@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
@@ -206,7 +206,7 @@ def _cluster_config(config: str | None, dump: str, data: bytes, queues_yaml: str
 class SimulateCommand(YkCommand):
     """`yk simulate`: `--timeline` may come alone (sections per queue) or with its value, queue or node."""
 
-    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         out: list[str] = []
         rest = iter(args)
         for arg in rest:
@@ -216,7 +216,7 @@ class SimulateCommand(YkCommand):
                 break
             if arg == "--timeline":
                 following = next(rest, None)
-                if following is None or following.startswith("-") and following != "-" or following not in TIMELINE_BY:
+                if following not in TIMELINE_BY:  # alone, or before another option or a file
                     out.append("queue")
                 if following is not None:
                     out.append(following)

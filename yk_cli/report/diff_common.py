@@ -123,11 +123,14 @@ def summary_line(diff: Diff) -> str:
         later = [c.shift or 0 for c in run.asks if LATER in c.changes]
         earlier = [c.shift or 0 for c in run.asks if EARLIER in c.changes]
         if later:
-            parts.append(f"{count(len(later), 'ask')} start{'s' if len(later) == 1 else ''} later "
-                         f"(max {shift(max(later))})")
+            parts.append(
+                f"{count(len(later), 'ask')} start{'s' if len(later) == 1 else ''} later (max {shift(max(later))})"
+            )
         if earlier:
-            parts.append(f"{count(len(earlier), 'ask')} start{'s' if len(earlier) == 1 else ''} earlier "
-                         f"(max {shift(min(earlier))})")
+            parts.append(
+                f"{count(len(earlier), 'ask')} start{'s' if len(earlier) == 1 else ''} earlier "
+                f"(max {shift(min(earlier))})"
+            )
         waits = sum(1 for c in run.asks if NOW_WAITS in c.changes)
         if waits:
             parts.append(f"{count(waits, 'ask')} now wait{'s' if waits == 1 else ''}")
@@ -146,7 +149,9 @@ def summary_line(diff: Diff) -> str:
             gone = preemptors(run.preemptions_removed)
             parts.append(f"{count(gone, 'preemption')} gone ({preemption_words(run.preemptions_removed)})")
         if run.events:
-            parts.append("other steps differ: " + ", ".join(f"{e.type} {e.old_count} -> {e.new_count}" for e in run.events))
+            parts.append(
+                "other steps differ: " + ", ".join(f"{e.type} {e.old_count} -> {e.new_count}" for e in run.events)
+            )
     if workload is not None:
         drops = sum(1 for c in workload.priorities if c.new < c.old)
         raises = len(workload.priorities) - drops

@@ -3,7 +3,7 @@ summary line."""
 
 from __future__ import annotations
 
-from yk_cli.core.diagnostics import Level, Span
+from yk_cli.core.diagnostics import Span
 from yk_cli.core.diff.model import Diff
 from yk_cli.core.diff.verdict import FailOn
 from yk_cli.report.diff_common import count, placement, provenance, summary_line
@@ -47,14 +47,12 @@ def render(diff: Diff, fail_on: list[FailOn], failing: list[FailOn], base: str) 
             shown = "; ".join(items[:10]) + (f"; ... ({len(items)} in all)" if len(items) > 10 else "")
             message = f"effective priority of {count(len(items), 'ask')}: {shown}"
             out.append(_command(level, new, base, spans[key], "yk diff: effective priority", message))
-        for c in workload.placements:
-            message = f"application {c.application}: {placement(c.old)} -> {placement(c.new)}"
+        for moved in workload.placements:
+            message = f"application {moved.application}: {placement(moved.old)} -> {placement(moved.new)}"
             out.append(_command("warning", new, base, None, "yk diff: placement", message))
     summary = summary_line(diff)
     level = "error" if failing else "notice"
     gate = f" (fails: {', '.join(map(str, failing))})" if failing else ""
     out.append(_command(level, new, base, None, "yk diff", summary + gate))
-    errors = sum(1 for p in diff.config.problems.introduced if p.level == Level.ERROR)
-    out.append(f"yk diff: {summary}" + (f"; fails on {', '.join(map(str, failing))}" if failing else "") +
-               ("" if errors or failing else ""))
+    out.append(f"yk diff: {summary}" + (f"; fails on {', '.join(map(str, failing))}" if failing else ""))
     return "\n".join(out) + "\n"

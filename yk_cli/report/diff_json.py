@@ -73,15 +73,28 @@ def run_dict(run: RunChanges) -> dict[str, Any]:
             for c in run.asks
         ],
         "orders": [
-            {"queuePath": o.queue_path, "asks": o.asks, "moved": o.moved, "first": o.first, "before": list(o.old),
-             "after": list(o.new)}
+            {
+                "queuePath": o.queue_path,
+                "asks": o.asks,
+                "moved": o.moved,
+                "first": o.first,
+                "before": list(o.old),
+                "after": list(o.new),
+            }
             for o in run.orders
         ],
         "preemptionsAdded": [_preemption(p) for p in run.preemptions_added],
         "preemptionsRemoved": [_preemption(p) for p in run.preemptions_removed],
         "steps": [
-            {"type": e.type, "before": e.old_count, "after": e.new_count, "onlyAfter": list(e.added),
-             "onlyBefore": list(e.removed), "onlyAfterTotal": e.added_total, "onlyBeforeTotal": e.removed_total}
+            {
+                "type": e.type,
+                "before": e.old_count,
+                "after": e.new_count,
+                "onlyAfter": list(e.added),
+                "onlyBefore": list(e.removed),
+                "onlyAfterTotal": e.added_total,
+                "onlyBeforeTotal": e.removed_total,
+            }
             for e in run.events
         ],
         "asksOnlyBefore": run.only_old,
@@ -94,7 +107,8 @@ def workload_dict(w: WorkloadChanges) -> dict[str, Any]:
     return {
         "skipped": w.skipped,
         "placements": [
-            {"application": c.application, "before": _placement(c.old), "after": _placement(c.new)} for c in w.placements
+            {"application": c.application, "before": _placement(c.old), "after": _placement(c.new)}
+            for c in w.placements
         ],
         "priorities": [
             {
@@ -132,8 +146,15 @@ def diff_dict(diff: Diff, fail_on: list[FailOn], failing: list[FailOn]) -> dict[
             "partitionsAdded": list(config.partitions_added),
             "partitionsRemoved": list(config.partitions_removed),
             "queues": [
-                {"partition": q.partition, "change": q.kind, "queuePath": q.queue_path, "oldPath": q.old_path or None,
-                 "leaf": q.is_leaf, "below": q.below, "line": _line(q.span)}
+                {
+                    "partition": q.partition,
+                    "change": q.kind,
+                    "queuePath": q.queue_path,
+                    "oldPath": q.old_path or None,
+                    "leaf": q.is_leaf,
+                    "below": q.below,
+                    "line": _line(q.span),
+                }
                 for q in config.queues
             ],
             "settings": [

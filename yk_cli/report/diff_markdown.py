@@ -75,8 +75,15 @@ def render(
         out += [f"### Queues ({len(config.queues)})", "", *_table(("Change", "Queue", "", "Line"), rows, "queues"), ""]
     if config.settings:
         rows = [
-            [_code(s.queue_path or f"partition {s.partition}"), _code(s.key), _code(s.old), _code(s.new),
-             provenance(s.old_from), provenance(s.new_from), f"{diff.new}:{s.span.line}" if s.span else ""]
+            [
+                _code(s.queue_path or f"partition {s.partition}"),
+                _code(s.key),
+                _code(s.old),
+                _code(s.new),
+                provenance(s.old_from),
+                provenance(s.new_from),
+                f"{diff.new}:{s.span.line}" if s.span else "",
+            ]
             for s in config.settings
         ]
         header = ("Queue", "Setting", "Before", "After", "Was", "Now", "Line in NEW")
@@ -94,40 +101,79 @@ def render(
             for c in workload.priorities:
                 at = f"{c.step_queue}: " if c.step_queue else ""
                 line = f" ({diff.new}:{c.span.line})" if c.span else ""
-                rows.append([f"{c.application}/{c.ask}", _code(c.queue_path), priority_text(c.old), priority_text(c.new),
-                             f"{at}{c.old_step} → {c.new_step}{line}"])
+                rows.append(
+                    [
+                        f"{c.application}/{c.ask}",
+                        _code(c.queue_path),
+                        priority_text(c.old),
+                        priority_text(c.new),
+                        f"{at}{c.old_step} → {c.new_step}{line}",
+                    ]
+                )
             out += [f"### Effective priorities ({count(len(workload.priorities), 'ask')})", ""]
             out += [*_table(("Ask", "Queue", "Before", "After", "Changed at"), rows, "asks"), ""]
         run = workload.run
         if run is not None:
-            out += ["### Dry run", "", f"- before: {run_summary(run.old_summary)}",
-                    f"- after: {run_summary(run.new_summary)}", ""]
+            out += [
+                "### Dry run",
+                "",
+                f"- before: {run_summary(run.old_summary)}",
+                f"- after: {run_summary(run.new_summary)}",
+                "",
+            ]
             if run.asks:
-                rows = [[f"{c.application}/{c.ask}", _code(c.new.queue_path or c.old.queue_path), run_words(c.old),
-                         run_words(c.new), change_words(c)] for c in run.asks]
+                rows = [
+                    [
+                        f"{c.application}/{c.ask}",
+                        _code(c.new.queue_path or c.old.queue_path),
+                        run_words(c.old),
+                        run_words(c.new),
+                        change_words(c),
+                    ]
+                    for c in run.asks
+                ]
                 out += [*_table(("Ask", "Queue", "Before", "After", "Change"), rows, "asks"), ""]
             if run.orders:
                 out += ["**Start order within queues:**", ""]
-                out += [f"- `{o.queue_path}`: {o.moved} of {count(o.asks, 'ask')} start at another position; from "
-                        f"position {o.first + 1}: before {', '.join(o.old)}; after {', '.join(o.new)}"
-                        for o in run.orders] + [""]
+                out += [
+                    f"- `{o.queue_path}`: {o.moved} of {count(o.asks, 'ask')} start at another position; from "
+                    f"position {o.first + 1}: before {', '.join(o.old)}; after {', '.join(o.new)}"
+                    for o in run.orders
+                ] + [""]
             for label, items in (("added", run.preemptions_added), ("removed", run.preemptions_removed)):
                 if not items:
                     continue
-                rows = [[when(p.time), p.type,
-                         f"{p.preemptor_application}/{p.preemptor_ask}" if p.preemptor_application else "-",
-                         _code(p.preemptor_queue), f"{p.victim_application}/{p.victim_allocation}",
-                         _code(p.victim_queue), p.node] for p in items]
+                rows = [
+                    [
+                        when(p.time),
+                        p.type,
+                        f"{p.preemptor_application}/{p.preemptor_ask}" if p.preemptor_application else "-",
+                        _code(p.preemptor_queue),
+                        f"{p.victim_application}/{p.victim_allocation}",
+                        _code(p.victim_queue),
+                        p.node,
+                    ]
+                    for p in items
+                ]
                 out += [f"**Preemptions {label}** ({preemption_words(items)}):", ""]
                 header = ("Time", "Type", "Preemptor", "Queue", "Victim", "Victim queue", "Node")
                 out += [*_table(header, rows, "victims"), ""]
             if run.events:
-                out += ["**Other steps:** " + "; ".join(f"{e.type} {e.old_count} → {e.new_count}" for e in run.events),
-                        ""]
+                out += [
+                    "**Other steps:** " + "; ".join(f"{e.type} {e.old_count} → {e.new_count}" for e in run.events),
+                    "",
+                ]
     if timelines is not None:
         old, new = timelines
         out += [f"### Timeline after (by {by})", "", *gantt(new, by, "After (NEW)"), ""]
-        out += ["<details><summary>Timeline before</summary>", "", *gantt(old, by, "Before (OLD)"), "", "</details>", ""]
+        out += [
+            "<details><summary>Timeline before</summary>",
+            "",
+            *gantt(old, by, "Before (OLD)"),
+            "",
+            "</details>",
+            "",
+        ]
     while out and out[-1] == "":
         out.pop()
     return "\n".join(out) + "\n"

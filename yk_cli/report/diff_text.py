@@ -114,8 +114,15 @@ def run_lines(run: RunChanges) -> list[str]:
         out.append(f"Asks ({len(run.asks)}):")
         rows: list[tuple[str, ...]] = [("ASK", "QUEUE", "BEFORE", "AFTER", "CHANGE")]
         for c in run.asks:
-            rows.append((f"{c.application}/{c.ask}", c.new.queue_path or c.old.queue_path or "-", run_words(c.old),
-                         run_words(c.new), change_words(c)))
+            rows.append(
+                (
+                    f"{c.application}/{c.ask}",
+                    c.new.queue_path or c.old.queue_path or "-",
+                    run_words(c.old),
+                    run_words(c.new),
+                    change_words(c),
+                )
+            )
         out.extend("  " + line for line in table(rows))
         out.append("")
     if run.orders:
@@ -126,15 +133,27 @@ def run_lines(run: RunChanges) -> list[str]:
                 f"{o.first + 1}: before {', '.join(o.old)}; after {', '.join(o.new)}"
             )
         out.append("")
-    for label, items in (("Preemptions added", run.preemptions_added), ("Preemptions removed", run.preemptions_removed)):
+    for label, items in (
+        ("Preemptions added", run.preemptions_added),
+        ("Preemptions removed", run.preemptions_removed),
+    ):
         if not items:
             continue
         out.append(f"{label} ({count(len(items), 'victim')}: {preemption_words(items)}):")
         rows = [("TIME", "TYPE", "PREEMPTOR", "QUEUE", "VICTIM", "VICTIM QUEUE", "NODE")]
         for p in items:
             who = f"{p.preemptor_application}/{p.preemptor_ask}" if p.preemptor_application else "-"
-            rows.append((when(p.time), p.type, who, p.preemptor_queue, f"{p.victim_application}/{p.victim_allocation}",
-                         p.victim_queue, p.node))
+            rows.append(
+                (
+                    when(p.time),
+                    p.type,
+                    who,
+                    p.preemptor_queue,
+                    f"{p.victim_application}/{p.victim_allocation}",
+                    p.victim_queue,
+                    p.node,
+                )
+            )
         out.extend("  " + line for line in table(rows))
         out.append("")
     if run.events:
@@ -149,9 +168,7 @@ def run_lines(run: RunChanges) -> list[str]:
             out.append(f"  {e.type}: {e.old_count} -> {e.new_count} ({'; '.join(detail)})")
         out.append("")
     if run.only_old or run.only_new:
-        out.append(
-            f"Asks in one run only (fresh asks of preempted pods): {run.only_old} before, {run.only_new} after"
-        )
+        out.append(f"Asks in one run only (fresh asks of preempted pods): {run.only_old} before, {run.only_new} after")
         out.append("")
     return out
 
@@ -188,7 +205,7 @@ def colorize(text: str, width: int) -> str:
             styled.stylize("bold")
         elif line.startswith("Fails:"):
             styled.stylize("bold red")
-        elif line and not line.startswith(" ") and line.endswith(":") or line.endswith("):"):
+        elif (line and not line.startswith(" ") and line.endswith(":")) or line.endswith("):"):
             styled.stylize("bold cyan")
         for word, style in ((" now waits", "red"), (" no longer waits", "green"), (" +", "yellow")):
             start = line.find(word)

@@ -14,8 +14,15 @@ HEADER = ("APPLICATION/ASK", "QUEUE", "PRIORITY", "SUBMIT", "START", "WAIT", "NO
 def _cells(s: Start) -> tuple[str, ...]:
     submit = when(s.submit) if s.submit is not None else "-"
     if s.start is None:
-        return (f"{s.application}/{s.ask}", s.queue_path or "-", priority(s.priority), submit, "never", "-",
-                f"({s.code}: {s.reason})")
+        return (
+            f"{s.application}/{s.ask}",
+            s.queue_path or "-",
+            priority(s.priority),
+            submit,
+            "never",
+            "-",
+            f"({s.code}: {s.reason})",
+        )
     wait = when(s.start - s.submit) if s.submit is not None else "-"
     return (f"{s.application}/{s.ask}", s.queue_path, priority(s.priority), submit, when(s.start), wait, s.node)
 

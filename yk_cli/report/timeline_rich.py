@@ -81,11 +81,11 @@ def render(line: Timeline, by: str = "queue", width: int = 100, color: bool = Fa
     console.print(" " * (label_width + 3) + "└" + axis + "┘")
     label_line = [" "] * (cols + 12)
     for col in ticks:
-        text = when(horizon * col // (cols - 1) // NANOS * NANOS)
-        start = max(0, min(col - len(text) // 2, cols + 11 - len(text)))
-        if any(c != " " for c in label_line[max(start - 1, 0) : start + len(text) + 1]):
+        tick = when(horizon * col // (cols - 1) // NANOS * NANOS)
+        start = max(0, min(col - len(tick) // 2, cols + 11 - len(tick)))
+        if any(c != " " for c in label_line[max(start - 1, 0) : start + len(tick) + 1]):
             continue
-        label_line[start : start + len(text)] = list(text)
+        label_line[start : start + len(tick)] = list(tick)
     console.print(" " * (label_width + 4) + "".join(label_line).rstrip())
     legend = f"  {SHADES[1]}{SHADES[2]}{SHADES[3]}{SHADES[4]} pods running (darker: more)  {MARK} preemption (victims)"
     console.print(legend)

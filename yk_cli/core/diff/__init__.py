@@ -1,1 +1,1 @@
-"""`yk diff`: what a queue config change does — config-level changes, effective priorities, and two dry runs compared."""
+"""`yk diff`: what a queue config change does: config changes, effective priorities, two dry runs compared."""

@@ -8,12 +8,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from yk_cli.core import properties as props
-from yk_cli.core.config import ChildTemplate, Limit, PartitionConfig, PlacementRule
+from yk_cli.core.config import Limit, PartitionConfig, PlacementRule
 from yk_cli.core.diagnostics import Path, Problem, Span
 from yk_cli.core.diff.model import ConfigChanges, ProblemChanges, Provenance, QueueChange, SettingChange
 from yk_cli.core.priority import setting_config_path
 from yk_cli.core.properties import Setting, Source, format_duration
-from yk_cli.core.queues import Queue, QueueTree, build_queue_tree, template_is_empty
+from yk_cli.core.queues import Queue, QueueTree, build_queue_tree
 from yk_cli.core.resources import Resource, format_resource
 from yk_cli.core.yamldoc import SourceMap
 
@@ -145,7 +145,9 @@ def _match_queues(
             continue
         queue = new.queues[path]
         changes.append(
-            QueueChange(partition, "added", path, "", queue.is_leaf, _count_below(path, fresh), _queue_span(new_side, queue))
+            QueueChange(
+                partition, "added", path, "", queue.is_leaf, _count_below(path, fresh), _queue_span(new_side, queue)
+            )
         )
     order = {path: i for i, path in enumerate(new.queues)}
     old_order = {path: i for i, path in enumerate(old.queues)}
@@ -153,9 +155,9 @@ def _match_queues(
     reverse = {v: k for k, v in moved.items()}
     pairs = []
     for path, queue in new.queues.items():
-        old_path = path if path in old.queues else reverse.get(path)
-        if old_path is not None:
-            pairs.append((old.queues[old_path], queue))
+        was = path if path in old.queues else reverse.get(path)
+        if was is not None:
+            pairs.append((old.queues[was], queue))
     return pairs, changes
 
 
@@ -236,7 +238,11 @@ def queue_values(side: ConfigSide, queue: Queue) -> dict[str, _Value]:
     )
     out["resources.max"] = _written(side, queue, _resource_text(queue.max), res.max_set, (*res.path, "max"))
     out["maxapplications"] = _written(
-        side, queue, str(config.maxapplications or NONE), bool(config.maxapplications), (*config.path, "maxapplications")
+        side,
+        queue,
+        str(config.maxapplications or NONE),
+        bool(config.maxapplications),
+        (*config.path, "maxapplications"),
     )
     for acl in ("submitacl", "adminacl"):
         text = getattr(config, acl)
@@ -288,7 +294,9 @@ def _queue_settings(
         if was is None or was.text == value.text:
             continue
         span = new_side.span(value.path) if value.path else _queue_span(new_side, new)
-        out.append(SettingChange(partition, new.path, key, was.text, value.text, was.provenance, value.provenance, span))
+        out.append(
+            SettingChange(partition, new.path, key, was.text, value.text, was.provenance, value.provenance, span)
+        )
     return out
 
 
@@ -319,7 +327,9 @@ def _partition_values(side: ConfigSide, p: PartitionConfig) -> dict[str, _Value]
     sort = p.nodesortpolicy
     return {
         "placementrules": value(
-            "; ".join(_rule_text(r) for r in p.placementrules) or NONE, bool(p.placementrules), (*p.path, "placementrules")
+            "; ".join(_rule_text(r) for r in p.placementrules) or NONE,
+            bool(p.placementrules),
+            (*p.path, "placementrules"),
         ),
         "preemption.enabled": value(
             flag(p.preemption_enabled, "true"), p.preemption_enabled is not None, (*p.path, "preemption", "enabled")
@@ -334,7 +344,9 @@ def _partition_values(side: ConfigSide, p: PartitionConfig) -> dict[str, _Value]
             "{" + weights + "}" if weights else NONE, bool(weights), (*sort.path, "resourceweights")
         ),
         "limits": value(_limits_text(p.limits), bool(p.limits), (*p.path, "limits")),
-        "usergroupresolver": value(p.usergroupresolver or NONE, bool(p.usergroupresolver), (*p.path, "usergroupresolver")),
+        "usergroupresolver": value(
+            p.usergroupresolver or NONE, bool(p.usergroupresolver), (*p.path, "usergroupresolver")
+        ),
     }
 
 
@@ -350,7 +362,3 @@ def _partition_settings(
             out.append(SettingChange(name, "", key, was.text, value.text, was.provenance, value.provenance, span))
     return out
 
-
-def template_present(template: ChildTemplate) -> bool:
-    """Whether a child template is written and not empty."""
-    return template.present and not template_is_empty(template)

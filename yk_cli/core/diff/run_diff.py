@@ -162,9 +162,11 @@ def _ask_changes(old: AskRun, new: AskRun) -> tuple[str, ...]:
     return tuple(changes)
 
 
-def _orders(old: dict[Key, AskRun], old_order: list[Key], new: dict[Key, AskRun], new_order: list[Key],
-            queues: Iterable[str]) -> list[OrderChange]:
+def _orders(
+    old: dict[Key, AskRun], old_order: list[Key], new: dict[Key, AskRun], new_order: list[Key], queues: Iterable[str]
+) -> list[OrderChange]:
     """Per leaf queue, the asks that start there in both runs: their start order in each."""
+
     def common(key: Key) -> bool:
         a, b = old.get(key), new.get(key)
         if a is None or b is None or a.start is None or b.start is None:
@@ -200,7 +202,14 @@ def _preemptions(trace: Trace) -> dict[tuple[str, ...], Preemption]:
             key = (e.type, e.application, e.ask, e.queue_path, v.application, v.allocation)
             if key not in out:
                 out[key] = Preemption(
-                    e.type, e.time, e.application, e.ask, e.queue_path, v.application, v.allocation, v.queue_path,
+                    e.type,
+                    e.time,
+                    e.application,
+                    e.ask,
+                    e.queue_path,
+                    v.application,
+                    v.allocation,
+                    v.queue_path,
                     v.node,
                 )
     return out
@@ -222,8 +231,11 @@ def _event_kinds(old: Trace, new: Trace) -> list[EventKindChange]:
             continue
         added = list((b - a).elements())
         removed = list((a - b).elements())
-        out.append(EventKindChange(kind, a.total(), b.total(), tuple(added[:EXAMPLES]), tuple(removed[:EXAMPLES]),
-                                   len(added), len(removed)))
+        out.append(
+            EventKindChange(
+                kind, a.total(), b.total(), tuple(added[:EXAMPLES]), tuple(removed[:EXAMPLES]), len(added), len(removed)
+            )
+        )
     return sorted(out, key=lambda c: c.type)
 
 
