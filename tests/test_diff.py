@@ -331,3 +331,33 @@ def test_markdown_timelines_parse(run_yk, here: Path, by: str) -> None:
         assert "root.prod" in before and not any("milestone" in t for _n, t, *_ in before["root.prod"])
     else:
         assert set(after) == {"node-1", "node-2"}
+
+
+# --- units ---------------------------------------------------------------------------------------------------------
+
+
+def test_shifts_are_written_without_zero_units() -> None:
+    from yk_cli.report.diff_common import shift
+
+    second = 1_000_000_000
+    assert [shift(n * second) for n in (600, -270, 3600, 30, 0, 5430)] == [
+        "+10m",
+        "-4m30s",
+        "+1h",
+        "+30s",
+        "±0s",
+        "+1h30m30s",
+    ]
+    assert shift(2_100_000_000) == "+2.1s"
+
+
+def test_problems_are_matched_without_positions() -> None:
+    from yk_cli.core.diagnostics import Level, Problem, Span
+    from yk_cli.core.diff.config_diff import diff_problems
+
+    a = Problem("unknown-field", Level.ERROR, "field x not found", span=Span(3, 1, 3, 2), file="old")
+    moved = Problem("unknown-field", Level.ERROR, "field x not found", span=Span(9, 1, 9, 2), file="new")
+    other = Problem("unknown-field", Level.ERROR, "field y not found", span=Span(4, 1, 4, 2), file="new")
+    changes = diff_problems([a], [moved, other, moved])
+    assert changes.introduced == (other, moved) and changes.fixed == ()
+    assert diff_problems([a, a], [moved]).fixed == (a,)
