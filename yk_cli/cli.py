@@ -236,6 +236,7 @@ def main() -> None:
 
 
 # Each command lives in its own module and registers itself on `app` when imported.
+from yk_cli.commands import check as _check  # noqa: E402, F401
 from yk_cli.commands import explain as _explain  # noqa: E402, F401
 from yk_cli.commands import generate as _generate  # noqa: E402, F401
 from yk_cli.commands import priorities as _priorities  # noqa: E402, F401
