@@ -213,7 +213,7 @@ def _run(
         policy.file, source.file, text, source.source_map, partition.display_name, priorities, shown_workload
     )
     if facts is not None:
-        context.notes.extend(f"the dry run does not model it: {item.message}" for item in facts.trace.unmodelled)
+        context.notes.extend(f"not modelled by the dry run: {item.message}" for item in facts.trace.unmodelled)
     return _render(fmt, outcomes, context, verbose), sum(1 for o in outcomes if not o.passed)
 
 

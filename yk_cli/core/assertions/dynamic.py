@@ -193,8 +193,8 @@ def _outranks(facts: RunFacts, assertion: Assertion) -> Outcome:
             assertion,
             DYNAMIC,
             True,
-            f"each of the {len(ups)} asks of {upper.path} outranks each of the {len(downs)} asks of {lower.path} in "
-            f"the workload ({value_up} > {value_down} at {meet.path})",
+            f"every ask of {upper.path} ({len(ups)}) outranks every ask of {lower.path} ({len(downs)}) in the "
+            f"workload ({value_up} > {value_down} at {meet.path})",
             evidence,
         )
     return Outcome(
