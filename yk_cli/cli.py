@@ -214,6 +214,7 @@ QUIET_FLAGS = {"--quiet": "quiet", "-q": "quiet"}
 """-q/--quiet (no summary line for warnings) as the fast paths parse it."""
 
 FAST_PATHS: dict[str, str] = {
+    "check": "yk_cli.commands.check",
     "validate": "yk_cli.commands.validate",
     "priorities": "yk_cli.commands.priorities",
     "tree": "yk_cli.commands.tree",

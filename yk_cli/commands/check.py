@@ -5,19 +5,23 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from yk_cli.cli import (
     MAX_SIZE_HELP,
+    QUIET_FLAGS,
     YkCommand,
     app,
     config_size,
     fail_usage,
+    plain_arguments,
+    run_fast,
     write_stdout,
 )
-from yk_cli.commands.project import CONFIG_HELP, NO_CONFIG_HELP, project_options
+from yk_cli.commands.project import CONFIG_FLAGS, CONFIG_HELP, CONFIG_OPTIONS, NO_CONFIG_HELP, project_options
 from yk_cli.core.diagnostics import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
 
 if TYPE_CHECKING:
@@ -277,3 +281,53 @@ def _render(fmt: str, outcomes: list[Outcome], context: CheckContext, verbose: b
     if fmt == "sarif":
         return check_ci.render_sarif(outcomes, context, __version__, os.getcwd())
     return check_text.render(outcomes, context, verbose)
+
+
+_VALUE_OPTIONS = {
+    "--cluster": "cluster",
+    "--format": "fmt",
+    "-f": "fmt",
+    "--partition": "partition",
+    "--yunikorn-version": "version",
+    "--max-size": "max_size",
+    **CONFIG_OPTIONS,
+}
+
+
+def fast_path(args: Sequence[str]) -> int | None:
+    """Run `yk check POLICY CONFIG [WORKLOAD] [options]` without typer's parameter machinery: the exit status, or
+    None when the arguments need typer (help, odd options, a wrong number of arguments)."""
+    parsed = plain_arguments(
+        args, _VALUE_OPTIONS, {**QUIET_FLAGS, **CONFIG_FLAGS, "--verbose": "verbose", "-v": "verbose"}
+    )
+    if parsed is None or len(parsed[0]) not in (2, 3):
+        return None
+    positional, options = parsed
+    policy, config = positional[0], positional[1]
+    workload = positional[2] if len(positional) == 3 else None
+
+    def text(name: str) -> str | None:
+        value = options.get(name)
+        return value if isinstance(value, str) else None
+
+    return run_fast(
+        _exit_with,
+        policy,
+        config,
+        workload,
+        text("cluster"),
+        text("fmt"),
+        options.get("verbose") is True,
+        text("partition"),
+        text("version") or "1.8",
+        text("max_size"),
+        options.get("quiet") is True,
+        text("project_config"),
+        options.get("no_config") is True,
+    )
+
+
+def _exit_with(*args: str | bool | None) -> None:
+    code = run_check_command(*args)  # type: ignore[arg-type]
+    if code:
+        raise typer.Exit(code)

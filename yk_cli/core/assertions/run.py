@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from yk_cli.core.assertions.dynamic import RunFacts, check_dynamic
 from yk_cli.core.assertions.model import DYNAMIC, STATIC, Assertion, Outcome, Policy, PriorityRange
 from yk_cli.core.assertions.scope import Scope
 from yk_cli.core.assertions.static import check_static
 from yk_cli.core.config import PartitionConfig
 from yk_cli.core.workload import Workload
+
+if TYPE_CHECKING:
+    from yk_cli.core.assertions.dynamic import RunFacts
 
 
 def needs_workload(policy: Policy) -> list[Assertion]:
@@ -29,6 +32,8 @@ def check_policy(
             if mode == STATIC:
                 out.append(check_static(scope, assertion))
             else:
+                from yk_cli.core.assertions.dynamic import check_dynamic  # the dry run's vocabulary, only when needed
+
                 assert facts is not None
                 out.append(check_dynamic(facts, assertion))
     return out
