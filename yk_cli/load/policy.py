@@ -184,16 +184,16 @@ class _Reader:
         out: list[Assertion] = []
         names: dict[str, int] = {}
         for index, item in enumerate(node.items):
+            name_node = item.get("name") if item.kind == "map" else None
+            name = _text(name_node) if name_node is not None else None
+            if name is not None and name in names:
+                self.fail(item, f"assertion name {name!r} is used twice (first at line {names[name]})")
+                continue
+            if name is not None:
+                names[name] = item.span.line
             assertion = self.assertion(item, index)
-            if assertion is None:
-                continue
-            if assertion.name in names:
-                self.fail(
-                    item, f"assertion name {assertion.name!r} is used twice (first at line {names[assertion.name]})"
-                )
-                continue
-            names[assertion.name] = item.span.line
-            out.append(assertion)
+            if assertion is not None:
+                out.append(assertion)
         return out
 
     def assertion(self, item: Node, index: int) -> Assertion | None:
@@ -262,12 +262,14 @@ class _Reader:
             return None
         before = len(self.found)
         values = self.mapping(body, allowed, what)
+        misspelt = len(self.found) > before  # then a missing key is most likely the misspelt one: said once
         out = {}
 
         def queue_path(key: str, field: str = "queue") -> None:
             entry = values.get(key)
             if entry is None:
-                self.fail(body, f"{what}: {key} is missing (a queue path such as root.tenants)")
+                if not misspelt:
+                    self.fail(body, f"{what}: {key} is missing (a queue path such as root.tenants)")
                 return
             path = _text(entry[1])
             if path is None:

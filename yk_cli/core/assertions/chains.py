@@ -40,7 +40,7 @@ def reach(ask_leaf: Queue, victim_leaf: Queue, priority: int) -> Reach:
     levels: dict[str, int] = {}
     value = priority
     queue = ask_leaf
-    steps.append(Evidence(f"ask of P{priority} in {shown(ask_leaf)}", None, 1))
+    steps.append(Evidence(f"ask of P{priority} in {shown(ask_leaf)}", None, 2))
     while True:
         offset = queue.priority_offset
         if queue.priority_fence:
