@@ -117,7 +117,7 @@ def test_cluster_dump_gives_the_priority_range(run_yk, in_root: Path, tmp_path: 
     result = run_yk("check", str(policy), CONFIG, "--cluster", "samples/cluster/dump.yaml", "-q")
     assert result.exit_code == 0, result.stdout + result.stderr
     line = next(x for x in result.stdout.splitlines() if x.startswith("pod priorities:"))
-    assert line.endswith("(the PriorityClasses and pods of samples/cluster/dump.yaml (cluster dump))")
+    assert line == "pod priorities: [10, 1000] (the PriorityClasses and pods of samples/cluster/dump.yaml)"
 
 
 def test_default_priority_range(run_yk, in_root: Path, tmp_path: Path) -> None:

@@ -206,7 +206,9 @@ def _run(
         priorities = PriorityRange(*policy.priority_range, f"declared in the policy, {where}")
     elif cluster is not None and loaded_workload is not None:
         low, high = range_of_cluster(loaded_workload)
-        priorities = PriorityRange(low, high, f"the PriorityClasses and pods of {shown_workload}")
+        priorities = PriorityRange(
+            low, high, f"the PriorityClasses and pods of {'<stdin>' if cluster == '-' else cluster}"
+        )
     else:
         priorities = PriorityRange(
             *DEFAULT_RANGE, "default: 0, a pod without PriorityClass, up to 1000000000, the highest user PriorityClass"
