@@ -79,6 +79,8 @@ class Ask:
     application's default already applied)."""
     task_group: str = ""
     """Gang scheduling: the task group this pod belongs to (yunikorn.apache.org/task-group-name), '' for none."""
+    placeholder: bool = False
+    """A gang placeholder the dry run created for a task group (never in a workload file)."""
 
 
 @dataclass(frozen=True, slots=True)
