@@ -348,7 +348,8 @@ class GangState:
         waiting = [ph for g in gang for ph in g.asks if ph.status in (WAITING, PENDING)]
         if waiting:
             first = min(waiting, key=lambda ph: ph.entry)
-            out += f"; {first.name} waits: {why(state, first)[1]}"
+            code, reason = why(state, first)
+            out += f"; next: {first.name}, which fits now" if code == codes.STOPPED else f"; {first.name} waits: {reason}"
         elif any(g.placed < g.min_member for g in gang):
             out += "; a placeholder was preempted and the shim does not recreate it"
         if gang.timer is not None:
