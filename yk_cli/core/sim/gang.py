@@ -349,7 +349,8 @@ class GangState:
         if waiting:
             first = min(waiting, key=lambda ph: ph.entry)
             code, reason = why(state, first)
-            out += f"; next: {first.name}, which fits now" if code == codes.STOPPED else f"; {first.name} waits: {reason}"
+            fits = code == codes.STOPPED
+            out += f"; next: {first.name}, which fits now" if fits else f"; {first.name} waits: {reason}"
         elif any(g.placed < g.min_member for g in gang):
             out += "; a placeholder was preempted and the shim does not recreate it"
         if gang.timer is not None:
