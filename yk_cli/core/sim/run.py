@@ -449,7 +449,8 @@ class Simulation:
             self._held = held  # released on resume, after the halted outcome, as in an uninterrupted cycle
             return False
         self._release(held)
-        return go_on or bool(held) or self._gang_confirm()
+        confirmed = self._gang_confirm()
+        return go_on or bool(held) or confirmed
 
     def _gang_confirm(self) -> bool:
         """The shim confirms the placeholders released in the cycle: they go now."""
