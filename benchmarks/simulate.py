@@ -1,8 +1,9 @@
 """Benchmark of the simulation engine on generated workloads: allocations/second, peak memory, growth with size.
 
 Run: `python benchmarks/simulate.py` (all figures), `--runs N` (timed runs per size, median reported),
-`--sizes 10k,50k` (a subset; `--sizes 10k,50k-fixed,200k-fixed` grows the asks and nodes but not the
-queues and apps; `--sizes preempt` is the preemption-heavy cluster below), `--no-cli` (skip the fresh-process
+`--sizes 10k,50k` (a subset; `10k+gang`, `50k+gang`: every 5th application a gang; `--sizes
+10k,50k-fixed,200k-fixed` grows the asks and nodes but not the queues and apps; `--sizes preempt` is the
+preemption-heavy cluster below), `--no-cli` (skip the fresh-process
 `yk simulate` runs), `--cli 50k,preempt` (which sizes get one), `--skip-parse` (build the Workload from the
 generated data without the YAML text round trip, for quick iterations), `--write-preempt DIR` (write the
 preemption-heavy queues.yaml/workload.yaml to DIR and stop, e.g. for a profile).
@@ -77,6 +78,8 @@ class Size:
     """generated (core/generate.py) or preempt (preempt_texts)."""
     preemption: bool = False
     """A generated size with the partition's preemption left on (its guarantees make failing asks try)."""
+    gang: int = 0
+    """Every gang-th application gets task groups (gang scheduling: one group per ask shape); 0: none."""
 
     def options(self) -> GenerateOptions:
         """The generator options for this size."""
@@ -91,6 +94,8 @@ class Size:
                 f"(under guarantee, submitted -60s)"
             )
         label = f"{self.nodes:,} nodes / {self.queues:,} leaf queues / {self.apps:,} apps / {self.asks:,} asks"
+        if self.gang:
+            label += f" with every {self.gang}th application a gang (a task group per ask shape, 5 min timeout)"
         if self.preemption:
             return label + " (preemption on: pending asks in guaranteed queues try it every 15 virtual s)"
         return label + " (preemption.enabled: false: a workload that does not preempt)"
@@ -104,6 +109,8 @@ SIZES = {
     "200k-fixed": Size("200k-fixed", 20_000, 100, 1_000, 200_000),
     "150k": Size("150k", 5_000, 500, 5_000, 150_000),
     "10k+p": Size("10k+p", 1_000, 100, 1_000, 10_000, preemption=True),
+    "10k+gang": Size("10k+gang", 1_000, 100, 1_000, 10_000, gang=5),
+    "50k+gang": Size("50k+gang", 5_000, 500, 5_000, 50_000, gang=5),
     "50k+p": Size("50k+p", 5_000, 500, 5_000, 50_000, preemption=True),
     "preempt": Size("preempt", 1_000, 5, 90, 5_000, kind="preempt"),
     "preempt-250": Size("preempt-250", 250, 5, 90, 1_250, kind="preempt"),
@@ -198,6 +205,27 @@ def without_preemption(config_text: str, size: Size) -> str:
     return config_text.replace(head, head + "    preemption: {enabled: false}\n", 1)
 
 
+def with_gangs(workload: dict[str, Any], every: int) -> dict[str, Any]:
+    """Every `every`-th application as a gang: one task group per distinct ask shape (minMember its asks of that
+    shape, minResource the shape), its asks naming their group, a 5-minute placeholder timeout (20% with 5)."""
+    if not every:
+        return workload
+    for i, app in enumerate(workload.get("applications") or []):
+        if i % every != every - 1 or not app.get("asks"):
+            continue
+        groups: dict[str, dict[str, Any]] = {}
+        for ask in app["asks"]:
+            shape = json.dumps(ask.get("resources") or {}, sort_keys=True)
+            group = groups.setdefault(
+                shape, {"name": f"g{len(groups)}", "minMember": 0, "minResource": dict(ask.get("resources") or {})}
+            )
+            group["minMember"] += int(ask.get("count", 1))
+            ask["taskGroupName"] = group["name"]
+        app["taskGroups"] = list(groups.values())
+        app["placeholderTimeoutInSeconds"] = 300
+    return workload
+
+
 def write_size(size: Size, out: Path) -> None:
     """Write the size's queues.yaml and workload.yaml to out."""
     out.mkdir(parents=True, exist_ok=True)
@@ -206,7 +234,7 @@ def write_size(size: Size, out: Path) -> None:
     else:
         generated = generate(size.options())
         config_text = without_preemption(config_yaml(generated.config), size)
-        workload_text = workload_yaml(generated.workload)
+        workload_text = workload_yaml(with_gangs(generated.workload, size.gang))
     (out / "queues.yaml").write_text(config_text, encoding="utf-8")
     (out / "workload.yaml").write_text(workload_text, encoding="utf-8")
 
@@ -225,6 +253,7 @@ def prepare(size: Size, out: Path, skip_parse: bool) -> dict[str, Any]:
         return _prepare_preempt(size, out)
     started = time.perf_counter()
     generated = generate(size.options())
+    with_gangs(generated.workload, size.gang)
     generate_s = time.perf_counter() - started
     started = time.perf_counter()
     config_text = without_preemption(config_yaml(generated.config), size)

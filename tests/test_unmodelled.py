@@ -134,19 +134,34 @@ def test_many_queues_are_shortened(run_yk, tmp_path: Path) -> None:
     )
 
 
-def test_gang_pods_in_a_cluster_dump(run_yk, tmp_path: Path) -> None:
+def _annotated_dump(tmp_path: Path, annotation: str) -> Path:
+    """samples/cluster/dump.yaml with one more annotation on the pod spark-pi-exec-1."""
     dump = (ROOT / "samples/cluster/dump.yaml").read_text()
     marker = "  name: spark-pi-exec-1\n"
     assert marker in dump
     head, tail = dump.split(marker, 1)
     anchor = 'yunikorn.apache.org/user.info: \'{"user":"alice","groups":["team-a","spark-users"]}\'\n'
     indent = tail.split(anchor, 1)[0].rsplit("\n", 1)[1]
-    tail = tail.replace(anchor, anchor + indent + "yunikorn.apache.org/task-group-name: executors\n", 1)
+    tail = tail.replace(anchor, anchor + indent + annotation + "\n", 1)
     path = tmp_path / "dump.yaml"
     path.write_text(head + marker + tail)
+    return path
+
+
+def test_gang_scheduling_is_modelled(run_yk, tmp_path: Path) -> None:
+    """A task-group-name annotation is gang scheduling, which the dry run models: no notice."""
+    path = _annotated_dump(tmp_path, "yunikorn.apache.org/task-group-name: executors")
+    result = run_yk("simulate", "--cluster", str(path), "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["notModelled"] == []
+
+
+def test_placeholder_pods_in_a_cluster_dump(run_yk, tmp_path: Path) -> None:
+    """Placeholder pods already in a dump (a gang in progress) are what remains of gang scheduling to model."""
+    path = _annotated_dump(tmp_path, "internal.yunikorn.apache.org/placeholder: 'true'")
     message = (
-        "gang scheduling (task groups, placeholders) of 1 pod (team-a/spark-pi-exec-1): the dry run schedules each "
-        "pod on its own"
+        "1 gang placeholder pod already in the dump (team-a/spark-pi-exec-1): the dry run treats them as ordinary "
+        "pods (YuniKorn's recovery of a gang in progress is not modelled)"
     )
     result = run_yk("simulate", "--cluster", str(path), "--format", "json")
     assert result.exit_code == 0, result.stderr

@@ -15,7 +15,7 @@ class Unmodelled:
     """One feature in use that yk ignores, what that means, and the queues or pods concerned."""
 
     feature: str
-    """limits | gang-scheduling | backoff."""
+    """limits | gang-scheduling (placeholder pods already in a dump) | backoff."""
     message: str
     queues: tuple[str, ...] = ()
     pods: tuple[str, ...] = ()
@@ -47,8 +47,9 @@ def unmodelled(partition: PartitionConfig, tree: QueueTree, workload: Workload) 
         out.append(
             Unmodelled(
                 "gang-scheduling",
-                f"gang scheduling (task groups, placeholders) of {len(pods)} pod{'s' if len(pods) != 1 else ''} "
-                f"({_listed(pods)}): the dry run schedules each pod on its own",
+                f"{len(pods)} gang placeholder pod{'s' if len(pods) != 1 else ''} already in the dump "
+                f"({_listed(pods)}): the dry run treats them as ordinary pods (YuniKorn's recovery of a gang in "
+                "progress is not modelled)",
                 pods=pods,
             )
         )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import heapq
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from yk_cli.core import policies
 from yk_cli.core.config import PartitionConfig
@@ -25,10 +25,13 @@ from yk_cli.core.sim.state import (
 from yk_cli.core.trace import QUEUE_MISSING, UNPLACED, PreemptionAttempt, TraceEvent
 from yk_cli.core.workload import Application, Workload
 
-ARRIVE, COMPLETE, OLD, STARTED, PREEMPT_READY, QUOTA = 0, 1, 2, 3, 4, 5
+if TYPE_CHECKING:
+    from yk_cli.core.sim.gang import GangState
+
+ARRIVE, COMPLETE, OLD, STARTED, PREEMPT_READY, QUOTA, GANG_TIMER = 0, 1, 2, 3, 4, 5, 6
 """Kinds of heap events: an ask arrives, an allocation completes, an ask becomes old enough to reserve,
 an application's Starting state times out (YuniKorn <= 1.5), an ask's preemption.delay or 15 s retry wait ends,
-a queue's quota.preemption.delay ends (quota preemption, see quota.py)."""
+a queue's quota.preemption.delay ends (quota preemption, see quota.py), a gang's placeholder timeout ends (gang.py)."""
 RESERVATION_DELAY = 2_000_000_000
 """Nanoseconds an ask must have waited (strictly more) before it may reserve a node."""
 CYCLE_INTERVAL = 100_000_000
@@ -122,6 +125,8 @@ class RunState:
     """Size vector -> the core's resource map of it (preemption works on maps)."""
     restarts: int = 0
     """Asks created for preempted pods with restartOnPreemption."""
+    gang: GangState | None = None
+    """Gang scheduling (gang.py): None when no application has task groups."""
 
     def push(self, time: int, kind: int, obj: object) -> None:
         """Schedule a heap event; equal times keep insertion order."""
@@ -171,6 +176,8 @@ def _types(workload: Workload, tree: QueueTree) -> list[str]:
             names.update(ask.resources)
         for alloc in app.allocations:
             names.update(alloc.resources)
+        for group in app.task_groups:
+            names.update(group.min_resource)
     for queue in tree.queues.values():
         names.update(queue.max or {}, queue.guaranteed or {})
     return sorted(names)

@@ -252,6 +252,8 @@ def release_victims(state: RunState, victims: Sequence[AllocState]) -> dict[Allo
             continue  # completed meanwhile
         _release(state, victim)
         state.victims += 1
+        if state.gang is not None and victim.ask is not None and victim.ask.ask.placeholder:
+            state.gang.on_victim(state, victim)
         if victim.restart:
             restarted[victim] = _restart(state, victim).name
     return restarted

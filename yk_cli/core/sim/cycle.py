@@ -30,7 +30,7 @@ from yk_cli.core.sim import preconditions
 from yk_cli.core.sim.build import RunState
 from yk_cli.core.sim.nodes import NodeState
 from yk_cli.core.sim.preemption import Preemption, try_preemption
-from yk_cli.core.sim.state import AppState, AskState, QState, Size, fits
+from yk_cli.core.sim.state import AllocState, AppState, AskState, QState, Size, fits
 from yk_cli.core.trace import ALLOCATE, PREEMPT, RESERVE, Candidate, PreemptionAttempt
 
 SIZE_LIMIT = 48
@@ -50,6 +50,8 @@ class Decision:
     """A reservation on the node that a required-node ask cancels first (YuniKorn's tryRequiredNode)."""
     preemption: Preemption | None = None
     """PREEMPT: the victims to release; the node is then reserved for the ask."""
+    placeholder: AllocState | None = None
+    """REPLACE: the gang placeholder the ask takes the place of (on its node)."""
 
 
 def find_decision(state: RunState) -> Decision | None:
@@ -57,6 +59,11 @@ def find_decision(state: RunState) -> Decision | None:
     preconditions.wake_dormant(state)
     if state.nres:
         found = _reserved(state, state.root, None)
+        if found is not None:
+            return found
+    gangs = state.gang
+    if gangs is not None and gangs.candidates:  # tryPlaceholderAllocate: gang.py
+        found = gangs.replacement(state)
         if found is not None:
             return found
     root = state.root

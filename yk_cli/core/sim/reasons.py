@@ -63,6 +63,11 @@ def diagnose(state: RunState, ask: AskState, nodes: Nodes | None = None) -> tupl
     app = ask.app
     if app.problem is not None:
         return app.problem
+    gangs = state.gang
+    if gangs is not None and app in gangs.by_app and not ask.ask.placeholder:
+        found = gangs.diagnose(state, ask, diagnose)
+        if found is not None:
+            return found
     if not ask.fit:
         return codes.INVALID_ASK, "requests no resources: YuniKorn refuses such an ask (invalid ask added to app)"
     if ask.status == WAITING:
