@@ -139,7 +139,7 @@ def _record_lines(r: VictimRecord, index: int) -> Iterator[str]:
     if r.steps:
         yield "     victim filters, tier by tier:\n"
         for tier, plugin, answer, holds in r.steps:
-            mark = "" if holds is None else ("; includes this pod" if holds else "; not this pod")
+            mark = "" if holds is None or r.status == "excluded" else ("; includes this pod" if holds else "; not this pod")
             yield from _wrap(f"tier {tier} {plugin}: {answer}{mark}", "         ", "       ")
     if r.quirk:
         yield from _wrap(f"quirk: {r.quirk}", "       ", "     ")

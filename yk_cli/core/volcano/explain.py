@@ -23,7 +23,7 @@ from yk_cli.core.volcano.model import Cluster
 from yk_cli.core.volcano.observe import Observer, VictimSelection
 from yk_cli.core.volcano.proportion import ProportionPlugin
 from yk_cli.core.volcano.proposal_view import ProposalObserver, ProposalResult
-from yk_cli.core.volcano.session import PENDING, JobInfo, QueueInfo, Session, TaskInfo
+from yk_cli.core.volcano.session import PENDING, JobInfo, QueueInfo, Session, TaskInfo, task_status
 from yk_cli.core.volcano.simulate import SimulationResult, simulate
 
 ISSUE_3559 = (
@@ -219,7 +219,7 @@ class ExplainObserver(Observer):
                     state = f"dropped as Overused at pop {at}"
                     shown[other_queue.name] = f"dropped as Overused at pop {at} ({text})"
                 else:
-                    shown[other_queue.name] = f"not in the loop now ({share_text(fw, other_queue)})"
+                    shown[other_queue.name] = f"no longer in the loop: no job of it left to serve ({share_text(fw, other_queue)})"
         self.moments[job.uid] = Moment(step, job.uid, queue.name, shown, trail, state)
 
     def allocate_task(self, step: int, job: JobInfo, task: TaskInfo) -> None:
@@ -754,8 +754,8 @@ def pod_story(cluster: Cluster, conf: SchedulerConf, name: str) -> PodStory:
     reasons: list[str] = []
     if verdict == "not considered":
         reasons = _not_considered(result, task)
-    status = task.status if task is not None else ""
     pod = next(p for p in cluster.pods if p.key == subject.name)
+    status = task_status(pod) if task is not None else ""
     return PodStory(subject, status, pod.node_name, verdict, eviction, records, reasons, notes=list(result.notes))
 
 
@@ -772,8 +772,9 @@ def _not_considered(result: SimulationResult, task: TaskInfo | None) -> list[str
         out.append(f"it is {task.status} on no node")
     else:
         out.append(
-            f"no {' or '.join(actions) or 'eviction'} looked for victims on node {task.pod.node_name}: no starving "
-            "job whose queue may reclaim (or, for preempt, no starving job of its own queue) tried that node"
+            f"no {' or '.join(actions) or 'eviction'} looked for victims on node {task.pod.node_name}: reclaim and "
+            "preempt try nodes in name order (yk's node rule) and stop at the first node where the victims make room, "
+            "and only for a starving job (reclaim: of another queue that may reclaim; preempt: of its own queue)"
         )
     if not task.preemptable:
         out.append("it is marked volcano.sh/preemptable: false, so it would never be a candidate")
