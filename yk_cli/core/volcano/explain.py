@@ -479,9 +479,13 @@ def job_reasons(result: SimulationResult, watch: ExplainObserver, subject: Subje
         at, text = watch.dropped[job.queue]
         out.append(f"allocate: queue {job.queue} was Overused at pop {at} ({text}): dropped for the rest of the "
                    "action before this job's turn")
-    pending = sum(1 for t in job.tasks if t.status == PENDING)
+    pod = next((t.pod for t in job.tasks if t.key == subject.name), None) if subject.kind == "task" else None
+    if not out and pod is not None and task_status(pod) != PENDING:
+        where = f" on node {pod.node_name}" if pod.node_name else ""
+        out.append(f"nothing to place: it is already {task_status(pod)}{where}")
+    pending = sum(1 for t in job.tasks if task_status(t.pod) == PENDING)
     if not out and pending == 0 and not _served(result, subject):
-        out.append("nothing pending: no task of it waits to be placed")
+        out.append(f"nothing to place: none of its {len(job.tasks)} tasks was pending at session open")
     if not out and job.is_pending() and "enqueue" in result.conf.actions:
         out.append("its PodGroup is Pending and enqueue did not admit it")
     if not out and "allocate" not in result.conf.actions:
