@@ -134,8 +134,8 @@ def _record_lines(r: VictimRecord, index: int) -> Iterator[str]:
     head = (f"{index}. {r.action} for {r.preemptor} (job {r.preemptor_job}, queue {r.preemptor_queue}) on node "
             f"{r.node}: {r.outcome}")
     yield from _wrap(head, "     ", "  ")
-    yield from _wrap(f"this pod: {r.role}" + (f"; decided by {r.decided_by}" if r.decided_by else ""), "       ",
-                     "     ")
+    chosen = r.decided_by and r.status in ("evicted", "not needed", "undone")
+    yield from _wrap(f"this pod: {r.role}" + (f"; chosen by {r.decided_by}" if chosen else ""), "       ", "     ")
     if r.steps:
         yield "     victim filters, tier by tier:\n"
         for tier, plugin, answer, holds in r.steps:
