@@ -181,7 +181,7 @@ def test_proposal_weights_come_from_the_conf(run_yk, tmp_path: Path) -> None:
 
 
 def test_the_empty_set_quirk_is_named(run_yk) -> None:
-    text, data = explain(run_yk, QUIRK, "ns/old-task-0")
+    _, data = explain(run_yk, QUIRK, "ns/old-task-0")
     (record,) = data["selections"]
     assert record["status"] == "evicted" and record["decided_by"] == "drf (tier 2)"
     assert record["quirk"].startswith("tier 1 priority returned no victims, which resets the selection")
@@ -257,7 +257,7 @@ def test_random_dumps_and_pairs_never_raise(
     cluster: Cluster, actions: list[str], plugins: list[str], hierarchy: bool, picks: tuple[int, int], proposal: bool
 ) -> None:
     conf = _conf(actions, plugins, hierarchy)
-    names = _names(cluster) + ["nope"]
+    names = [*_names(cluster), "nope"]
     x, y = names[picks[0] % len(names)], names[picks[1] % len(names)]
     try:
         first = explain_pair(cluster, conf, x, y, proposal)

@@ -32,7 +32,8 @@ def schema(
         typer.Argument(
             metavar="NAME",
             help="Which schema: queues (the default), workload, trace (`yk simulate --format json`), project "
-            "(.yk.yaml), volcano-simulate (`yk volcano simulate --format json`) or volcano-explain (`yk volcano explain --format json`).",
+            "(.yk.yaml), volcano-simulate (`yk volcano simulate --format json`) or volcano-explain (`yk volcano "
+            "explain --format json`).",
         ),
     ] = "queues",
 ) -> None:

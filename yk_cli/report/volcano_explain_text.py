@@ -100,11 +100,11 @@ def render_pair_lines(e: PairExplanation) -> Iterator[str]:
                                  "second.", "")
             else:
                 yield from _wrap(f"Job priorities ({first.job} {ja}, {second.job} {jb}) were not compared.", "")
-    later = e.second.moment
-    if later is not None and e.level == "queues":
+    later_moment = e.second.moment
+    if later_moment is not None and e.level == "queues":
         yield "\n"
-        yield f"When {second.job} was first visited (allocate pop {later.step}):\n"
-        for name, text in later.queues.items():
+        yield f"When {second.job} was first visited (allocate pop {later_moment.step}):\n"
+        for name, text in later_moment.queues.items():
             yield from _wrap(f"queue {name}: {text}", "      ", "    ")
     for side in (e.first, e.second):
         if side.reasons:
@@ -139,7 +139,9 @@ def _record_lines(r: VictimRecord, index: int) -> Iterator[str]:
     if r.steps:
         yield "     victim filters, tier by tier:\n"
         for tier, plugin, answer, holds in r.steps:
-            mark = "" if holds is None or r.status == "excluded" else ("; includes this pod" if holds else "; not this pod")
+            mark = ""
+            if holds is not None and r.status != "excluded":
+                mark = "; includes this pod" if holds else "; not this pod"
             yield from _wrap(f"tier {tier} {plugin}: {answer}{mark}", "         ", "       ")
     if r.quirk:
         yield from _wrap(f"quirk: {r.quirk}", "       ", "     ")

@@ -56,7 +56,7 @@ def proposal_text(view: ProposalResult, indent: str = "  ") -> Iterator[str]:
     if not view.jobs:
         yield f"{indent}  (no job has pending tasks)\n"
     else:
-        header = ["#", "job", "queue", "priority (from)", "Volcano's job priority", "Volcano's allocate visit"]
+        header = ["#", "job", "queue", "priority (from)", "Volcano's job priority", "place in Volcano's allocate order"]
         rows = []
         for job in view.jobs:
             visit = str(job.volcano_visit) if job.volcano_visit is not None else "never"

@@ -6,8 +6,8 @@ import json
 from dataclasses import asdict
 from typing import Any
 
-from yk_cli.core.volcano.session import Event
 from yk_cli.core.volcano.proposal_view import ProposalResult
+from yk_cli.core.volcano.session import Event
 from yk_cli.core.volcano.simulate import SimulationResult
 from yk_cli.report.volcano_proposal import proposal_json
 

@@ -6,8 +6,8 @@ import textwrap
 from collections.abc import Iterator, Sequence
 
 from yk_cli.core.volcano import resource as res
-from yk_cli.core.volcano.session import Event
 from yk_cli.core.volcano.proposal_view import ProposalResult
+from yk_cli.core.volcano.session import Event
 from yk_cli.core.volcano.simulate import QueueRow, SimulationResult
 from yk_cli.report.volcano_proposal import proposal_text
 

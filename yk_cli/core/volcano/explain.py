@@ -219,7 +219,8 @@ class ExplainObserver(Observer):
                     state = f"dropped as Overused at pop {at}"
                     shown[other_queue.name] = f"dropped as Overused at pop {at} ({text})"
                 else:
-                    shown[other_queue.name] = f"no longer in the loop: no job of it left to serve ({share_text(fw, other_queue)})"
+                    now = share_text(fw, other_queue)
+                    shown[other_queue.name] = f"no longer in the loop: no job of it left to serve ({now})"
         self.moments[job.uid] = Moment(step, job.uid, queue.name, shown, trail, state)
 
     def allocate_task(self, step: int, job: JobInfo, task: TaskInfo) -> None:
@@ -336,7 +337,7 @@ def _chooser(trail: Sequence[VictimStep], tier: int | None) -> str:
     return f"{' and '.join(names)} (tier {tier})" if names else ""
 
 
-# -- the pair ---------------------------------------------------------------------------------------------------------
+# -- the pair ----------------------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -702,7 +703,7 @@ def _num(value: float) -> str:
     return f"{value:.6g}"
 
 
-# -- one pod ------------------------------------------------------------------------------------------------------------
+# -- one pod -----------------------------------------------------------------------------------------------------------
 
 
 @dataclass(slots=True)

@@ -130,8 +130,8 @@ def _queue(queue: LoadedObject) -> list[Problem]:
                 queue,
                 class_key,
                 f"Queue {name}: spec.priorityClassName `{value}` has no effect: it is the 2023 design proposal's "
-                f"field, not in the Queue API; Volcano orders the queue by spec.priority ({queue_priority or 0}) and its "
-                "jobs inherit nothing from it",
+                "field, not in the Queue API; Volcano orders the queue by spec.priority "
+                f"({queue_priority or 0}) and its jobs inherit nothing from it",
                 ("spec", "priorityClassName"),
                 "set spec.priority (an integer, higher first) and a priorityClassName on each PodGroup or Job; "
                 "`--proposal` shows what the design would have done.",
