@@ -297,7 +297,7 @@ def _node(obj: Any, name: str) -> Node:
 
 def _priority_class(obj: Any, name: str) -> PriorityClass:
     value = _get(obj, "value")
-    if not value or isinstance(value, bool) or not isinstance(value, int):
+    if value is None or isinstance(value, bool) or not isinstance(value, int):
         raise _GiveUp
     return PriorityClass(name=name, value=value, global_default=_get(obj, "globalDefault") is True)
 
