@@ -12,6 +12,7 @@ from yk_cli.core.config import PartitionConfig
 from yk_cli.core.priority import PriorityCache
 from yk_cli.core.queues import Queue, QueueTree
 from yk_cli.core.sim.nodes import Fit, NodeIndex, NodeState
+from yk_cli.core.sim.ugm import DEFAULT_USER, Ugm, limit_config, resolved_groups
 from yk_cli.core.sim.state import (
     INF,
     AllocState,
@@ -122,6 +123,10 @@ class RunState:
     """Size vector -> the core's resource map of it (preemption works on maps)."""
     restarts: int = 0
     """Asks created for preempted pods with restartOnPreemption."""
+    ugm: Ugm | None = None
+    """The user-group manager when the partition sets user or group limits (see ugm.py)."""
+    expiring: list[AskState] = field(default_factory=list)
+    """Reserved asks past their reservation's 2 x 60 min wait: cancelled once they fail a headroom (backoff.py)."""
 
     def push(self, time: int, kind: int, obj: object) -> None:
         """Schedule a heap event; equal times keep insertion order."""
@@ -229,6 +234,9 @@ def build_state(
         preemption_enabled=partition.preemption_enabled is not False,
         type_index=index_of,
     )
+    limits = limit_config(partition)
+    if limits:
+        state.ugm = Ugm(limits, width, index_of)
     never = {pc.name for pc in workload.priority_classes if pc.preemption_policy == "Never"}
     for app in workload.applications:
         _application(state, app, placements, index_of, never)
@@ -318,6 +326,10 @@ def _application(
         state.cache.add_app(app.id, leaf.queue)
         runtime.prio = state.cache.apps[app.id]
         runtime.usage_dens = policies.usage_denominators(state.types, leaf.guaranteed)
+        if state.ugm is not None:
+            path = [q.path for q in reversed(leaf.ancestors())]
+            user = app.user or DEFAULT_USER
+            runtime.limits = state.ugm.for_app(user, resolved_groups(user, app.groups), path)
     state.apps.append(runtime)
     if leaf is not None:
         leaf.members.append(runtime)
@@ -356,6 +368,8 @@ def _application(
             state.push(running.end, COMPLETE, running)
         leaf.allocs[running] = None
         runtime.nalloc += 1
+        if runtime.limits is not None:
+            runtime.limits.add(size)
         for i, v in enumerate(size):
             runtime.allocated[i] += v
         for queue in leaf.ancestors():

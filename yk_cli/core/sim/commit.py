@@ -134,6 +134,8 @@ def allocate(state: RunState, ask: AskState, node: NodeState) -> tuple[list[Prio
     allocated = app.allocated
     for i, v in fit:
         allocated[i] += v
+    if app.limits is not None:
+        app.limits.add(size)
     new = not app.started
     if new:
         _start(state, app)  # first: the climb below then sees the application counted as running
@@ -165,6 +167,7 @@ def reserve(state: RunState, ask: AskState, node: NodeState) -> None:
     if ask.required:
         app.required -= 1
     ask.reserved = node
+    ask.res_time = state.now
     ask.own_live = False
     state.res_seq += 1
     ask.res_seq = state.res_seq
@@ -302,6 +305,9 @@ def _release(state: RunState, alloc: AllocState) -> None:
     allocated = app.allocated
     for i, v in fit:
         allocated[i] -= v
+    if app.limits is not None:
+        app.limits.remove(size, app.nalloc == 0 and app.npending == 0)
+        _wake_limited(state)
     if app.nalloc == 0 and app.npending == 0 and app.active:
         _set_active(app, False)
     _climb(state, app, size, fit, 0, -1, 0, False, False)
@@ -318,6 +324,19 @@ def _wake(state: RunState, queue: QState) -> None:
             node = waiter.reserved
             if node is not None and node.fits(waiter.fit):
                 set_own_live(waiter, True)  # (otherwise its node freeing up wakes it)
+
+
+def _wake_limited(state: RunState) -> None:
+    """A user's or group's usage dropped: reserved asks that waited for their user quota are worth a try again."""
+    assert state.ugm is not None
+    waiters = state.ugm.waiters
+    if waiters:
+        for waiter in waiters:
+            assert isinstance(waiter, AskState)
+            node = waiter.reserved
+            if node is not None and node.fits(waiter.fit):
+                set_own_live(waiter, True)  # (otherwise its node freeing up wakes it)
+        waiters.clear()
 
 
 def starting_timeout(app: AppState) -> None:

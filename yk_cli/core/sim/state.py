@@ -12,6 +12,7 @@ from yk_cli.core.priority import MIN_PRIORITY, QueueState
 from yk_cli.core.priority import AppState as PrioAppState
 from yk_cli.core.queues import Queue
 from yk_cli.core.sim.nodes import Fit, NodeState
+from yk_cli.core.sim.ugm import AppLimits
 from yk_cli.core.workload import Allocation, Application, Ask
 
 INF = math.inf
@@ -328,10 +329,12 @@ class AppState:
         "allocated",
         "app",
         "asks",
+        "backoff",
         "dirty",
         "entry",
         "id",
         "leaf",
+        "limits",
         "nalloc",
         "npending",
         "old",
@@ -388,6 +391,10 @@ class AppState:
         """The priority cache's record of this application (None when it has no queue)."""
         self.pready: list[SortKey] = []
         """Entries (ask key..., AskState) of asks ready to try preemption now, reserved ones included, in sort order."""
+        self.limits: AppLimits | None = None
+        """The user and group limits that apply to the application (None: none does; see ugm.py)."""
+        self.backoff = 0
+        """application.unschedasks.backoff: skipped by the normal walk until this time (see backoff.py)."""
 
     def key(self) -> SortKey:
         """The application's sort entry in its leaf."""
@@ -424,6 +431,7 @@ class AskState:
         "pverdict",
         "required",
         "res_seq",
+        "res_time",
         "reserved",
         "size",
         "status",
@@ -447,6 +455,8 @@ class AskState:
         self.reserved: NodeState | None = None
         self.res_seq = 0
         """Order in which the ask reserved its node."""
+        self.res_time = 0
+        """When the ask reserved its node (the core's reservation createTime: its 2 x 60 min wait timeout)."""
         self.own_live = False
         """Reserved: worth trying on the reserved node in the next reservation pass."""
         self.node: NodeState | None = None
