@@ -105,7 +105,8 @@ def generate(rng: random.Random) -> Case:
     free = {n["name"]: dict(n["resources"]) for n in nodes}
     for a in range(rng.randint(3, 8)):
         user = rng.choice(USERS)
-        app: dict[str, Any] = {"id": f"app{a}", "queue": rng.choice(leaves), "user": user}
+        # distinct whole-second ages per application: the core stamps whole seconds, so equal ones would tie
+        app: dict[str, Any] = {"id": f"app{a}", "queue": rng.choice(leaves), "user": user, "submitTime": f"-{a + 1}s"}
         groups = rng.sample(GROUPS, rng.randint(0, 2))
         if groups:
             app["groups"] = groups
@@ -126,9 +127,10 @@ def generate(rng: random.Random) -> Case:
                 "priority": rng.randint(0, 20),
                 "resources": {"memory": rng.choice((5, 10, 10, 15, 20)), "vcore": rng.choice((1, 1, 2))},
             }
-            ask["submitTime"] = "-10s" if rng.random() < 0.3 else "0s"  # whole seconds: the core's creationTime tag
+            if rng.random() < 0.3:
+                ask["submitTime"] = f"-{10 + 3 * a}s"
             if preempt and rng.random() < 0.5:
-                ask["submitTime"] = "-60s"
+                ask["submitTime"] = f"-{60 + 3 * a}s"
             asks.append(ask)
         app["asks"] = asks
         apps.append(app)

@@ -12,7 +12,7 @@ from yk_cli.core.config import PartitionConfig
 from yk_cli.core.priority import PriorityCache
 from yk_cli.core.queues import Queue, QueueTree
 from yk_cli.core.sim.nodes import Fit, NodeIndex, NodeState
-from yk_cli.core.sim.ugm import DEFAULT_USER, Ugm, limit_config, resolved_groups
+from yk_cli.core.sim.ugm import DEFAULT_USER, Ugm, limit_config
 from yk_cli.core.sim.state import (
     INF,
     AllocState,
@@ -329,7 +329,7 @@ def _application(
         if state.ugm is not None:
             path = [q.path for q in reversed(leaf.ancestors())]
             user = app.user or DEFAULT_USER
-            runtime.limits = state.ugm.for_app(user, resolved_groups(user, app.groups), path)
+            runtime.limits = state.ugm.for_app(user, state.ugm.groups_of(user, app.groups), path)
     state.apps.append(runtime)
     if leaf is not None:
         leaf.members.append(runtime)

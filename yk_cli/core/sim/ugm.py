@@ -5,8 +5,9 @@ Which limit applies (Manager.UpdateConfig, internalProcessConfig, QueueTracker.s
   whose written name has upper-case letters never matches an application's (lower-case) queue path;
 * a user gets, at every level of its application's queue path, the limit that names the user there, else the
   wildcard (`*`) user limit there, else none; a named entry wins over the wildcard even when it limits nothing;
-* a user's groups are the application's, else one group named after the user (the default resolver's primary
-  group);
+* a user's groups are the application's; an application that gives none gets the groups an earlier application
+  of the user gave (the core caches them per user), else one group named after the user (the default resolver's
+  primary group);
 * an application has one group (ensureGroupInternal): from its leaf up to root, the first level that configures
   a group limit for one of the user's groups (in the order the config lists the groups), else a wildcard group
   limit there (the group `*`); that group's limits at every level then apply, and no other group's or wildcard's;
@@ -36,12 +37,6 @@ WILDCARD = "*"
 DEFAULT_USER = "nobody"
 """The user of an application that names none: what the k8shim sends (as placement.DEFAULT_USER)."""
 USER, GROUP = "user", "group"
-
-
-def resolved_groups(user: str, groups: Sequence[str]) -> tuple[str, ...]:
-    """The groups the core tracks a user by: the given ones, else (UserGroupCache.ConvertUGI with the partition's
-    default resolver, GetUserGroupNoResolve) the user's primary group, named after the user."""
-    return tuple(groups) if groups else (user,)
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,8 +257,18 @@ class Ugm:
         self.trackers: dict[tuple[str, str, str], Tracker] = {}
         self.version = 0
         """Bumped by every usage change (headroom caches compare it)."""
+        self.user_groups: dict[str, tuple[str, ...]] = {}
+        """The core's user group cache: user -> the groups its applications are tracked by."""
         self.waiters: list[object] = []
         """Reserved asks whose last try failed their user's or group's headroom (woken when a usage drops)."""
+
+    def groups_of(self, user: str, groups: Sequence[str]) -> tuple[str, ...]:
+        """UserGroupCache.ConvertUGI with the default resolver, applications taken in submission order: the groups
+        given (remembered for the user), else the groups last given for the user by an earlier application, else
+        the user's primary group, named after the user (GetUserGroupNoResolve)."""
+        if groups:
+            self.user_groups[user] = tuple(groups)
+        return self.user_groups.setdefault(user, (user,))
 
     def for_app(self, user: str, groups: Sequence[str], path: Sequence[str]) -> AppLimits | None:
         """The limits of an application of this user and groups in the leaf whose queue path (root first) is
