@@ -12,7 +12,6 @@ from yk_cli.core.config import PartitionConfig
 from yk_cli.core.priority import PriorityCache
 from yk_cli.core.queues import Queue, QueueTree
 from yk_cli.core.sim.nodes import Fit, NodeIndex, NodeState
-from yk_cli.core.sim.ugm import DEFAULT_USER, Ugm, limit_config
 from yk_cli.core.sim.state import (
     INF,
     AllocState,
@@ -23,6 +22,7 @@ from yk_cli.core.sim.state import (
     fit_of,
     vector,
 )
+from yk_cli.core.sim.ugm import DEFAULT_USER, Ugm, limit_config
 from yk_cli.core.trace import QUEUE_MISSING, UNPLACED, PreemptionAttempt, TraceEvent
 from yk_cli.core.workload import Application, Workload
 
@@ -327,9 +327,9 @@ def _application(
         runtime.prio = state.cache.apps[app.id]
         runtime.usage_dens = policies.usage_denominators(state.types, leaf.guaranteed)
         if state.ugm is not None:
-            path = [q.path for q in reversed(leaf.ancestors())]
             user = app.user or DEFAULT_USER
-            runtime.limits = state.ugm.for_app(user, state.ugm.groups_of(user, app.groups), path)
+            levels = [q.path for q in reversed(leaf.ancestors())]
+            runtime.limits = state.ugm.for_app(user, state.ugm.groups_of(user, app.groups), levels)
     state.apps.append(runtime)
     if leaf is not None:
         leaf.members.append(runtime)

@@ -297,11 +297,12 @@ class Ugm:
         return found
 
 
-def describe(tracker: Tracker, user: str) -> str:
-    """'user alice', 'every user (alice)', 'group dev (of user carol)', 'every group (user carol)'."""
+def describe(tracker: Tracker, user: str) -> tuple[str, str]:
+    """Who a tracker limits, and a note for wildcard entries: ('user alice', ''), ('group dev of user carol', ''),
+    ('user alice', ' (the limit for every user, *)'), ('user erin', ' (the limit for every group, *)')."""
     rule = tracker.rule
     if rule.kind == USER:
-        return f"user {user}" if rule.who != WILDCARD else f"user {user} (the wildcard limit for every user)"
+        return f"user {user}", " (the limit for every user, *)" if rule.who == WILDCARD else ""
     if rule.who == WILDCARD:
-        return f"user {user} (the wildcard limit for every group)"
-    return f"group {rule.who} of user {user}"
+        return f"user {user}", " (the limit for every group, *)"
+    return f"group {rule.who} of user {user}", ""
