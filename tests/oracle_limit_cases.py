@@ -90,7 +90,11 @@ def generate(rng: random.Random) -> Case:
             parent["limits"] = lim
         parents.append(parent)
     root: dict[str, Any] = {"name": "root", "submitacl": "*", "queues": parents}
-    if lim := limits():
+    lim = limits()
+    if not lim and not limit_count[0]:  # every scenario limits someone
+        limit_count[0] += 1
+        lim = [_limit(rng, limit_count[0], set())]
+    if lim:
         root["limits"] = lim
     partition: dict[str, Any] = {"name": "default", "queues": [root]}
     if not preempt:
