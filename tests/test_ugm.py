@@ -186,7 +186,8 @@ def test_at_the_limit_the_application_waits_and_starts_when_the_other_ends() -> 
     workload = """
     nodes: [{name: n, resources: {memory: 100}}]
     applications:
-      - {id: alice-1, queue: root.a, user: alice, asks: [{name: a1, priority: 1, resources: {memory: 10}, duration: 30s}]}
+      - {id: alice-1, queue: root.a, user: alice,
+         asks: [{name: a1, priority: 1, resources: {memory: 10}, duration: 30s}]}
       - {id: alice-2, queue: root.a, user: alice, asks: [{name: a2, priority: 9, resources: {memory: 10}}]}
       - {id: bob-1, queue: root.a, user: bob, asks: [{name: b1, resources: {memory: 10}}]}
     """
@@ -248,8 +249,8 @@ def limited_case(draw: st.DrawFn) -> tuple[str, str, dict[str, Any]]:
     apps = []
     for i in range(draw(st.integers(1, 6))):
         asks = [
-            {"name": f"a{i}-{k}", "priority": draw(st.integers(0, 3)), "resources": {"memory": draw(st.integers(1, 12))},
-             "duration": f"{draw(st.integers(1, 20))}s"}
+            {"name": f"a{i}-{k}", "priority": draw(st.integers(0, 3)),
+             "resources": {"memory": draw(st.integers(1, 12))}, "duration": f"{draw(st.integers(1, 20))}s"}
             for k in range(draw(st.integers(1, 4)))
         ]  # fmt: skip
         app = {"id": f"app{i}", "queue": draw(st.sampled_from(["root.p.x", "root.p.y"])),
