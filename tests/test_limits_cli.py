@@ -69,3 +69,15 @@ def test_explain_names_the_limit(run_yk, tmp_path: Path) -> None:
         "(higher first)), but could not be placed then: user alice at maxapplications 1 of root.a (the limit for "
         "every user, *): 1 of 1 applications run."
     )
+
+
+SAMPLE = ("samples/workloads/queues/limits.yaml", "samples/workloads/limits.yaml")
+GOLDEN = ROOT / "tests" / "data" / "limits-sample.txt"
+
+
+def test_the_limits_sample_trace(run_yk) -> None:
+    """Golden trace: alice's third report waits for her first to finish (maxapplications 2 for every user of
+    root.analytics); dave's second notebook waits for the data-science group's 24Gi, erin's third for her 16Gi."""
+    result = run_yk("simulate", *SAMPLE)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == GOLDEN.read_text(encoding="utf-8")
