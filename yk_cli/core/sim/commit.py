@@ -10,7 +10,7 @@ from bisect import bisect_left, insort
 from collections.abc import Sequence
 
 from yk_cli.core.priority import PriorityChange
-from yk_cli.core.sim import preconditions
+from yk_cli.core.sim import preconditions, timeouts
 from yk_cli.core.sim.build import (
     COMPLETE,
     CYCLE_INTERVAL,
@@ -191,6 +191,7 @@ def reserve(state: RunState, ask: AskState, node: NodeState) -> None:
     state.nres += 1
     state.reservations += 1
     state.gen += 1
+    timeouts.arm(state, ask)
     if ask.required and not ask.triggered and not node.fits(ask.fit):
         state.required_waiting.append(ask)  # RequiredNodePreemptor runs in the next reservation pass
     _climb(state, app, ask.size, ask.fit, -1, 0, 0, ask.old, not app.started, bool(ask.required))

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from yk_cli.core.config import PartitionConfig
 from yk_cli.core.priority import PriorityChange
 from yk_cli.core.queues import QueueTree
-from yk_cli.core.sim import preconditions, quota
+from yk_cli.core.sim import preconditions, quota, timeouts
 from yk_cli.core.sim.build import ARRIVE, COMPLETE, OLD, PREEMPT_READY, QUOTA, STARTED, RunState, build_state
 from yk_cli.core.sim.commit import (
     allocate,
@@ -269,6 +269,8 @@ class Simulation:
             preconditions.on_timer(state, obj)  # type: ignore[arg-type]
         elif kind == QUOTA and not quota.stale(state, obj, state.now):  # type: ignore[arg-type]
             self._quota()
+        elif kind == timeouts.RESERVATION_EXPIRED:
+            timeouts.expire(state, obj)
 
     def _arrived(self, ask: AskState) -> None:
         """An ask arriving after the start: applied, and recorded for the reports with the priorities it raised."""
@@ -377,6 +379,8 @@ class Simulation:
         state = self.state
         if state.required_waiting and not self._required_preemptions(held):
             return False
+        if state.expiring and not self._expired():
+            return False
         tries = state.gen, len(state.heap)
         decision = find_decision(state)
         if decision is None:
@@ -385,6 +389,24 @@ class Simulation:
         if not self._may_step(decision):
             return False
         return self._apply(decision)
+
+    def _expired(self) -> bool:
+        """Cancel the reservations past their 2 x 60 min wait whose ask no longer fits a headroom (each an
+        `unreserve` step; the cycle goes on): False when the step limit stopped it."""
+        from yk_cli.core.properties import format_duration
+
+        for ask in timeouts.due(self.state):
+            node = ask.reserved
+            assert node is not None
+            if not self._may_step(Decision(UNRESERVE, ask, node)):
+                return False
+            unreserve(self.state, ask)
+            reason = (
+                f"cancelled: reserved for more than {format_duration(timeouts.RESERVATION_WAIT)} "
+                "and the ask no longer fits its queue's or its user's headroom"
+            )
+            self._emit(UNRESERVE, ask.app, ask.name, ask.priority, node.name, ask.size, (), reason)
+        return True
 
     def _apply(self, decision: Decision) -> bool:
         """Carry out a cycle's outcome and record its step."""
@@ -558,6 +580,8 @@ def _stale(state: RunState, time: int, _seq: int, kind: int, obj: object) -> boo
     if kind == QUOTA:
         assert isinstance(obj, QState)
         return quota.stale(state, obj, time)
+    if kind == timeouts.RESERVATION_EXPIRED:
+        return timeouts.stale(obj)
     return False
 
 
