@@ -77,6 +77,8 @@ class Size:
     """generated (core/generate.py) or preempt (preempt_texts)."""
     preemption: bool = False
     """A generated size with the partition's preemption left on (its guarantees make failing asks try)."""
+    limits: bool = False
+    """A generated size with user and group limits on every leaf (see with_limits)."""
 
     def options(self) -> GenerateOptions:
         """The generator options for this size."""
@@ -91,6 +93,8 @@ class Size:
                 f"(under guarantee, submitted -60s)"
             )
         label = f"{self.nodes:,} nodes / {self.queues:,} leaf queues / {self.apps:,} apps / {self.asks:,} asks"
+        if self.limits:
+            label += " / user and group limits on every leaf"
         if self.preemption:
             return label + " (preemption on: pending asks in guaranteed queues try it every 15 virtual s)"
         return label + " (preemption.enabled: false: a workload that does not preempt)"
@@ -103,6 +107,8 @@ SIZES = {
     "50k-fixed": Size("50k-fixed", 5_000, 100, 1_000, 50_000),
     "200k-fixed": Size("200k-fixed", 20_000, 100, 1_000, 200_000),
     "150k": Size("150k", 5_000, 500, 5_000, 150_000),
+    "10k+l": Size("10k+l", 1_000, 100, 1_000, 10_000, limits=True),
+    "50k+l": Size("50k+l", 5_000, 500, 5_000, 50_000, limits=True),
     "10k+p": Size("10k+p", 1_000, 100, 1_000, 10_000, preemption=True),
     "50k+p": Size("50k+p", 5_000, 500, 5_000, 50_000, preemption=True),
     "preempt": Size("preempt", 1_000, 5, 90, 5_000, kind="preempt"),
@@ -190,6 +196,52 @@ def preempt_texts(size: Size, seed: int = SEED) -> tuple[str, str]:
     return "\n".join(config) + "\n", "\n".join(work) + "\n"
 
 
+def with_limits(config: dict[str, Any], size: Size) -> dict[str, Any]:
+    """The generated config with `limits:` on every leaf when the size asks for them: every user may run 2
+    applications there (the wildcard user entry), and the leaf's team group (its parent's name, which the generated
+    applications list among their groups) may use a quarter of the leaf's max. Applications of 2-6 users share a
+    leaf, so both hold back work."""
+    if not size.limits:
+        return config
+
+    def visit(queue: dict[str, Any], parent: str) -> None:
+        children = queue.get("queues")
+        if children:
+            for child in children:
+                visit(child, queue["name"])
+            return
+        if parent == "root":
+            return
+        limits: list[dict[str, Any]] = [
+            {"limit": f"the {parent} team", "groups": [parent], "maxresources": _quarter(queue)},
+            {
+                "limit": "two applications per user",
+                "users": ["*"],
+                "maxapplications": min(2, queue.get("maxapplications") or 2),
+            },
+        ]
+        if not limits[0]["maxresources"]:
+            del limits[0]
+        queue["limits"] = limits
+
+    for partition in config["partitions"]:
+        for root in partition["queues"]:
+            visit(root, "root")
+    return config
+
+
+def _quarter(queue: dict[str, Any]) -> dict[str, str]:
+    """A quarter of the queue's max (vcore in whole cores, memory in Gi), {} without one."""
+    top = queue.get("resources", {}).get("max") or {}
+    out = {}
+    if "vcore" in top:
+        out["vcore"] = str(max(1, int(str(top["vcore"])) // 4))
+    memory = str(top.get("memory", ""))
+    if memory.endswith("Gi"):
+        out["memory"] = f"{max(1, int(memory[:-2]) // 4)}Gi"
+    return out
+
+
 def without_preemption(config_text: str, size: Size) -> str:
     """The generated config with `preemption: {enabled: false}` on its partition (unless the size keeps it on)."""
     head = "  - name: default\n"
@@ -205,7 +257,7 @@ def write_size(size: Size, out: Path) -> None:
         config_text, workload_text = preempt_texts(size)
     else:
         generated = generate(size.options())
-        config_text = without_preemption(config_yaml(generated.config), size)
+        config_text = without_preemption(config_yaml(with_limits(generated.config, size)), size)
         workload_text = workload_yaml(generated.workload)
     (out / "queues.yaml").write_text(config_text, encoding="utf-8")
     (out / "workload.yaml").write_text(workload_text, encoding="utf-8")
@@ -227,7 +279,7 @@ def prepare(size: Size, out: Path, skip_parse: bool) -> dict[str, Any]:
     generated = generate(size.options())
     generate_s = time.perf_counter() - started
     started = time.perf_counter()
-    config_text = without_preemption(config_yaml(generated.config), size)
+    config_text = without_preemption(config_yaml(with_limits(generated.config, size)), size)
     workload_text = workload_yaml(generated.workload)
     write_s = time.perf_counter() - started
     started = time.perf_counter()

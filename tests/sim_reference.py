@@ -18,6 +18,7 @@ from yk_cli.core.resources import fits_in, fits_in_max_undef
 from yk_cli.core.workload import Workload
 
 RESERVATION_DELAY = 2_000_000_000
+RESERVATION_WAIT = 2 * 3_600_000_000_000
 CYCLE = 100_000_000
 STARTING = 300_000_000_000
 
@@ -63,6 +64,7 @@ class RAsk:
     old: bool = False
     reserved: RNode | None = None
     res_seq: int = 0
+    res_time: int = 0
     rank: int = 0
     """Position in the application's request list built as sorted_asks.go inserts (see _insert_ranks)."""
     required: str = ""
@@ -337,7 +339,21 @@ class Reference:
 
     # --- the cycle ----------------------------------------------------------------------------------------------
 
+    def _expire(self) -> None:
+        """Reservations older than 2 x 60 min whose ask fails its user's or queue's headroom are cancelled."""
+        for ask in sorted((a for a in self.asks if a.reserved is not None), key=lambda a: a.res_seq):
+            if self.now < ask.res_time + RESERVATION_WAIT + CYCLE:
+                continue
+            room = self._headroom(ask.app.leaf)
+            if self._user_ok(ask.app, ask) and (room is None or fits_in_max_undef(ask.resources, room)):
+                continue
+            node = ask.reserved
+            assert node is not None
+            ask.reserved, node.reserved_by = None, None
+            self.events.append(("unreserve", self.now, ask.app.id, ask.name, node.name))
+
     def _cycle(self) -> tuple[str, RAsk, RNode] | None:
+        self._expire()
         prio = self._priorities()
         found = self._reserved_pass(self.tree.root, prio)
         if found is not None:
@@ -446,8 +462,9 @@ class Reference:
                 self.res_seq += 1
                 app.res_order = self.res_seq
             self.res_seq += 1
-            ask.reserved, ask.res_seq, node.reserved_by = node, self.res_seq, ask
+            ask.reserved, ask.res_seq, node.reserved_by, ask.res_time = node, self.res_seq, ask, self.now
             self.events.append(("reserve", self.now, app.id, ask.name, node.name))
+            self._push(self.now + RESERVATION_WAIT + CYCLE, "expire", ask)
             return
         if ask.reserved is not None:
             ask.reserved.reserved_by = None
@@ -498,6 +515,8 @@ class Reference:
             assert isinstance(obj, RAsk)
             obj.old = True
             return True
+        if kind == "expire":
+            return True
         assert isinstance(obj, RApp)
         if obj.state == "Starting":
             obj.state = "Running"
@@ -510,6 +529,9 @@ class Reference:
         if kind == "starting":
             assert isinstance(obj, RApp)
             return obj.state != "Starting"
+        if kind == "expire":
+            assert isinstance(obj, RAsk)
+            return obj.reserved is None
         return False
 
     def run(self) -> tuple[list[tuple[str, int, str, str, str]], list[str]]:

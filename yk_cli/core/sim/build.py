@@ -125,8 +125,9 @@ class RunState:
     """Asks created for preempted pods with restartOnPreemption."""
     ugm: Ugm | None = None
     """The user-group manager when the partition sets user or group limits (see ugm.py)."""
-    expiring: list[AskState] = field(default_factory=list)
-    """Reserved asks past their reservation's 2 x 60 min wait: cancelled once they fail a headroom (backoff.py)."""
+    expiring: list[tuple[AskState, int]] = field(default_factory=list)
+    """(reserved ask, reservation time) past the reservation's 2 x 60 min wait: cancelled once the ask fails a headroom
+    (timeouts.py)."""
 
     def push(self, time: int, kind: int, obj: object) -> None:
         """Schedule a heap event; equal times keep insertion order."""
@@ -250,7 +251,12 @@ def build_state(
             queue.parent.children.append(queue.entry)
     for queue in queues.values():
         queue.children.sort()
-        queue.limited = queue.max is not None or queue.maxapps > 0
+        queue.limited = queue.max is not None or queue.maxapps > 0 or state.ugm is not None
+    if state.ugm is not None:  # no ask has arrived yet: only the flags
+        for runtime in state.apps:
+            held_by = runtime.limits
+            runtime.held = held_by is not None and not runtime.started and held_by.nfull > 0
+        state.ugm.flipped.clear()
     return state, {app_id: note for app_id, (_, note) in placements.items() if note}
 
 
@@ -330,6 +336,8 @@ def _application(
             user = app.user or DEFAULT_USER
             levels = [q.path for q in reversed(leaf.ancestors())]
             runtime.limits = state.ugm.for_app(user, state.ugm.groups_of(user, app.groups), levels)
+            if runtime.limits is not None:
+                runtime.limits.owner = runtime
     state.apps.append(runtime)
     if leaf is not None:
         leaf.members.append(runtime)

@@ -108,7 +108,7 @@ def _visit(state: RunState, queue: QState, parent_hr: list[float] | None, new_ok
     if new_ok and queue.maxapps and queue.running + 1 > queue.maxapps:
         new_ok = False
     if not queue.pready and not _possible(
-        state, queue.sizes, None if new_ok else queue.new_sizes, queue.old, hr, queue.required
+        state, queue.sizes, (queue.held_sizes or None) if new_ok else queue.new_sizes, queue.old, hr, queue.required
     ):
         return None
     if queue.is_leaf:
@@ -133,12 +133,12 @@ def _leaf(state: RunState, leaf: QState, hr: list[float], new_ok: bool) -> Decis
         app: AppState = entry[-1]
         if not app.started and not new_ok:
             continue  # maxapplications: an application that has not started may not start now
+        if app.held:
+            continue  # the user's or group's maxapplications
         limits = app.limits
         user_hr = None
         room = hr
         if limits is not None:
-            if not app.started and not limits.can_run():
-                continue  # the user's or group's maxapplications
             user_hr = limits.headroom()
             if user_hr is not None:
                 room = [u if u < q else q for u, q in zip(user_hr, hr, strict=True)]

@@ -581,7 +581,11 @@ def _stale(state: RunState, time: int, _seq: int, kind: int, obj: object) -> boo
         assert isinstance(obj, QState)
         return quota.stale(state, obj, time)
     if kind == timeouts.RESERVATION_EXPIRED:
-        return timeouts.stale(obj)
+        if timeouts.stale(obj):
+            return True
+        arrivals = state.arrivals  # (checked as the heap's first event: it is next unless an arrival comes first)
+        first = arrivals[state.next_arrival][0] if state.next_arrival < len(arrivals) else None
+        return (first is None or first > time) and timeouts.quiet(state, obj)
     return False
 
 

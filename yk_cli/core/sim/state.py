@@ -79,6 +79,7 @@ class QState:
         "entry",
         "fair_dens",
         "guaranteed",
+        "held_sizes",
         "hr_waiters",
         "is_leaf",
         "limited",
@@ -160,6 +161,8 @@ class QState:
         """Unreserved pending asks below this queue, by size."""
         self.new_sizes: dict[Size, int] = {}
         """The part of sizes whose application has not started (subject to maxapplications)."""
+        self.held_sizes: dict[Size, int] = {}
+        """The part of new_sizes whose application its user's or group's maxapplications holds back (AppState.held)."""
         self.old: dict[Size, int] = {}
         """The part of sizes old enough to reserve a node."""
         self.blocked = False
@@ -219,8 +222,10 @@ class QState:
         if not sizes or self.required:
             self.blocked = False
             return
-        top, allocated, new = self.max, self.allocated, self.new_sizes
+        top, allocated = self.max, self.allocated
         full = self.maxapps and self.running + 1 > self.maxapps
+        new = self.new_sizes if full else self.held_sizes
+        full = full or bool(new)
         last = self.open_size
         if last is not None:
             count = sizes.get(last)
@@ -332,6 +337,7 @@ class AppState:
         "backoff",
         "dirty",
         "entry",
+        "held",
         "id",
         "leaf",
         "limits",
@@ -393,6 +399,8 @@ class AppState:
         """Entries (ask key..., AskState) of asks ready to try preemption now, reserved ones included, in sort order."""
         self.limits: AppLimits | None = None
         """The user and group limits that apply to the application (None: none does; see ugm.py)."""
+        self.held = False
+        """Not started and held back by a user's or group's maxapplications: its asks count in held_sizes."""
         self.backoff = 0
         """application.unschedasks.backoff: skipped by the normal walk until this time (see backoff.py)."""
 

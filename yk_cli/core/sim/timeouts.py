@@ -37,16 +37,28 @@ def expire(state: RunState, obj: object) -> None:
     """The timeout ended: the reservation is cancelled once the ask fails a headroom (see due)."""
     if not stale(obj):
         assert isinstance(obj, tuple)
-        state.expiring.append(obj[0])
+        state.expiring.append(obj)
+
+
+def quiet(state: RunState, obj: object) -> bool:
+    """A live timer, the next event of the run, whose ask still fits every headroom: it is watched from now on (see
+    due) without moving the clock, since nothing changes until it and nothing would happen at its time."""
+    assert isinstance(obj, tuple)
+    ask = obj[0]
+    assert isinstance(ask, AskState)
+    if not _fits(ask):
+        return False
+    state.expiring.append(obj)
+    return True
 
 
 def due(state: RunState) -> list[AskState]:
     """The expired reservations to cancel now (their ask fails its user's, group's or queue's headroom), in the
-    order they were reserved; the others stay watched."""
-    watched = [ask for ask in state.expiring if ask.reserved is not None]
-    out = [ask for ask in watched if not _fits(ask)]
-    state.expiring[:] = [ask for ask in watched if ask not in out]
-    return sorted(out, key=lambda ask: ask.res_seq)
+    order they were reserved; the others stay watched (a reservation placed, cancelled or taken anew is dropped)."""
+    watched = list(dict.fromkeys(item for item in state.expiring if not stale(item)))
+    out = [item for item in watched if not _fits(item[0])]
+    state.expiring[:] = [item for item in watched if item not in out]
+    return [ask for ask, _ in sorted(out, key=lambda item: item[0].res_seq)]
 
 
 def _fits(ask: AskState) -> bool:

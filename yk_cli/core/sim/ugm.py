@@ -146,13 +146,17 @@ def _max(values: Mapping[str, str]) -> dict[str, int] | None:
 class Tracker:
     """A user's or group's usage and running applications below one queue, where it has a limit."""
 
-    __slots__ = ("apps", "max", "rule", "used")
+    __slots__ = ("apps", "is_full", "max", "members", "rule", "used")
 
     def __init__(self, rule: Rule, width: int, index: Mapping[str, int]) -> None:
         self.rule = rule
         self.used = [0] * width
         self.apps: dict[object, None] = {}
         """The applications counted as running (insertion-ordered set)."""
+        self.members: list[AppLimits] = []
+        """Every application this tracker applies to."""
+        self.is_full = False
+        """full(), kept up to date as applications are counted and uncounted."""
         self.max: tuple[tuple[int, int], ...] = ()
         """(type index, max) of the types the limit names that the run knows (others never matter)."""
         if rule.max is not None:
@@ -166,13 +170,19 @@ class Tracker:
 class AppLimits:
     """The trackers that apply to one application, user ones first (root to leaf), then its group's."""
 
-    __slots__ = ("counted", "group", "headroom_cache", "trackers", "ugm", "user", "with_max")
+    __slots__ = ("counted", "group", "headroom_cache", "nfull", "owner", "trackers", "ugm", "user", "with_max")
 
     def __init__(self, ugm: Ugm, user: str, group: str, trackers: list[Tracker]) -> None:
         self.ugm = ugm
         self.user = user
         self.group = group
         self.trackers = trackers
+        self.nfull = sum(t.is_full for t in trackers)
+        """How many of its trackers run their maxapplications applications (is_full)."""
+        self.owner: object = None
+        """The run's AppState (set by the builder): reported in Ugm.flipped when nfull changes."""
+        for t in trackers:
+            t.members.append(self)
         self.with_max = [t for t in trackers if t.max]
         self.counted = False
         """Counted as running in the trackers (from its first allocation until nothing runs or waits)."""
@@ -180,7 +190,7 @@ class AppLimits:
 
     def can_run(self) -> bool:
         """CanRunApp for an application that has not started."""
-        return self.counted or not any(t.full() for t in self.trackers)
+        return self.counted or self.nfull == 0
 
     def full_tracker(self) -> Tracker | None:
         """The first tracker (user before group, leaf first) whose maxapplications holds the application back."""
@@ -226,6 +236,7 @@ class AppLimits:
                 used[i] += v
             if not self.counted:
                 t.apps[self] = None
+                self.ugm.refresh(t)
         self.counted = True
 
     def remove(self, size: Sequence[int], remove_app: bool) -> None:
@@ -237,6 +248,7 @@ class AppLimits:
                 used[i] -= v
             if remove_app:
                 t.apps.pop(self, None)
+                self.ugm.refresh(t)
         if remove_app:
             self.counted = False
 
@@ -259,8 +271,21 @@ class Ugm:
         """Bumped by every usage change (headroom caches compare it)."""
         self.user_groups: dict[str, tuple[str, ...]] = {}
         """The core's user group cache: user -> the groups its applications are tracked by."""
+        self.flipped: list[AppLimits] = []
+        """Applications whose nfull changed since the engine last looked (it keeps its held counts in step)."""
         self.waiters: list[object] = []
         """Reserved asks whose last try failed their user's or group's headroom (woken when a usage drops)."""
+
+    def refresh(self, tracker: Tracker) -> None:
+        """Keep is_full and the members' nfull in step after the tracker's running applications changed."""
+        full = tracker.full()
+        if full == tracker.is_full:
+            return
+        tracker.is_full = full
+        delta = 1 if full else -1
+        for member in tracker.members:
+            member.nfull += delta
+            self.flipped.append(member)
 
     def groups_of(self, user: str, groups: Sequence[str]) -> tuple[str, ...]:
         """UserGroupCache.ConvertUGI with the default resolver, applications taken in submission order: the groups
