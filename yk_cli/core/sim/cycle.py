@@ -72,8 +72,10 @@ def _possible(
     old: dict[Size, int],
     hr: list[float],
     required: int,
+    user_hr: list[float] | None = None,
 ) -> bool:
-    """Whether some ask counted in sizes might succeed: fits the headroom and either fits a node or may reserve.
+    """Whether some ask counted in sizes might succeed: fits the headroom (and the user's, when given) and either fits
+    a node or may reserve.
 
     Required-node asks allocate or reserve their node whenever the headroom allows: they always count.
     """
@@ -85,10 +87,13 @@ def _possible(
     for size, count in sizes.items():
         if new is not None and count <= new.get(size, 0):
             continue  # only asks of applications that may not start
-        for i, v in cached[size]:
+        fit = cached[size]
+        for i, v in fit:
             if hr[i] < v:
                 break
         else:
+            if user_hr is not None and not fits(user_hr, fit):
+                continue
             if size not in node_dead:
                 return True
             if size not in reserve_dead and old.get(size):
@@ -136,15 +141,10 @@ def _leaf(state: RunState, leaf: QState, hr: list[float], new_ok: bool) -> Decis
         if app.held:
             continue  # the user's or group's maxapplications
         limits = app.limits
-        user_hr = None
-        room = hr
-        if limits is not None:
-            user_hr = limits.headroom()
-            if user_hr is not None:
-                room = [u if u < q else q for u, q in zip(user_hr, hr, strict=True)]
+        user_hr = limits.headroom() if limits is not None else None
         if admitted is not None and app not in admitted:
             continue
-        if _possible(state, app.sizes, None, app.old, room, app.required):
+        if _possible(state, app.sizes, None, app.old, hr, app.required, user_hr):
             asks = app.asks
             if app.pready and any(e[-1].reserved is not None for e in app.pready):
                 # reserved asks are tried in the walk too, where only preemption can come of them

@@ -170,7 +170,19 @@ class Tracker:
 class AppLimits:
     """The trackers that apply to one application, user ones first (root to leaf), then its group's."""
 
-    __slots__ = ("counted", "group", "headroom_cache", "nfull", "owner", "trackers", "ugm", "user", "with_max")
+    __slots__ = (
+        "counted",
+        "gver",
+        "group",
+        "headroom_cache",
+        "nfull",
+        "owner",
+        "trackers",
+        "ugm",
+        "user",
+        "uver",
+        "with_max",
+    )
 
     def __init__(self, ugm: Ugm, user: str, group: str, trackers: list[Tracker]) -> None:
         self.ugm = ugm
@@ -186,7 +198,11 @@ class AppLimits:
         self.with_max = [t for t in trackers if t.max]
         self.counted = False
         """Counted as running in the trackers (from its first allocation until nothing runs or waits)."""
-        self.headroom_cache: tuple[int, list[float] | None] = (-1, None)
+        self.headroom_cache: tuple[int, int, list[float] | None] = (-1, -1, None)
+        self.uver = ugm.version_of(USER, user)
+        """Bumped whenever a tracker of the user changes (only the user's applications change them)."""
+        self.gver = ugm.version_of(GROUP, group)
+        """Bumped whenever a tracker of the group changes (only applications tracked as the group change them)."""
 
     def can_run(self) -> bool:
         """CanRunApp for an application that has not started."""
@@ -205,8 +221,8 @@ class AppLimits:
         """Manager.Headroom as a vector (inf where unlimited), None when no tracker limits resources."""
         if not self.with_max:
             return None
-        version, cached = self.headroom_cache
-        if version == self.ugm.version:
+        uver, gver, cached = self.headroom_cache
+        if uver == self.uver[0] and gver == self.gver[0]:
             return cached
         room = [float("inf")] * self.ugm.width
         for t in self.with_max:
@@ -215,7 +231,7 @@ class AppLimits:
                 left = v - used[i]
                 if left < room[i]:
                     room[i] = left
-        self.headroom_cache = (self.ugm.version, room)
+        self.headroom_cache = (self.uver[0], self.gver[0], room)
         return room
 
     def short_tracker(self, fit: Sequence[tuple[int, int]]) -> Tracker | None:
@@ -230,6 +246,8 @@ class AppLimits:
     def add(self, size: Sequence[int]) -> None:
         """IncreaseTrackedResource: an allocation of the application."""
         self.ugm.version += 1
+        self.uver[0] += 1
+        self.gver[0] += 1
         for t in self.trackers:
             used = t.used
             for i, v in enumerate(size):
@@ -242,6 +260,8 @@ class AppLimits:
     def remove(self, size: Sequence[int], remove_app: bool) -> None:
         """DecreaseTrackedResource: an allocation gone; remove_app when the application has nothing left."""
         self.ugm.version += 1
+        self.uver[0] += 1
+        self.gver[0] += 1
         for t in self.trackers:
             used = t.used
             for i, v in enumerate(size):
@@ -271,10 +291,15 @@ class Ugm:
         """Bumped by every usage change (headroom caches compare it)."""
         self.user_groups: dict[str, tuple[str, ...]] = {}
         """The core's user group cache: user -> the groups its applications are tracked by."""
+        self.versions: dict[tuple[str, str], list[int]] = {}
         self.flipped: list[AppLimits] = []
         """Applications whose nfull changed since the engine last looked (it keeps its held counts in step)."""
         self.waiters: list[object] = []
         """Reserved asks whose last try failed their user's or group's headroom (woken when a usage drops)."""
+
+    def version_of(self, kind: str, who: str) -> list[int]:
+        """The shared change counter of a user's (a group's) trackers."""
+        return self.versions.setdefault((kind, who), [0])
 
     def refresh(self, tracker: Tracker) -> None:
         """Keep is_full and the members' nfull in step after the tracker's running applications changed."""
