@@ -172,8 +172,8 @@ class AppLimits:
 
     __slots__ = (
         "counted",
-        "gver",
         "group",
+        "gver",
         "headroom_cache",
         "nfull",
         "owner",
