@@ -9,7 +9,8 @@ preemption-heavy queues.yaml/workload.yaml to DIR and stop, e.g. for a profile).
 
 Generated sizes (10k, 50k, 200k, 150k, the -fixed ones) run with the partition's preemption disabled: the workloads
 that do not preempt. `10k+l` and `50k+l` are the 10k and 50k workloads with user and group limits on every leaf
-(with_limits: every user may run 2 applications there, the leaf's team group a quarter of its max). `10k+p` and `50k+p` are the same workloads with preemption on: their guarantees and endless
+(with_limits: every user may run 2 applications there, the leaf's team group a quarter of its max).
+`10k+p` and `50k+p` are the same workloads with preemption on: their guarantees and endless
 churn make every pending ask in a guaranteed queue retry preemption every 15 virtual seconds, as the core does.
 
 The `preempt` size is not from core/generate.py: 1,000 nodes (16 vcore / 64Gi) full of low-priority allocations
