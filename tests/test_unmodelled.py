@@ -38,16 +38,11 @@ applications:
     asks:
       - {name: z, priority: 1, resources: {vcore: 1}}
 """
-LIMITS = (
-    "user and group limits on root, root.a: the dry run places and runs applications as if no user or group "
-    "limit applied"
-)
 BACKOFF = "application.unschedasks.backoff on root.b: the dry run never skips an application after unschedulable asks"
 EXPECTED_JSON = [
-    {"feature": "limits", "message": LIMITS, "queues": ["root", "root.a"], "pods": []},
     {"feature": "backoff", "message": BACKOFF, "queues": ["root.b"], "pods": []},
 ]
-NOTICE = [f"Not modelled: {LIMITS}", f"Not modelled: {BACKOFF}", ""]
+NOTICE = [f"Not modelled: {BACKOFF}", ""]
 
 
 @pytest.fixture
@@ -79,11 +74,11 @@ def test_text_notice_at_the_top(run_yk, files: tuple[str, str], name: str) -> No
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
     if name == "priorities":
-        assert lines[:3] == NOTICE
-        assert lines[3] == "Queue priorities in partition default (n/a: nothing pending)"
+        assert lines[:2] == NOTICE
+        assert lines[2] == "Queue priorities in partition default (n/a: nothing pending)"
     else:
         assert lines[1] == ""
-        assert lines[2:5] == NOTICE
+        assert lines[2:4] == NOTICE
 
 
 @pytest.mark.parametrize("name", list(COMMANDS))
@@ -95,8 +90,7 @@ def test_json_not_modelled(run_yk, files: tuple[str, str], name: str) -> None:
 
 def test_markdown_notice(run_yk, files: tuple[str, str]) -> None:
     result = run_yk("simulate", *files, "--format", "markdown")
-    assert result.stdout.splitlines()[2:5] == [
-        f"> **Not modelled:** {LIMITS}",
+    assert result.stdout.splitlines()[2:4] == [
         f"> **Not modelled:** {BACKOFF}",
         "",
     ]
@@ -111,27 +105,17 @@ def test_nothing_unmodelled_is_an_empty_list(run_yk) -> None:
         assert "Not modelled" not in text.stdout
 
 
-def test_many_queues_are_shortened(run_yk, tmp_path: Path) -> None:
+def test_limits_are_no_longer_reported(run_yk, tmp_path: Path) -> None:
+    """User and group limits are modelled (sim/ugm.py): a config with limits on every queue has no notice."""
     queues = "".join(
         f"          - name: q{i}\n            limits: [{{users: [bob], maxapplications: 1}}]\n" for i in range(7)
     )
     config = tmp_path / "queues.yaml"
-    config.write_text(
-        CONFIG.split("        queues:\n")[0].replace(
-            "    limits:\n      - {limit: everyone, users: ['*'], maxapplications: 10}\n", ""
-        )
-        + "        queues:\n"
-        + queues
-    )
+    config.write_text(CONFIG.split("        queues:\n")[0] + "        queues:\n" + queues)
     workload = tmp_path / "workload.yaml"
     workload.write_text("nodes:\n  - {name: n1, resources: {vcore: 4}}\n")
     result = run_yk("simulate", str(config), str(workload), "--format", "json")
-    [item] = json.loads(result.stdout)["notModelled"]
-    assert item["queues"] == [f"root.q{i}" for i in range(7)]
-    assert item["message"] == (
-        "user and group limits on root.q0, root.q1, root.q2, root.q3, root.q4 and 2 more: the dry run places and "
-        "runs applications as if no user or group limit applied"
-    )
+    assert json.loads(result.stdout)["notModelled"] == []
 
 
 def _annotated_dump(tmp_path: Path, annotation: str) -> Path:

@@ -46,6 +46,10 @@ QUEUE_MISSING = "queue-missing"
 """The application names a queue that does not exist or is not a leaf."""
 MAX_APPLICATIONS = "max-applications"
 """The application has not started and a queue on its path runs maxapplications applications."""
+USER_MAX_APPLICATIONS = "user-max-applications"
+"""The application has not started and its user or group runs its maxapplications applications (`limits:`)."""
+USER_QUOTA = "user-quota"
+"""The ask does not fit its user's or group's headroom (`limits:` maxresources minus usage)."""
 STATE_FILTER = "state-filter"
 """stateaware (YuniKorn 1.5 and older) lets only one new application start at a time."""
 QUEUE_MAX = "queue-max"
@@ -72,7 +76,9 @@ REASON_CODES = (
     INVALID_ASK,
     QUEUE_MISSING,
     MAX_APPLICATIONS,
+    USER_MAX_APPLICATIONS,
     STATE_FILTER,
+    USER_QUOTA,
     QUEUE_MAX,
     NODE_TOO_SMALL,
     NODE_RESERVED,
@@ -165,6 +171,8 @@ class PendingAsk:
     reason: str
     """The reason in words, naming the queue, node or ask responsible."""
     submit_time: int = 0
+    where: tuple[str | int, ...] = ()
+    """The config document path of the limit entry the reason names (reports add its `file:line`), else ()."""
 
 
 @dataclass(frozen=True, slots=True)

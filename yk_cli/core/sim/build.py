@@ -22,6 +22,7 @@ from yk_cli.core.sim.state import (
     fit_of,
     vector,
 )
+from yk_cli.core.sim.ugm import DEFAULT_USER, Ugm, limit_config
 from yk_cli.core.trace import QUEUE_MISSING, UNPLACED, PreemptionAttempt, TraceEvent
 from yk_cli.core.workload import Application, Workload
 
@@ -127,6 +128,11 @@ class RunState:
     """Asks created for preempted pods with restartOnPreemption."""
     gang: GangState | None = None
     """Gang scheduling (gang.py): None when no application has task groups."""
+    ugm: Ugm | None = None
+    """The user-group manager when the partition sets user or group limits (see ugm.py)."""
+    expiring: list[tuple[AskState, int]] = field(default_factory=list)
+    """(reserved ask, reservation time) past the reservation's 2 x 60 min wait: cancelled once the ask fails a headroom
+    (timeouts.py)."""
 
     def push(self, time: int, kind: int, obj: object) -> None:
         """Schedule a heap event; equal times keep insertion order."""
@@ -236,6 +242,9 @@ def build_state(
         preemption_enabled=partition.preemption_enabled is not False,
         type_index=index_of,
     )
+    limits = limit_config(partition)
+    if limits:
+        state.ugm = Ugm(limits, width, index_of)
     never = {pc.name for pc in workload.priority_classes if pc.preemption_policy == "Never"}
     for app in workload.applications:
         _application(state, app, placements, index_of, never)
@@ -249,7 +258,12 @@ def build_state(
             queue.parent.children.append(queue.entry)
     for queue in queues.values():
         queue.children.sort()
-        queue.limited = queue.max is not None or queue.maxapps > 0
+        queue.limited = queue.max is not None or queue.maxapps > 0 or state.ugm is not None
+    if state.ugm is not None:  # no ask has arrived yet: only the flags
+        for runtime in state.apps:
+            held_by = runtime.limits
+            runtime.held = held_by is not None and not runtime.started and held_by.nfull > 0
+        state.ugm.flipped.clear()
     return state, {app_id: note for app_id, (_, note) in placements.items() if note}
 
 
@@ -325,6 +339,12 @@ def _application(
         state.cache.add_app(app.id, leaf.queue)
         runtime.prio = state.cache.apps[app.id]
         runtime.usage_dens = policies.usage_denominators(state.types, leaf.guaranteed)
+        if state.ugm is not None:
+            user = app.user or DEFAULT_USER
+            levels = [q.path for q in reversed(leaf.ancestors())]
+            runtime.limits = state.ugm.for_app(user, state.ugm.groups_of(user, app.groups), levels)
+            if runtime.limits is not None:
+                runtime.limits.owner = runtime
     state.apps.append(runtime)
     if leaf is not None:
         leaf.members.append(runtime)
@@ -363,6 +383,8 @@ def _application(
             state.push(running.end, COMPLETE, running)
         leaf.allocs[running] = None
         runtime.nalloc += 1
+        if runtime.limits is not None:
+            runtime.limits.add(size)
         for i, v in enumerate(size):
             runtime.allocated[i] += v
         for queue in leaf.ancestors():

@@ -16,7 +16,7 @@ from yk_cli.core.config import PartitionConfig
 from yk_cli.core.priority import PriorityChange
 from yk_cli.core.queues import QueueTree
 from yk_cli.core.resources import format_resource
-from yk_cli.core.sim import gang, preconditions, quota
+from yk_cli.core.sim import gang, preconditions, quota, timeouts
 from yk_cli.core.sim.build import (
     ARRIVE,
     COMPLETE,
@@ -296,6 +296,8 @@ class Simulation:
         elif kind == GANG_TIMER:
             assert isinstance(obj, gang.Gang)
             self._gang_timeout(obj)
+        elif kind == timeouts.RESERVATION_EXPIRED:
+            timeouts.expire(state, obj)
 
     def _arrived(self, ask: AskState, how: Arrive = arrive) -> None:
         """An ask arriving after the start: applied, and recorded for the reports with the priorities it raised."""
@@ -474,6 +476,8 @@ class Simulation:
         state = self.state
         if state.required_waiting and not self._required_preemptions(held):
             return False
+        if state.expiring and not self._expired():
+            return False
         tries = state.gen, len(state.heap)
         decision = find_decision(state)
         if state.gang is not None and state.gang.releasing and not self._gang_releases():
@@ -484,6 +488,24 @@ class Simulation:
         if not self._may_step(decision):
             return False
         return self._apply(decision)
+
+    def _expired(self) -> bool:
+        """Cancel the reservations past their 2 x 60 min wait whose ask no longer fits a headroom (each an
+        `unreserve` step; the cycle goes on): False when the step limit stopped it."""
+        from yk_cli.core.properties import format_duration
+
+        for ask in timeouts.due(self.state):
+            node = ask.reserved
+            assert node is not None
+            if not self._may_step(Decision(UNRESERVE, ask, node)):
+                return False
+            unreserve(self.state, ask)
+            reason = (
+                f"cancelled: reserved for more than {format_duration(timeouts.RESERVATION_WAIT)} "
+                "and the ask no longer fits its queue's or its user's headroom"
+            )
+            self._emit(UNRESERVE, ask.app, ask.name, ask.priority, node.name, ask.size, (), reason)
+        return True
 
     def _apply(self, decision: Decision) -> bool:
         """Carry out a cycle's outcome and record its step."""
@@ -685,6 +707,12 @@ def _stale(state: RunState, time: int, _seq: int, kind: int, obj: object) -> boo
     if kind == GANG_TIMER:
         assert isinstance(obj, gang.Gang)
         return obj.timer != time
+    if kind == timeouts.RESERVATION_EXPIRED:
+        if timeouts.stale(obj):
+            return True
+        arrivals = state.arrivals  # (checked as the heap's first event: it is next unless an arrival comes first)
+        first = arrivals[state.next_arrival][0] if state.next_arrival < len(arrivals) else None
+        return (first is None or first > time) and timeouts.quiet(state, obj)
     return False
 
 
