@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 
 from tests.conftest import REALWORLD, ROOT, SAMPLES, dedent
 from yk_cli.core.yamldoc import Node
-from yk_cli.load.fastyaml import Unsupported, compose_document
-from yk_cli.load.source import MAX_DEPTH, MAX_EXPANDED_NODES, parse_yaml, parse_yaml_ruamel
+from tests.yaml_reference import parse_yaml_ruamel
+from yk_cli.load import yamlreader
+from yk_cli.load.source import MAX_DEPTH, MAX_EXPANDED_NODES, parse_yaml
 
 
 def _benchmark_module() -> Any:
@@ -52,24 +53,22 @@ def tree(node: Node) -> tuple:
     )
 
 
-def fast(text: str) -> Node | None:
-    """The fast composer's document, or None when it declines."""
-    try:
-        return compose_document(text, identity, MAX_DEPTH, MAX_EXPANDED_NODES)
-    except Unsupported:
-        return None
+def outcome(parsed: Any) -> tuple:
+    """Documents (as trees) and problems of a parse."""
+    return [tree(doc) for doc in parsed.documents], parsed.problems
 
 
 def agrees(text: str) -> bool:
-    """Assert the fast composer declines or matches ruamel.yaml; True when it handled the text."""
-    mine = fast(text)
-    if mine is None:
-        return False
-    slow = parse_yaml_ruamel(text)
-    assert slow.problems == [], f"fast path accepted text ruamel refuses: {slow.problems[0].message}\n{text}"
-    assert len(slow.documents) == 1
-    assert tree(mine) == tree(slow.documents[0]), text
-    return True
+    """Assert the reader (with the C parser and with the pure-Python fallback) gives ruamel.yaml's composer's nodes,
+    spans and problems; True when the text has no problem."""
+    expected = outcome(parse_yaml_ruamel(text))
+    assert outcome(parse_yaml(text)) == expected, text
+    previous = yamlreader.use_c_parser(False)
+    try:
+        assert outcome(parse_yaml(text)) == expected, f"pure-Python fallback: {text}"
+    finally:
+        yamlreader.use_c_parser(previous)
+    return not expected[1]
 
 
 def corpus() -> list[tuple[str, str]]:
@@ -340,7 +339,7 @@ def test_random_documents(value: dict[str, object], seed: int) -> None:
     agrees("\n".join(render(value, 0, random.Random(seed))) + "\n")
 
 
-MUTABLE = [text for _, text in CORPUS if fast(text) is not None][:30]
+MUTABLE = [text for _, text in CORPUS if not parse_yaml_ruamel(text).problems][:30]
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])

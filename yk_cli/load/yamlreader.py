@@ -1,0 +1,455 @@
+"""The one YAML reader: libyaml's event parser (ruamel.yaml.clib) and an iterative composer, to Nodes or plain data.
+
+Events come from `_ruamel_yaml.CParser` (libyaml, the C parser that ruamel.yaml.clib ships), or from ruamel.yaml's
+pure-Python parser when the C extension is missing. A text either parser refuses is read again by the pure-Python
+parser, so a syntax error always carries ruamel.yaml's message and position. The composer keeps its own stack (no
+recursion, whatever the nesting) and counts nesting the way YuniKorn's yaml.v3 does: more than MAX_DEPTH open flow
+collections, or block collections each indented further than the last, is the error yaml.v3 reports. Aliases share
+their node, so an alias bomb stays small in memory; a document whose aliases expand beyond MAX_EXPANDED_NODES, or
+that contains itself, is refused. Scalars resolve like yaml.v3 (core.yamldoc.resolve_plain) and keys keep their text.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from yk_cli.core.diagnostics import Span
+from yk_cli.core.yamldoc import Node, plain_number, resolve_plain
+
+MAX_DEPTH = 10_000
+"""yaml.v3's limit, for flow collections (max_flow_level) and block indentation levels (max_indents) alike."""
+MAX_EXPANDED_NODES = 2_000_000
+"""Largest document after alias expansion (bounds YAML bombs)."""
+
+Mark = tuple[int, int]
+"""A 0-based (line, column) of the parsed text."""
+SpanOf = Callable[[Mark, Mark], Span]
+"""Turns the start and end marks of a node into its span in the file shown to the user."""
+
+try:
+    from _ruamel_yaml import CParser as _CParser
+except ImportError:  # pragma: no cover - the test suite forces this path with use_c_parser(False)
+    _CParser = None
+
+_use_c = _CParser is not None
+
+_AWKWARD = re.compile("[\t\r\x85\u2028\u2029\ufeff]|[^\n\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+"""Characters that libyaml and ruamel.yaml treat differently (tabs, other line breaks, a BOM, characters outside
+YAML's printable set): a text with any of them is read by ruamel.yaml's parser, so its verdict never depends on
+which parser is installed."""
+
+
+def _c_parser_for(text: str) -> bool:
+    """Whether libyaml reads this text exactly as ruamel.yaml's parser would."""
+    if not _use_c:
+        return False
+    if text.isascii():
+        return "\t" not in text and "\r" not in text and not _AWKWARD.search(text)
+    return not _AWKWARD.search(text)
+
+
+def c_parser_available() -> bool:
+    """Whether libyaml's parser (ruamel.yaml.clib) is installed and in use."""
+    return _use_c
+
+
+def use_c_parser(enabled: bool) -> bool:
+    """Read with the C parser (when installed) or, with False, with ruamel.yaml's pure-Python one; returns the
+    previous setting. For tests and comparisons."""
+    global _use_c
+    previous = _use_c
+    _use_c = enabled and _CParser is not None
+    return previous
+
+
+class ReadError(Exception):
+    """Why a text, or one document of it, is refused: the message as yk prints it, where, and a hint.
+
+    `mark` is a 0-based (line, column) of the parsed text; `span` instead when the place is a node's span.
+    """
+
+    def __init__(self, message: str, mark: Mark = (0, 0), hint: str = "", span: Span | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.mark = mark
+        self.hint = hint
+        self.span = span
+
+
+class _Declined(Exception):
+    """The plain-data reader leaves this text to the node reader (which reports what is wrong with it)."""
+
+
+class _ParserError(Exception):
+    """The event parser stopped on a syntax error."""
+
+    def __init__(self, error: ReadError) -> None:
+        super().__init__(error.message)
+        self.error = error
+
+
+def read_nodes(text: str, span_of: SpanOf) -> tuple[list[Node], list[ReadError]]:
+    """Every document of a text as Nodes, and what was refused: a syntax error stops reading (the documents before
+    it are kept) and comes first; a document that expands too far or contains itself is left out."""
+    errors: list[ReadError] = []
+    if _c_parser_for(text):
+        documents: list[Node] = []
+        try:
+            _compose(_c_events(text), span_of, documents, errors, _end_mark(text))
+            return documents, errors
+        except _ParserError:
+            errors = []  # ruamel.yaml's parser says what is wrong, in its words
+        except ReadError as err:
+            return documents, [err, *errors]
+    documents = []
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            _compose(_pure_events(text), span_of, documents, errors)
+    except _ParserError as err:
+        return documents, [err.error, *errors]
+    except ReadError as err:
+        return documents, [err, *errors]
+    return documents, errors
+
+
+def read_plain(text: str) -> tuple[bool, Any]:
+    """(True, the only document as plain data: dict, list, str, int, float, bool or None), or (False, None) when the
+    text needs the node reader: anchors, aliases, tags, repeated or non-scalar keys, several documents, errors."""
+    if not _c_parser_for(text):
+        return False, None
+    try:
+        return True, _plain(_c_events(text))
+    except (_Declined, _ParserError):
+        return False, None
+
+
+def _c_events(text: str) -> Iterator[Any]:
+    """libyaml's events; a syntax error raises _ParserError."""
+    from ruamel.yaml.error import YAMLError
+
+    assert _CParser is not None
+    parser = _CParser(text)
+    get = parser.get_event
+    try:
+        while True:
+            event = get()
+            if event is None:
+                return
+            yield event
+    except YAMLError as err:
+        raise _ParserError(_syntax_error(err)) from None
+
+
+def _pure_events(text: str) -> Iterator[Any]:
+    """ruamel.yaml's pure-Python events; a syntax error raises _ParserError."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        yield from YAML(typ="safe", pure=True).parse(text)
+    except YAMLError as err:
+        raise _ParserError(_syntax_error(err)) from None
+
+
+def _syntax_error(err: Exception) -> ReadError:
+    from ruamel.yaml.error import MarkedYAMLError
+
+    if isinstance(err, MarkedYAMLError):
+        mark = err.problem_mark or err.context_mark
+        message = " ".join(str(part) for part in (err.context, err.problem) if part)
+        where = (mark.line, mark.column) if mark else (0, 0)
+        return ReadError(f"YAML syntax error: {message}", where, syntax_hint(message))
+    return ReadError(f"YAML syntax error: {err}")
+
+
+def syntax_hint(message: str) -> str:
+    """A hint for the usual causes of a syntax error."""
+    if "\\t" in message or "tab" in message.lower():
+        return "YAML does not allow tabs for indentation; use spaces."
+    if "could not find expected ':'" in message or "expected <block end>" in message:
+        return "check the indentation of this line and the one before it."
+    return ""
+
+
+def _too_deep(event: Any, flow: bool) -> ReadError:
+    where = "flow" if flow else "indent"
+    mark = event.start_mark
+    return ReadError(
+        f"YAML syntax error: while increasing {where} level exceeded max depth of {MAX_DEPTH}",
+        (mark.line, mark.column),
+        f"YuniKorn's YAML decoder (yaml.v3) stops at {MAX_DEPTH:,} nested levels too.",
+    )
+
+
+def _event_classes() -> tuple[type, ...]:
+    from ruamel.yaml.events import (
+        AliasEvent,
+        DocumentEndEvent,
+        DocumentStartEvent,
+        MappingEndEvent,
+        MappingStartEvent,
+        ScalarEvent,
+        SequenceEndEvent,
+        SequenceStartEvent,
+    )
+
+    return (ScalarEvent, MappingStartEvent, SequenceStartEvent, MappingEndEvent, SequenceEndEvent, AliasEvent,
+            DocumentStartEvent, DocumentEndEvent)  # fmt: skip
+
+
+_BINARY = "tag:yaml.org,2002:binary"
+
+
+def _end_mark(text: str) -> Mark:
+    """The mark of the end of a text."""
+    last = text.rfind("\n")
+    return text.count("\n"), len(text) - last - 1
+
+
+def _compose(
+    events: Iterator[Any], span_of: SpanOf, out: list[Node], errors: list[ReadError], c_end: Mark | None = None
+) -> None:
+    """Nodes from events, appended to `out` as each document ends (or its error to `errors`).
+
+    With `c_end` (the end of the text), the events are libyaml's, whose marks are moved to where ruamel.yaml's
+    parser puts them: libyaml ends the last node after a line break the text lacks, and places an empty mapping
+    value right after its colon where ruamel.yaml places it at the next token.
+    """
+    scalar_event, map_start, seq_start, map_end, seq_end, alias_event, doc_start, doc_end = _event_classes()
+    last_line, last_column = c_end if c_end is not None else (1 << 62, 0)
+    resolved: dict[str, tuple[str, object]] = {}
+    anchors: dict[str, Node] = {}
+    aliased = False
+    stack: list[tuple[Node | None, Node | None, Any, bool, int, int]] = []
+    """Per open collection, what to restore at its end: (parent, parent's pending key, start mark, whether the
+    parent is a mapping, flow depth, block indentation column)."""
+    parent: Node | None = None
+    key: Node | None = None
+    is_map = False
+    root: Node | None = None
+    flow = 0
+    column = -1
+    indents = 0
+    empty: Node | None = None
+    """A libyaml empty mapping value whose span waits for the next event."""
+    for event in events:
+        if empty is not None:
+            mark = event.start_mark
+            here = (mark.line, mark.column) if mark.line <= last_line else (last_line, last_column)
+            empty.span = span_of(here, here)
+            empty = None
+        cls = event.__class__
+        if cls is scalar_event:
+            start, end = event.start_mark, event.end_mark
+            end_mark = (end.line, end.column) if end.line <= last_line else (last_line, last_column)
+            span = span_of((start.line, start.column), end_mark)
+            text = event.value
+            style = event.style or ""
+            tag = event.ctag
+            if tag is not None and str(tag) == _BINARY:
+                node = Node("scalar", span, "binary", text, text, [], [], style)
+            elif style:
+                node = Node("scalar", span, "str", text, text, [], [], style)
+            else:
+                found = resolved.get(text)
+                if found is None:
+                    found = resolved[text] = resolve_plain(text)
+                node = Node("scalar", span, found[0], text, found[1], [], [], "")
+                if (
+                    not text
+                    and c_end is not None
+                    and is_map
+                    and key is not None
+                    and not flow
+                    and start.index == end.index
+                    and tag is None
+                    and event.anchor is None
+                ):
+                    empty = node
+            if event.anchor is not None:
+                anchors[event.anchor] = node
+        elif cls is map_start or cls is seq_start:
+            pushed = column
+            if event.flow_style:
+                flow += 1
+                if flow > MAX_DEPTH:
+                    raise _too_deep(event, True)
+            elif event.start_mark.column > column:
+                indents += 1
+                if indents > MAX_DEPTH:
+                    raise _too_deep(event, False)
+                column = event.start_mark.column
+            kind = "map" if cls is map_start else "seq"
+            node = Node(kind, Span(0, 0, 0, 0), kind)
+            if event.anchor is not None:
+                anchors[event.anchor] = node
+            if parent is None:
+                root = node
+            elif is_map:
+                if key is None:
+                    key = node
+                else:
+                    parent.pairs.append((key, node))
+                    key = None
+            else:
+                parent.items.append(node)
+            stack.append((parent, key, event.start_mark, is_map, flow - 1 if event.flow_style else flow, pushed))
+            parent, key, is_map = node, None, cls is map_start
+            continue
+        elif cls is map_end or cls is seq_end:
+            assert parent is not None
+            node = parent
+            parent, key, start, is_map, flow, previous = stack.pop()
+            if previous != column:
+                indents -= 1
+                column = previous
+            end = event.end_mark
+            end_mark = (end.line, end.column) if end.line <= last_line else (last_line, last_column)
+            node.span = span_of((start.line, start.column), end_mark)
+            continue  # the collection was attached when it started
+        elif cls is alias_event:
+            found_node = anchors.get(event.anchor)
+            if found_node is None:
+                mark = event.start_mark
+                raise ReadError(f"YAML syntax error: found undefined alias {event.anchor!r}", (mark.line, mark.column))
+            node = found_node
+            aliased = True
+        elif cls is doc_end:
+            if root is not None:
+                problem = _expansion_error(root) if aliased else None
+                if problem is None:
+                    out.append(root)
+                else:
+                    errors.append(problem)
+            root, anchors, aliased = None, {}, False
+            continue
+        else:
+            continue  # stream and document starts
+        if parent is None:
+            root = node
+        elif is_map:
+            if key is None:
+                key = node
+            else:
+                parent.pairs.append((key, node))
+                key = None
+        else:
+            parent.items.append(node)
+
+
+def _plain(events: Iterator[Any]) -> Any:
+    """The only document as plain data; raises _Declined for anything the node reader must look at."""
+    scalar_event, map_start, seq_start, map_end, seq_end, alias_event, doc_start, doc_end = _event_classes()
+    values: dict[str, Any] = {}
+    stack: list[tuple[Any, Any, int, int, int]] = []
+    parent: Any = None
+    key: Any = None
+    is_map = False
+    expect_key = False
+    root: Any = None
+    documents = 0
+    flow = 0
+    column = -1
+    indents = 0
+    for event in events:
+        cls = event.__class__
+        if cls is scalar_event:
+            if event.anchor is not None or event.ctag is not None:
+                raise _Declined("anchor or tag")
+            text = event.value
+            if event.style:
+                value: Any = text
+            else:
+                value = values.get(text, values)
+                if value is values:
+                    tag, resolved = resolve_plain(text)
+                    value = plain_number(tag, text, resolved) if tag in ("int", "float", "bool", "null") else text
+                    values[text] = value
+            if is_map:
+                if expect_key:
+                    if text in parent:
+                        raise _Declined("repeated key")
+                    key = text
+                    expect_key = False
+                else:
+                    parent[key] = value
+                    expect_key = True
+            elif parent is not None:
+                parent.append(value)
+            else:
+                root = value
+        elif cls is map_start or cls is seq_start:
+            if event.anchor is not None or event.ctag is not None:
+                raise _Declined("anchor or tag")
+            pushed = column
+            if event.flow_style:
+                flow += 1
+                if flow > MAX_DEPTH:
+                    raise _Declined("too deep")
+            elif event.start_mark.column > column:
+                indents += 1
+                if indents > MAX_DEPTH:
+                    raise _Declined("too deep")
+                column = event.start_mark.column
+            value = {} if cls is map_start else []
+            if is_map:
+                if expect_key:
+                    raise _Declined("collection as a key")
+                parent[key] = value
+            elif parent is not None:
+                parent.append(value)
+            else:
+                root = value
+            stack.append((parent, key, is_map, flow - (1 if event.flow_style else 0), pushed))
+            parent, is_map, expect_key = value, cls is map_start, True
+        elif cls is map_end or cls is seq_end:
+            parent, key, is_map, flow, previous = stack.pop()
+            expect_key = True
+            if previous != column:
+                indents -= 1
+                column = previous
+        elif cls is alias_event:
+            raise _Declined("alias")
+        elif cls is doc_start:
+            documents += 1
+            if documents > 1:
+                raise _Declined("several documents")
+    return root
+
+
+def _expansion_error(root: Node) -> ReadError | None:
+    """The error for a document that expands (through aliases) beyond the limit or contains itself, else None."""
+    sizes: dict[int, int] = {}
+    on_path: set[int] = set()
+    work: list[tuple[Node, int]] = [(root, 0)]
+    """(node, how many children are counted): a depth-first walk without recursion."""
+    while work:
+        node, done = work[-1]
+        ident = id(node)
+        children = node.items if node.kind == "seq" else [n for pair in node.pairs for n in pair]
+        if done == 0:
+            if ident in sizes:
+                work.pop()
+                continue
+            on_path.add(ident)
+        if done < len(children):
+            work[-1] = (node, done + 1)
+            child = children[done]
+            child_id = id(child)
+            if child_id in on_path:
+                return ReadError("an alias refers to the node that contains it (recursive YAML)", span=child.span)
+            if child_id not in sizes:
+                work.append((child, 0))
+            continue
+        total = 1 + sum(sizes[id(child)] for child in children)
+        sizes[ident] = min(total, MAX_EXPANDED_NODES + 1)
+        on_path.discard(ident)
+        work.pop()
+    if sizes[id(root)] > MAX_EXPANDED_NODES:
+        message = f"aliases expand this document beyond {MAX_EXPANDED_NODES:,} nodes (a YAML bomb?)"
+        return ReadError(message, span=root.span)
+    return None
