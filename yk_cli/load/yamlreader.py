@@ -83,6 +83,11 @@ class _Declined(Exception):
     """The plain-data reader leaves this text to the node reader (which reports what is wrong with it)."""
 
 
+class _Reread(Exception):
+    """The text has anchors, aliases or tags, whose syntax libyaml and ruamel.yaml read differently (the characters
+    of an anchor's name, of a tag): ruamel.yaml's parser reads it."""
+
+
 class _ParserError(Exception):
     """The event parser stopped on a syntax error."""
 
@@ -97,10 +102,15 @@ def read_nodes(text: str, span_of: SpanOf) -> tuple[list[Node], list[ReadError]]
     errors: list[ReadError] = []
     if _c_parser_for(text):
         documents: list[Node] = []
+        depth = [0]
         try:
-            _compose(_c_events(text), span_of, documents, errors, _end_mark(text))
+            _compose(_c_events(text), span_of, documents, errors, _end_mark(text), depth, text)
             return documents, errors
-        except _ParserError:
+        except _Reread:
+            errors = []
+        except _ParserError as err:
+            if depth[0] > _PURE_DEPTH:  # ruamel.yaml's scanner is too slow this deep: libyaml's words then
+                return documents, [err.error, *errors]
             errors = []  # ruamel.yaml's parser says what is wrong, in its words
         except ReadError as err:
             return documents, [err, *errors]
@@ -204,6 +214,11 @@ def _event_classes() -> tuple[type, ...]:
 _BINARY = "tag:yaml.org,2002:binary"
 
 
+_PURE_DEPTH = 1000
+"""Deeper than this, a syntax error libyaml found is not read again by ruamel.yaml's parser, whose scanner slows
+down with the nesting depth (seconds per thousand tokens at a depth of 10,000)."""
+
+
 def _end_mark(text: str) -> Mark:
     """The mark of the end of a text."""
     last = text.rfind("\n")
@@ -211,15 +226,23 @@ def _end_mark(text: str) -> Mark:
 
 
 def _compose(
-    events: Iterator[Any], span_of: SpanOf, out: list[Node], errors: list[ReadError], c_end: Mark | None = None
+    events: Iterator[Any],
+    span_of: SpanOf,
+    out: list[Node],
+    errors: list[ReadError],
+    c_end: Mark | None = None,
+    deepest: list[int] | None = None,
+    text_of: str = "",
 ) -> None:
     """Nodes from events, appended to `out` as each document ends (or its error to `errors`).
 
     With `c_end` (the end of the text), the events are libyaml's, whose marks are moved to where ruamel.yaml's
     parser puts them: libyaml ends the last node after a line break the text lacks, and places an empty mapping
-    value right after its colon where ruamel.yaml places it at the next token.
+    value right after its colon where ruamel.yaml places it at the next token (and the other way round in a flow
+    mapping, found in `text_of`, the text). `deepest[0]` is kept at the deepest
+    nesting met (flow and block levels together).
     """
-    scalar_event, map_start, seq_start, map_end, seq_end, alias_event, doc_start, doc_end = _event_classes()
+    scalar_event, map_start, seq_start, map_end, seq_end, alias_event, _, doc_end = _event_classes()
     last_line, last_column = c_end if c_end is not None else (1 << 62, 0)
     resolved: dict[str, tuple[str, object]] = {}
     anchors: dict[str, Node] = {}
@@ -236,6 +259,8 @@ def _compose(
     indents = 0
     empty: Node | None = None
     """A libyaml empty mapping value whose span waits for the next event."""
+    last_end: Any = None
+    """The end mark of the last node read (a flow mapping's key, before an empty value)."""
     for event in events:
         if empty is not None:
             mark = event.start_mark
@@ -250,6 +275,8 @@ def _compose(
             text = event.value
             style = event.style or ""
             tag = event.ctag
+            if c_end is not None and (tag is not None or event.anchor is not None):
+                raise _Reread
             if tag is not None and str(tag) == _BINARY:
                 node = Node("scalar", span, "binary", text, text, [], [], style)
             elif style:
@@ -270,9 +297,14 @@ def _compose(
                     and event.anchor is None
                 ):
                     empty = node
+                elif not text and flow and c_end is not None and is_map and key is not None and last_end is not None:
+                    node.span = _after_colon(text_of, last_end, start, span_of) or span
+            last_end = end
             if event.anchor is not None:
                 anchors[event.anchor] = node
         elif cls is map_start or cls is seq_start:
+            if c_end is not None and (event.ctag is not None or event.anchor is not None):
+                raise _Reread
             pushed = column
             if event.flow_style:
                 flow += 1
@@ -283,6 +315,8 @@ def _compose(
                 if indents > MAX_DEPTH:
                     raise _too_deep(event, False)
                 column = event.start_mark.column
+            if deepest is not None and flow + indents > deepest[0]:
+                deepest[0] = flow + indents
             kind = "map" if cls is map_start else "seq"
             node = Node(kind, Span(0, 0, 0, 0), kind)
             if event.anchor is not None:
@@ -307,11 +341,13 @@ def _compose(
             if previous != column:
                 indents -= 1
                 column = previous
-            end = event.end_mark
+            end = last_end = event.end_mark
             end_mark = (end.line, end.column) if end.line <= last_line else (last_line, last_column)
             node.span = span_of((start.line, start.column), end_mark)
             continue  # the collection was attached when it started
         elif cls is alias_event:
+            if c_end is not None:
+                raise _Reread
             found_node = anchors.get(event.anchor)
             if found_node is None:
                 mark = event.start_mark
@@ -341,9 +377,22 @@ def _compose(
             parent.items.append(node)
 
 
+def _after_colon(text: str, key_end: Any, value_start: Any, span_of: SpanOf) -> Span | None:
+    """Where ruamel.yaml puts an empty flow mapping value: right after the `:` that follows its key (libyaml: at
+    the next token)."""
+    colon = text.find(":", key_end.index, value_start.index)
+    if colon < 0:
+        return None
+    between = text[key_end.index : colon + 1]
+    newlines = between.count("\n")
+    column = key_end.column + len(between) if not newlines else len(between) - between.rfind("\n") - 1
+    here = (key_end.line + newlines, column)
+    return span_of(here, here)
+
+
 def _plain(events: Iterator[Any]) -> Any:
     """The only document as plain data; raises _Declined for anything the node reader must look at."""
-    scalar_event, map_start, seq_start, map_end, seq_end, alias_event, doc_start, doc_end = _event_classes()
+    scalar_event, map_start, seq_start, map_end, seq_end, alias_event, doc_start, _ = _event_classes()
     values: dict[str, Any] = {}
     stack: list[tuple[Any, Any, int, int, int]] = []
     parent: Any = None
