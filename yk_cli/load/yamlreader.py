@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from yk_cli.core.diagnostics import Span
-from yk_cli.core.yamldoc import Node, plain_number, resolve_plain
+from yk_cli.core.yamldoc import Node, NodeKind, plain_number, resolve_plain
 
 MAX_DEPTH = 10_000
 """yaml.v3's limit, for flow collections (max_flow_level) and block indentation levels (max_indents) alike."""
@@ -317,7 +317,7 @@ def _compose(
                 column = event.start_mark.column
             if deepest is not None and flow + indents > deepest[0]:
                 deepest[0] = flow + indents
-            kind = "map" if cls is map_start else "seq"
+            kind: NodeKind = "map" if cls is map_start else "seq"
             node = Node(kind, Span(0, 0, 0, 0), kind)
             if event.anchor is not None:
                 anchors[event.anchor] = node
@@ -394,7 +394,7 @@ def _plain(events: Iterator[Any]) -> Any:
     """The only document as plain data; raises _Declined for anything the node reader must look at."""
     scalar_event, map_start, seq_start, map_end, seq_end, alias_event, doc_start, _ = _event_classes()
     values: dict[str, Any] = {}
-    stack: list[tuple[Any, Any, int, int, int]] = []
+    stack: list[tuple[Any, Any, bool, int, int]] = []
     parent: Any = None
     key: Any = None
     is_map = False
