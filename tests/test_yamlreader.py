@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 
 from tests.conftest import DATA, REALWORLD, ROOT, SAMPLES, dedent
 from tests.yaml_reference import parse_yaml_ruamel
+from yk_cli.core.diagnostics import Span
 from yk_cli.core.yamldoc import Node
 from yk_cli.load import yamlreader
-from yk_cli.load.source import MAX_DEPTH, parse_yaml
+from yk_cli.load.source import MAX_DEPTH, MAX_EXPANDED_NODES, collector_paused, parse_yaml
 
 
 def _benchmark_module() -> Any:
@@ -328,6 +329,39 @@ def test_block_nesting_at_the_real_limit() -> None:
     assert [(p.span.line, p.span.column, p.message) for p in parse_yaml(deeper).problems] == [
         (MAX_DEPTH + 1, MAX_DEPTH + 1, INDENT_ERROR)
     ]
+
+
+# --- the alias guard counts the nodes aliases add, so a large document without aliases is read ------------------------
+
+
+def problems_of(text: str) -> list[tuple[int, int, str]]:
+    return [(p.span.line, p.span.column, p.message) for p in parse_yaml(text).problems]
+
+
+def test_aliases_may_add_up_to_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(yamlreader, "MAX_EXPANDED_NODES", 100)
+    ten = "a: &a [" + ", ".join(["x"] * 9) + "]\n"  # the sequence and its 9 items: 10 nodes
+    assert problems_of(ten + "b: [" + ", ".join(["*a"] * 10) + "]\n") == []  # 10 aliases add 100 nodes
+    assert problems_of(ten + "b: [" + ", ".join(["*a"] * 10) + "]\nc: *a\n") == [
+        (1, 1, "aliases add more than 100 nodes to this document (a YAML bomb?)")
+    ]
+    # an alias to a node holding aliases counts them all: 2 x (1 + 10 x 10) nodes
+    nested = ten + "b: &b [" + ", ".join(["*a"] * 9) + "]\nc: [*b]\n"
+    assert problems_of(nested) == [(1, 1, "aliases add more than 100 nodes to this document (a YAML bomb?)")]
+    assert problems_of("a: [" + ", ".join(["x"] * 500) + "]\nb: &b 1\nc: *b\n") == []  # 503 nodes, 1 by alias
+
+
+def test_a_document_without_aliases_has_no_size_limit() -> None:
+    text = "items:\n" + "- 1\n" * (MAX_EXPANDED_NODES + 1)  # about 8 MB, like a large kubectl dump
+    with collector_paused():  # as the commands read (the collector's passes over millions of nodes take long)
+        parsed = parse_yaml(text)
+    assert parsed.problems == []
+    items = parsed.documents[0].pairs[0][1].items
+    assert len(items) == MAX_EXPANDED_NODES + 1
+    assert (items[-1].value, items[-1].span) == (1, Span(MAX_EXPANDED_NODES + 2, 3, MAX_EXPANDED_NODES + 2, 4))
+    with collector_paused():
+        ok, data = yamlreader.read_plain(text)
+    assert ok and len(data["items"]) == MAX_EXPANDED_NODES + 1
 
 
 def test_positions_of_embedded_configs_still_map_to_the_outer_file() -> None:

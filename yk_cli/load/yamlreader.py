@@ -11,18 +11,20 @@ that contains itself, is refused. Scalars resolve like yaml.v3 (core.yamldoc.res
 
 from __future__ import annotations
 
+import functools
 import re
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from yk_cli.core.diagnostics import Span
-from yk_cli.core.yamldoc import Node, NodeKind, plain_number, resolve_plain
+from yk_cli.core.yamldoc import Node, plain_number, resolve_plain
 
 MAX_DEPTH = 10_000
 """yaml.v3's limit, for flow collections (max_flow_level) and block indentation levels (max_indents) alike."""
 MAX_EXPANDED_NODES = 2_000_000
-"""Largest document after alias expansion (bounds YAML bombs)."""
+"""Most nodes that aliases may add to a document when expanded (bounds YAML bombs; documents without aliases may
+be of any size)."""
 
 Mark = tuple[int, int]
 """A 0-based (line, column) of the parsed text."""
@@ -36,19 +38,26 @@ except ImportError:  # pragma: no cover - the test suite forces this path with u
 
 _use_c = _CParser is not None
 
-_AWKWARD = re.compile("[\t\r\x85\u2028\u2029\ufeff]|[^\n\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-"""Characters that libyaml and ruamel.yaml treat differently (tabs, other line breaks, a BOM, characters outside
-YAML's printable set): a text with any of them is read by ruamel.yaml's parser, so its verdict never depends on
-which parser is installed."""
+
+@functools.cache
+def _awkward() -> re.Pattern[str]:
+    """Characters that libyaml and ruamel.yaml treat differently (tabs, other line breaks, a BOM, characters outside
+    YAML's printable set): a text with any of them is read by ruamel.yaml's parser, so its verdict never depends on
+    which parser is installed. Compiled when first needed (it takes milliseconds, a start-up's worth)."""
+    return re.compile("[\t\r\x85\u2028\u2029\ufeff]|[^\n\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def _c_parser_for(text: str) -> bool:
     """Whether libyaml reads this text exactly as ruamel.yaml's parser would."""
     if not _use_c:
         return False
-    if text.isascii():
-        return "\t" not in text and "\r" not in text and not _AWKWARD.search(text)
-    return not _AWKWARD.search(text)
+    if text.isascii():  # then only control characters are awkward: the bytes left once the others are deleted
+        return not text.encode("ascii").translate(None, _ASCII_FINE)
+    # Python's printable characters are YAML's, less some it reads alike (the test is fast, the expression slow)
+    return text.replace("\n", " ").isprintable() or not _awkward().search(text)
+
+
+_ASCII_FINE = bytes(range(0x20, 0x7F)) + b"\n"
 
 
 def c_parser_available() -> bool:
@@ -96,15 +105,17 @@ class _ParserError(Exception):
         self.error = error
 
 
-def read_nodes(text: str, span_of: SpanOf) -> tuple[list[Node], list[ReadError]]:
+def read_nodes(text: str, span_of: SpanOf | None = None) -> tuple[list[Node], list[ReadError]]:
     """Every document of a text as Nodes, and what was refused: a syntax error stops reading (the documents before
-    it are kept) and comes first; a document that expands too far or contains itself is left out."""
+    it are kept) and comes first; a document whose aliases expand too far or that contains itself is left out.
+    Without `span_of`, spans are the marks plus one (1-based lines and columns of the text itself)."""
     errors: list[ReadError] = []
     if _c_parser_for(text):
+        assert _CParser is not None
         documents: list[Node] = []
         depth = [0]
         try:
-            _compose(_c_events(text), span_of, documents, errors, _end_mark(text), depth, text)
+            _compose(_CParser(text).get_event, span_of, documents, errors, _end_mark(text), depth, text)
             return documents, errors
         except _Reread:
             errors = []
@@ -131,38 +142,22 @@ def read_plain(text: str) -> tuple[bool, Any]:
     text needs the node reader: anchors, aliases, tags, repeated or non-scalar keys, several documents, errors."""
     if not _c_parser_for(text):
         return False, None
-    try:
-        return True, _plain(_c_events(text))
-    except (_Declined, _ParserError):
-        return False, None
-
-
-def _c_events(text: str) -> Iterator[Any]:
-    """libyaml's events; a syntax error raises _ParserError."""
     from ruamel.yaml.error import YAMLError
 
     assert _CParser is not None
-    parser = _CParser(text)
-    get = parser.get_event
     try:
-        while True:
-            event = get()
-            if event is None:
-                return
-            yield event
-    except YAMLError as err:
-        raise _ParserError(_syntax_error(err)) from None
+        # anchors, tags and aliases all need one of these characters: a text without any has none to look for
+        properties = "&" in text or "!" in text or "*" in text
+        return True, _plain(_CParser(text).get_event, properties)
+    except (_Declined, YAMLError):
+        return False, None
 
 
-def _pure_events(text: str) -> Iterator[Any]:
-    """ruamel.yaml's pure-Python events; a syntax error raises _ParserError."""
+def _pure_events(text: str) -> Callable[[], Any]:
+    """ruamel.yaml's pure-Python parser, as a function giving the next event (None at the end)."""
     from ruamel.yaml import YAML
-    from ruamel.yaml.error import YAMLError
 
-    try:
-        yield from YAML(typ="safe", pure=True).parse(text)
-    except YAMLError as err:
-        raise _ParserError(_syntax_error(err)) from None
+    return functools.partial(next, iter(YAML(typ="safe", pure=True).parse(text)), None)
 
 
 def _syntax_error(err: Exception) -> ReadError:
@@ -226,27 +221,48 @@ def _end_mark(text: str) -> Mark:
 
 
 def _compose(
-    events: Iterator[Any],
-    span_of: SpanOf,
+    get: Callable[[], Any],
+    span_of: SpanOf | None,
     out: list[Node],
     errors: list[ReadError],
     c_end: Mark | None = None,
     deepest: list[int] | None = None,
     text_of: str = "",
 ) -> None:
-    """Nodes from events, appended to `out` as each document ends (or its error to `errors`).
+    """Nodes from the events `get` gives, appended to `out` as each document ends (or its error to `errors`).
 
     With `c_end` (the end of the text), the events are libyaml's, whose marks are moved to where ruamel.yaml's
     parser puts them: libyaml ends the last node after a line break the text lacks, and places an empty mapping
     value right after its colon where ruamel.yaml places it at the next token (and the other way round in a flow
-    mapping, found in `text_of`, the text). `deepest[0]` is kept at the deepest
-    nesting met (flow and block levels together).
+    mapping, found in `text_of`, the text). `deepest[0]` is kept at the deepest nesting met (flow and block levels
+    together). Without `span_of`, a span is its marks plus one (an empty one covers one column).
     """
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        _compose_events(get, span_of, out, errors, c_end, deepest, text_of)
+    except YAMLError as err:
+        raise _ParserError(_syntax_error(err)) from None
+
+
+def _compose_events(
+    get: Callable[[], Any],
+    span_of: SpanOf | None,
+    out: list[Node],
+    errors: list[ReadError],
+    c_end: Mark | None,
+    deepest: list[int] | None,
+    text_of: str,
+) -> None:
+    """_compose without the translation of the parser's errors: one loop, one branch per kind of event."""
     scalar_event, map_start, seq_start, map_end, seq_end, alias_event, _, doc_end = _event_classes()
+    max_depth = MAX_DEPTH
+    from_c = c_end is not None
     last_line, last_column = c_end if c_end is not None else (1 << 62, 0)
+    spans = span_of if span_of is not None else _identity_span
     resolved: dict[str, tuple[str, object]] = {}
     anchors: dict[str, Node] = {}
-    aliased = False
+    aliases = 0
     stack: list[tuple[Node | None, Node | None, Any, bool, int, int]] = []
     """Per open collection, what to restore at its end: (parent, parent's pending key, start mark, whether the
     parent is a mapping, flow depth, block indentation column)."""
@@ -261,24 +277,37 @@ def _compose(
     """A libyaml empty mapping value whose span waits for the next event."""
     last_end: Any = None
     """The end mark of the last node read (a flow mapping's key, before an empty value)."""
-    for event in events:
+    while True:
+        event = get()
+        if event is None:
+            return
         if empty is not None:
             mark = event.start_mark
             here = (mark.line, mark.column) if mark.line <= last_line else (last_line, last_column)
-            empty.span = span_of(here, here)
+            empty.span = spans(here, here)
             empty = None
         cls = event.__class__
         if cls is scalar_event:
-            start, end = event.start_mark, event.end_mark
-            end_mark = (end.line, end.column) if end.line <= last_line else (last_line, last_column)
-            span = span_of((start.line, start.column), end_mark)
+            start = event.start_mark
+            end = event.end_mark
             text = event.value
-            style = event.style or ""
             tag = event.ctag
-            if c_end is not None and (tag is not None or event.anchor is not None):
+            anchor = event.anchor
+            if from_c and (tag is not None or anchor is not None):
                 raise _Reread
+            line, col, end_line, end_col = start.line, start.column, end.line, end.column
+            if end_line > last_line:
+                end_line, end_col = last_line, last_column
+            if span_of is None:
+                if end_line < line or (end_line == line and end_col <= col):
+                    span = Span(line + 1, col + 1, line + 1, col + 2)
+                else:
+                    span = Span(line + 1, col + 1, end_line + 1, end_col + 1)
+            else:
+                span = span_of((line, col), (end_line, end_col))
+            style = event.style
             if tag is not None and str(tag) == _BINARY:
-                node = Node("scalar", span, "binary", text, text, [], [], style)
+                node = Node("scalar", span, "binary", text, text, [], [], style or "")
             elif style:
                 node = Node("scalar", span, "str", text, text, [], [], style)
             else:
@@ -286,41 +315,35 @@ def _compose(
                 if found is None:
                     found = resolved[text] = resolve_plain(text)
                 node = Node("scalar", span, found[0], text, found[1], [], [], "")
-                if (
-                    not text
-                    and c_end is not None
-                    and is_map
-                    and key is not None
-                    and not flow
-                    and start.index == end.index
-                    and tag is None
-                    and event.anchor is None
-                ):
-                    empty = node
-                elif not text and flow and c_end is not None and is_map and key is not None and last_end is not None:
-                    node.span = _after_colon(text_of, last_end, start, span_of) or span
+                if not text and from_c and is_map and key is not None:
+                    if not flow:
+                        if start.index == end.index:
+                            empty = node
+                    elif last_end is not None:
+                        node.span = _after_colon(text_of, last_end, start, spans) or span
             last_end = end
-            if event.anchor is not None:
-                anchors[event.anchor] = node
+            if anchor is not None:
+                anchors[anchor] = node
         elif cls is map_start or cls is seq_start:
-            if c_end is not None and (event.ctag is not None or event.anchor is not None):
+            anchor = event.anchor
+            if from_c and (event.ctag is not None or anchor is not None):
                 raise _Reread
             pushed = column
             if event.flow_style:
                 flow += 1
-                if flow > MAX_DEPTH:
+                if flow > max_depth:
                     raise _too_deep(event, True)
             elif event.start_mark.column > column:
                 indents += 1
-                if indents > MAX_DEPTH:
+                if indents > max_depth:
                     raise _too_deep(event, False)
                 column = event.start_mark.column
             if deepest is not None and flow + indents > deepest[0]:
                 deepest[0] = flow + indents
-            kind: NodeKind = "map" if cls is map_start else "seq"
-            node = Node(kind, Span(0, 0, 0, 0), kind)
-            if event.anchor is not None:
-                anchors[event.anchor] = node
+            is_mapping = cls is map_start
+            node = Node("map", _NO_SPAN, "map") if is_mapping else Node("seq", _NO_SPAN, "seq")
+            if anchor is not None:
+                anchors[anchor] = node
             if parent is None:
                 root = node
             elif is_map:
@@ -332,7 +355,7 @@ def _compose(
             else:
                 parent.items.append(node)
             stack.append((parent, key, event.start_mark, is_map, flow - 1 if event.flow_style else flow, pushed))
-            parent, key, is_map = node, None, cls is map_start
+            parent, key, is_map = node, None, is_mapping
             continue
         elif cls is map_end or cls is seq_end:
             assert parent is not None
@@ -343,25 +366,25 @@ def _compose(
                 column = previous
             end = last_end = event.end_mark
             end_mark = (end.line, end.column) if end.line <= last_line else (last_line, last_column)
-            node.span = span_of((start.line, start.column), end_mark)
+            node.span = spans((start.line, start.column), end_mark)
             continue  # the collection was attached when it started
         elif cls is alias_event:
-            if c_end is not None:
+            if from_c:
                 raise _Reread
             found_node = anchors.get(event.anchor)
             if found_node is None:
                 mark = event.start_mark
                 raise ReadError(f"YAML syntax error: found undefined alias {event.anchor!r}", (mark.line, mark.column))
             node = found_node
-            aliased = True
+            aliases += 1
         elif cls is doc_end:
             if root is not None:
-                problem = _expansion_error(root) if aliased else None
+                problem = _expansion_error(root) if aliases else None
                 if problem is None:
                     out.append(root)
                 else:
                     errors.append(problem)
-            root, anchors, aliased = None, {}, False
+            root, anchors, aliases = None, {}, 0
             continue
         else:
             continue  # stream and document starts
@@ -377,6 +400,17 @@ def _compose(
             parent.items.append(node)
 
 
+_NO_SPAN = Span(0, 0, 0, 0)
+"""A collection's span until its end is read."""
+
+
+def _identity_span(start: Mark, end: Mark) -> Span:
+    """The span of marks in the text itself: 1-based, and an empty one covers one column."""
+    if end <= start:
+        return Span(start[0] + 1, start[1] + 1, start[0] + 1, start[1] + 2)
+    return Span(start[0] + 1, start[1] + 1, end[0] + 1, end[1] + 1)
+
+
 def _after_colon(text: str, key_end: Any, value_start: Any, span_of: SpanOf) -> Span | None:
     """Where ruamel.yaml puts an empty flow mapping value: right after the `:` that follows its key (libyaml: at
     the next token)."""
@@ -390,10 +424,13 @@ def _after_colon(text: str, key_end: Any, value_start: Any, span_of: SpanOf) -> 
     return span_of(here, here)
 
 
-def _plain(events: Iterator[Any]) -> Any:
-    """The only document as plain data; raises _Declined for anything the node reader must look at."""
+def _plain(get: Callable[[], Any], properties: bool) -> Any:
+    """The only document of the events `get` gives, as plain data; raises _Declined for anything the node reader
+    must look at (`properties`: whether the text may have anchors, tags or aliases at all)."""
     scalar_event, map_start, seq_start, map_end, seq_end, alias_event, doc_start, _ = _event_classes()
+    max_depth = MAX_DEPTH
     values: dict[str, Any] = {}
+    """Plain scalars resolved, by their text: keys and values repeat a lot."""
     stack: list[tuple[Any, Any, bool, int, int]] = []
     parent: Any = None
     key: Any = None
@@ -404,10 +441,13 @@ def _plain(events: Iterator[Any]) -> Any:
     flow = 0
     column = -1
     indents = 0
-    for event in events:
+    while True:
+        event = get()
+        if event is None:
+            return root
         cls = event.__class__
         if cls is scalar_event:
-            if event.anchor is not None or event.ctag is not None:
+            if properties and (event.anchor is not None or event.ctag is not None):
                 raise _Declined("anchor or tag")
             text = event.value
             if event.style:
@@ -416,7 +456,7 @@ def _plain(events: Iterator[Any]) -> Any:
                 value = values.get(text, values)
                 if value is values:
                     tag, resolved = resolve_plain(text)
-                    value = plain_number(tag, text, resolved) if tag in ("int", "float", "bool", "null") else text
+                    value = plain_number(tag, text, resolved) if tag in _NUMBERS else text
                     values[text] = value
             if is_map:
                 if expect_key:
@@ -432,16 +472,16 @@ def _plain(events: Iterator[Any]) -> Any:
             else:
                 root = value
         elif cls is map_start or cls is seq_start:
-            if event.anchor is not None or event.ctag is not None:
+            if properties and (event.anchor is not None or event.ctag is not None):
                 raise _Declined("anchor or tag")
             pushed = column
             if event.flow_style:
                 flow += 1
-                if flow > MAX_DEPTH:
+                if flow > max_depth:
                     raise _Declined("too deep")
             elif event.start_mark.column > column:
                 indents += 1
-                if indents > MAX_DEPTH:
+                if indents > max_depth:
                     raise _Declined("too deep")
                 column = event.start_mark.column
             value = {} if cls is map_start else []
@@ -467,15 +507,21 @@ def _plain(events: Iterator[Any]) -> Any:
             documents += 1
             if documents > 1:
                 raise _Declined("several documents")
-    return root
+
+
+_NUMBERS = frozenset(("int", "float", "bool", "null"))
+"""Tags whose plain data is a value, not the text (plain_number)."""
 
 
 def _expansion_error(root: Node) -> ReadError | None:
-    """The error for a document that expands (through aliases) beyond the limit or contains itself, else None."""
+    """The error for a document whose aliases add more than MAX_EXPANDED_NODES nodes to it (each alias counts as
+    the whole node it refers to, aliases within included), or that contains itself; else None."""
     sizes: dict[int, int] = {}
+    """Per node (by id), how many nodes it stands for once every alias is expanded."""
     on_path: set[int] = set()
     work: list[tuple[Node, int]] = [(root, 0)]
     """(node, how many children are counted): a depth-first walk without recursion."""
+    cap = 1 << 62
     while work:
         node, done = work[-1]
         ident = id(node)
@@ -494,11 +540,11 @@ def _expansion_error(root: Node) -> ReadError | None:
             if child_id not in sizes:
                 work.append((child, 0))
             continue
-        total = 1 + sum(sizes[id(child)] for child in children)
-        sizes[ident] = min(total, MAX_EXPANDED_NODES + 1)
+        sizes[ident] = min(1 + sum(sizes[id(child)] for child in children), cap)
         on_path.discard(ident)
         work.pop()
-    if sizes[id(root)] > MAX_EXPANDED_NODES:
-        message = f"aliases expand this document beyond {MAX_EXPANDED_NODES:,} nodes (a YAML bomb?)"
+    # every node is in `sizes` once: the expanded document has len(sizes) nodes of its own, the rest come by alias
+    if sizes[id(root)] - len(sizes) > MAX_EXPANDED_NODES:
+        message = f"aliases add more than {MAX_EXPANDED_NODES:,} nodes to this document (a YAML bomb?)"
         return ReadError(message, span=root.span)
     return None
