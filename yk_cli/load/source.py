@@ -225,12 +225,7 @@ def parse_yaml(text: str, position: Position = identity_position) -> ParsedText:
             end_line, end_column = line, column + 1
         return Span(line, column, end_line, end_column)
 
-    def identity_span_of(start: tuple[int, int], end: tuple[int, int]) -> Span:
-        if end <= start:
-            return Span(start[0] + 1, start[1] + 1, start[0] + 1, start[1] + 2)
-        return Span(start[0] + 1, start[1] + 1, end[0] + 1, end[1] + 1)
-
-    documents, errors = read_nodes(text, identity_span_of if position is identity_position else span_of)
+    documents, errors = read_nodes(text, None if position is identity_position else span_of)
     result = ParsedText(documents=documents)
     for error in errors:
         if error.span is not None:
