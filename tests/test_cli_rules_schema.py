@@ -20,6 +20,7 @@ from yk_cli.core import config as config_structs
 from yk_cli.core.decode import ListOf, MapOf, Scalar, Spec, Struct
 from yk_cli.core.properties import DEFINITIONS
 from yk_cli.core.rules import all_rules
+from yk_cli.core.volcano.rules import volcano_rules
 from yk_cli.load.config import load_config
 
 SCHEMA_PATH = ROOT / "schemas" / "queues.schema.json"
@@ -42,9 +43,15 @@ def validator() -> jsonschema.Draft202012Validator:
 def test_rules_text_lists_every_rule_in_order(run_yk) -> None:
     result = run_yk("rules")
     assert result.exit_code == 0
-    heads = [line for line in result.stdout.splitlines() if line and not line.startswith(" ")]
-    assert heads == [f"{r.id} ({r.level.value})" for r in all_rules().values()]
-    for rule in all_rules().values():
+    heads = [line for line in result.stdout.splitlines() if line and not line.startswith((" ", "=="))]
+    everything = [*all_rules().values(), *volcano_rules().values()]
+    assert heads == [f"{r.id} ({r.level.value})" for r in everything]
+    groups = [line for line in result.stdout.splitlines() if line.startswith("==")]
+    assert groups == [
+        f"== YuniKorn queue configs: yk validate ({len(all_rules())} rules) ==",
+        f"== Volcano scheduler conf and objects: yk volcano validate ({len(volcano_rules())} rules) ==",
+    ]
+    for rule in everything:
         assert rule.summary.split()[0] in result.stdout
 
 
@@ -64,9 +71,20 @@ def test_rules_json(run_yk) -> None:
     assert result.exit_code == 0
     assert json.loads(result.stdout) == {
         "rules": [
-            {"id": r.id, "level": r.level.value, "summary": r.summary, "doc": r.doc} for r in all_rules().values()
+            {"id": r.id, "group": group, "level": r.level.value, "summary": r.summary, "doc": r.doc}
+            for group, rules in (("yunikorn", all_rules()), ("volcano", volcano_rules()))
+            for r in rules.values()
         ]
     }
+
+
+def test_rules_group_selects_one_command(run_yk) -> None:
+    result = run_yk("rules", "--group", "volcano", "-f", "json")
+    assert [r["id"] for r in json.loads(result.stdout)["rules"]] == list(volcano_rules())
+    assert run_yk("rules", "--group", "volcano", "wrong-type").exit_code == 2
+    bad = run_yk("rules", "--group", "kueue")
+    assert bad.exit_code == 2
+    assert "yk: error: unknown group 'kueue'; choose one of yunikorn, volcano" in bad.stderr
 
 
 def test_rules_selection_keeps_the_order_given(run_yk) -> None:

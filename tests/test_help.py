@@ -20,7 +20,8 @@ UNBROKEN = {
     "generate": "Write a synthetic cluster: a valid queue hierarchy, nodes, applications and asks, all from a seed.",
     "priorities": "For every pending ask: its effective priority as seen from root with the breakdown along its queue "
     "path (like Slurm's sprio): ask, application, each queue's offset,",
-    "rules": "List the rules `yk validate` reports: id, level, summary and full documentation.",
+    "rules": "List the rules `yk validate` and `yk volcano validate` report: id, level, summary and full "
+    "documentation, grouped by command.",
     "schema": "Print a JSON Schema (queues.yaml by default); point yaml-language-server at it for checks in the "
     "editor.",
     "simulate": "Inputs: CONFIG and WORKLOAD; or --cluster DUMP (with an optional CONFIG to try a new queue config on "
@@ -96,7 +97,7 @@ def test_flags_have_no_type_and_options_name_their_value(run_yk) -> None:
 
 def test_nothing_in_the_text_is_taken_for_markup(run_yk) -> None:
     """Backticks, brackets, stars and underscores reach the terminal as written (no Markdown, no Rich tags)."""
-    assert "List the rules `yk validate` reports" in run_yk("rules", "--help").stdout
+    assert "List the rules `yk validate` and `yk volcano validate` report" in run_yk("rules", "--help").stdout
     assert "`partition`" in run_yk("priorities", "--help").stdout
     assert "ASK_A" in run_yk("explain", "--help").stdout
     from yk_cli.cli import prose

@@ -497,8 +497,10 @@ def test_packaged_trace_schema_is_byte_identical(run_yk) -> None:
 def test_json_is_printed_in_pieces_exactly_as_one_indented_document(args: tuple[str, ...]) -> None:
     """The streamed JSON equals json.dumps(document, indent=2), with and without events and pending asks."""
     from yk_cli.commands.simulate import options_from
+    from yk_cli.core.preemption_loops import find_loops
     from yk_cli.core.queues import build_queue_tree
     from yk_cli.core.sim.run import simulate
+    from yk_cli.core.trace_view import view
     from yk_cli.load.config import load_config
     from yk_cli.load.workload import load_workload
     from yk_cli.report import trace_json
@@ -512,12 +514,15 @@ def test_json_is_printed_in_pieces_exactly_as_one_indented_document(args: tuple[
         document = {
             "source": "src",
             "partition": trace.partition,
+            "filters": {"active": False, "queues": [], "applications": [], "pendingOnly": False, "summaryOnly": False},
             "notes": list(trace.notes),
             "notModelled": [],
             "events": [trace_json.event_dict(e) for e in trace.events],
+            "arrivals": [trace_json.arrival_dict(a) for a in trace.arrivals],
             "pending": [trace_json.pending_dict(p) for p in trace.pending],
             "attempts": [trace_json.attempt_dict(a) for a in trace.attempts],
-            "loops": [trace_json.loop_dict(loop) for loop in trace_json.find_loops(trace)],
+            "loops": [trace_json.loop_dict(loop) for loop in find_loops(trace)],
+            "queueTotals": [trace_json.totals_dict(t) for t in view(trace).totals],
             "summary": trace_json.summary_dict(trace.summary),
         }
         assert trace_json.render(trace, "src") == json.dumps(document, indent=2, ensure_ascii=False) + "\n"

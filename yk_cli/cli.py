@@ -128,9 +128,13 @@ MAX_SIZE_HELP = "Largest queue config read (default 2MiB; Kubernetes stores at m
 
 @contextlib.contextmanager
 def config_size(text: str | None) -> Iterator[None]:
-    """Queue configs read inside the block are limited to `--max-size` (a usage error when it is not a size)."""
+    """Queue configs read inside the block are limited to `--max-size`, else the project config's `max-size` (a
+    usage error when it is not a size)."""
+    from yk_cli.commands.project import active_project
     from yk_cli.load.source import config_limit_set, parse_size
 
+    if text is None:
+        text = active_project().max_size
     limit = parse_size(text) if text is not None else None
     if text is not None and not limit:
         raise fail_usage(f"--max-size {text!r} is not a size; give bytes or a unit such as 16MiB or 20MB")

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from yk_cli.cli import MAX_SIZE_HELP, YkCommand, app, config_size, fail_usage, write_stdout
+from yk_cli.commands.project import CONFIG_HELP, NO_CONFIG_HELP, project_options
 
 if TYPE_CHECKING:
     from yk_cli.commands.tree import Inputs
@@ -48,6 +49,8 @@ def explain(
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", metavar="", help="No summary line for warnings on standard error.")
     ] = False,
+    project_config: Annotated[Optional[str], typer.Option("--config", metavar="FILE", help=CONFIG_HELP)] = None,
+    no_config: Annotated[bool, typer.Option("--no-config", metavar="", help=NO_CONFIG_HELP)] = False,
 ) -> None:
     """Which of two asks the scheduler serves first, and why; or, for one pod, what preemption did to it.
 
@@ -63,7 +66,7 @@ def explain(
     from yk_cli.load.source import collector_paused
 
     check_format(fmt, EXPLAIN_FORMATS)
-    with config_size(max_size), collector_paused():
+    with project_options(project_config, no_config), config_size(max_size), collector_paused():
         if ask_b is None:
             write_stdout((run_pod_story(config, workload, ask_a, fmt, yunikorn_version, partition, quiet),))
         else:

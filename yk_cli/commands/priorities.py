@@ -18,6 +18,7 @@ from yk_cli.cli import (
     run_fast,
     write_stdout,
 )
+from yk_cli.commands.project import CONFIG_FLAGS, CONFIG_HELP, CONFIG_OPTIONS, NO_CONFIG_HELP, project_options
 
 if TYPE_CHECKING:
     from yk_cli.report.priorities_common import PriorityView
@@ -42,6 +43,8 @@ def priorities(
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", metavar="", help="No summary line for warnings on standard error.")
     ] = False,
+    project_config: Annotated[Optional[str], typer.Option("--config", metavar="FILE", help=CONFIG_HELP)] = None,
+    no_config: Annotated[bool, typer.Option("--no-config", metavar="", help=NO_CONFIG_HELP)] = False,
 ) -> None:
     """Queue priorities as YuniKorn computes them, and every pending ask's effective priority step by step.
 
@@ -49,32 +52,48 @@ def priorities(
     Slurm's sprio): ask, application, each queue's offset, fence and clamp, and the config line behind each step.
 
     Example: yk priorities queues.yaml workload.yaml --format json"""
-    print_priorities(config, workload, fmt, partition, max_size, quiet)
+    print_priorities(config, workload, fmt, partition, max_size, quiet, project_config, no_config)
 
 
 def print_priorities(
-    config: str, workload: str, fmt: str, partition: str | None, max_size: str | None = None, quiet: bool = False
+    config: str,
+    workload: str,
+    fmt: str,
+    partition: str | None,
+    max_size: str | None = None,
+    quiet: bool = False,
+    project_config: str | None = None,
+    no_config: bool = False,
 ) -> None:
     """Check the format, compute, print (typer.Exit on problems)."""
     from yk_cli.load.source import collector_paused
 
     check_format(fmt, PRIORITY_FORMATS)
-    with config_size(max_size), collector_paused():
+    with project_options(project_config, no_config), config_size(max_size), collector_paused():
         write_stdout(render_chunks(priority_view(config, workload, partition, quiet), fmt))
 
 
-_VALUE_OPTIONS = {"--format": "fmt", "-f": "fmt", "--partition": "partition", "--max-size": "max_size"}
+_VALUE_OPTIONS = {
+    "--format": "fmt",
+    "-f": "fmt",
+    "--partition": "partition",
+    "--max-size": "max_size",
+    **CONFIG_OPTIONS,
+}
 
 
 def fast_path(args: Sequence[str]) -> int | None:
     """Run `yk priorities CONFIG WORKLOAD [options]` without typer's parameter machinery: the exit status, or None
     when the arguments need typer (help, odd options, a wrong number of files)."""
-    parsed = plain_arguments(args, _VALUE_OPTIONS, QUIET_FLAGS)
+    parsed = plain_arguments(args, _VALUE_OPTIONS, {**QUIET_FLAGS, **CONFIG_FLAGS})
     if parsed is None or len(parsed[0]) != 2:
         return None
     (config, workload), options = parsed
     fmt, partition, max_size = options.get("fmt", "text"), options.get("partition"), options.get("max_size")
-    return run_fast(print_priorities, config, workload, fmt, partition, max_size, options.get("quiet") is True)
+    project = options.get("project_config"), options.get("no_config") is True
+    return run_fast(
+        print_priorities, config, workload, fmt, partition, max_size, options.get("quiet") is True, *project
+    )
 
 
 def run_priorities(config: str, workload: str, fmt: str = "text", partition: str | None = None) -> str:

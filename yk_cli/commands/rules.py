@@ -15,18 +15,32 @@ def rules(
         list[str] | None, typer.Argument(metavar="RULE", help="Only these rule ids (default: every rule).")
     ] = None,
     fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text or json.")] = "text",
+    group: Annotated[
+        str | None,
+        typer.Option("--group", metavar="GROUP", help="Only yunikorn (yk validate) or volcano (yk volcano validate)."),
+    ] = None,
 ) -> None:
-    """List the rules `yk validate` reports: id, level, summary and full documentation.
+    """List the rules `yk validate` and `yk volcano validate` report: id, level, summary and full documentation,
+    grouped by command.
 
     Example: yk rules empty-property-value"""
-    from yk_cli.core.rules import all_rules
-    from yk_cli.report.rules import render_json, render_text
+    from yk_cli.core.rules import RULE_GROUPS, grouped_rules
+    from yk_cli.report.rules import render_groups, render_json, render_text
 
     if fmt not in ("text", "json"):
         raise fail_usage(f"unknown format {fmt!r}; choose one of text, json")
-    catalogue = all_rules()
+    titles = dict(RULE_GROUPS)
+    if group is not None and group not in titles:
+        raise fail_usage(f"unknown group {group!r}; choose one of {', '.join(titles)}")
+    groups = {g: r for g, r in grouped_rules().items() if group is None or g == group}
+    catalogue = {rule_id: (rule, g) for g, found in groups.items() for rule_id, rule in found.items()}
     unknown = [i for i in ids or [] if i not in catalogue]
     if unknown:
         raise fail_usage(f"unknown rule {', '.join(unknown)}; `yk rules` lists them all")
     chosen = [catalogue[i] for i in dict.fromkeys(ids)] if ids else list(catalogue.values())
-    write_stdout((render_json(chosen) if fmt == "json" else render_text(chosen),))
+    if fmt == "json":
+        write_stdout((render_json(chosen),))
+    elif ids:
+        write_stdout((render_text([rule for rule, _ in chosen]),))
+    else:
+        write_stdout((render_groups([(titles[g], list(found.values())) for g, found in groups.items()]),))

@@ -30,7 +30,9 @@ def schema(
     name: Annotated[
         str,
         typer.Argument(
-            metavar="NAME", help="Which schema: queues (the default), workload, or trace (`yk simulate --format json`)."
+            metavar="NAME",
+            help="Which schema: queues (the default), workload, trace (`yk simulate --format json`), project "
+            "(.yk.yaml) or volcano-simulate (`yk volcano simulate --format json`).",
         ),
     ] = "queues",
 ) -> None:

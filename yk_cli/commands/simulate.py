@@ -11,11 +11,13 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from yk_cli.cli import MAX_SIZE_HELP, YkCommand, app, config_size, fail_usage, write_stdout
+from yk_cli.commands.project import CONFIG_HELP, NO_CONFIG_HELP, project_options
 
 if TYPE_CHECKING:
     from yk_cli.core.config import PartitionConfig
     from yk_cli.core.diagnostics import Problem
     from yk_cli.core.sim.run import SimulationOptions
+    from yk_cli.core.trace_view import TraceFilter
     from yk_cli.core.workload import Workload
     from yk_cli.load.config import LoadResult
 
@@ -63,6 +65,19 @@ def options_from(
     return SimulationOptions(
         until=until_ns, max_steps=max_steps, yunikorn_version=version, explain_preemption=explain_preemption
     )
+
+
+def filter_from(
+    queues: list[str] | None, applications: list[str] | None, pending_only: bool, summary_only: bool
+) -> TraceFilter:
+    """The report filter from the command line (queue paths are case-insensitive, as YuniKorn's are)."""
+    from yk_cli.core.trace_view import TraceFilter
+
+    paths = [q.strip().lower() for q in queues or ()]
+    if any(not p for p in paths):
+        raise fail_usage("--queue needs a queue path, e.g. root.tenants")
+    apps = list(applications or ())
+    return TraceFilter(tuple(dict.fromkeys(paths)), tuple(dict.fromkeys(apps)), pending_only, summary_only)
 
 
 def load_scenario(config: str | None, workload: str | None, partition: str | None, quiet: bool = False) -> Scenario:
@@ -232,10 +247,41 @@ def simulate(
             "it out (or made it a victim); in JSON, fills each attempt's candidates.",
         ),
     ] = False,
+    queue: Annotated[
+        Optional[list[str]],
+        typer.Option(
+            "--queue",
+            metavar="PATH",
+            help="Show only the steps, arrivals, pending asks and preemptions of this queue and the queues below it "
+            "(repeatable). Filters change what is shown, never what is simulated: the dry run always runs the "
+            "whole partition.",
+        ),
+    ] = None,
+    app_ids: Annotated[
+        Optional[list[str]],
+        typer.Option("--app", metavar="ID", help="Show only the rows of this application (repeatable)."),
+    ] = None,
+    pending_only: Annotated[
+        bool,
+        typer.Option(
+            "--pending-only", metavar="", help="Show only the asks still pending at the end, with their reasons."
+        ),
+    ] = False,
+    summary_only: Annotated[
+        bool,
+        typer.Option(
+            "--summary",
+            metavar="",
+            help="Show only the summary: the run's counts and end time, and what was allocated, is pending, was "
+            "preempted, completed and arrived in each queue.",
+        ),
+    ] = False,
     max_size: Annotated[Optional[str], typer.Option("--max-size", metavar="SIZE", help=MAX_SIZE_HELP)] = None,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", metavar="", help="No summary line for warnings on standard error.")
     ] = False,
+    project_config: Annotated[Optional[str], typer.Option("--config", metavar="FILE", help=CONFIG_HELP)] = None,
+    no_config: Annotated[bool, typer.Option("--no-config", metavar="", help=NO_CONFIG_HELP)] = False,
 ) -> None:
     """Dry-run YuniKorn's scheduler: every allocation in order, and why every pending ask still waits.
 
@@ -245,6 +291,9 @@ def simulate(
     Inputs: CONFIG and WORKLOAD; or --cluster DUMP (with an optional CONFIG to try a new queue config on the
     cluster); or nothing, for the tenant example of YuniKorn's 'App & Queue Priorities' document.
 
+    --queue, --app, --pending-only and --summary choose what is shown (they combine); the dry run always runs
+    the whole partition.
+
     Example: yk simulate queues.yaml workload.yaml --until 10m"""
     from yk_cli.cli import check_format
     from yk_cli.load.source import collector_paused
@@ -253,8 +302,9 @@ def simulate(
     if cluster is not None and workload is not None:
         raise fail_usage("--cluster DUMP is the workload: give CONFIG (optional) and the dump, not WORKLOAD")
     options = options_from(until, max_steps, yunikorn_version, explain_preemption)
-    with config_size(max_size), collector_paused():
-        report = simulation_report(config, workload, fmt, options, partition, cluster, quiet)
+    chosen = filter_from(queue, app_ids, pending_only, summary_only)
+    with project_options(project_config, no_config), config_size(max_size), collector_paused():
+        report = simulation_report(config, workload, fmt, options, partition, cluster, quiet, chosen)
     write_stdout(report)  # with the collector back on: json's indenting encoder leaves a reference cycle per call
 
 
@@ -266,15 +316,27 @@ def simulation_report(
     partition: str | None = None,
     cluster: str | None = None,
     quiet: bool = False,
+    chosen: TraceFilter | None = None,
 ) -> Iterable[str]:
-    """Load and run (typer.Exit on input errors), then the report in pieces; with cluster, the dump is the workload."""
+    """Load and run (typer.Exit on input errors), then the report in pieces; with cluster, the dump is the workload.
+    A filter naming a queue or application the run does not have is a usage error (after the run: placement rules
+    may create queues)."""
     from yk_cli.core.queues import build_queue_tree
     from yk_cli.core.sim.run import simulate as dry_run
+    from yk_cli.core.trace_view import NO_FILTER, TraceFilter, unknown_names
     from yk_cli.report.trace_render import trace_chunks
 
+    chosen = chosen or NO_FILTER
     if cluster is not None:
         scenario = load_cluster_scenario(cluster, config, partition, quiet)
     else:
         scenario = load_scenario(config, workload, partition, quiet)
+    apps = [a.id for a in scenario.workload.applications]
+    unknown = unknown_names(TraceFilter((), chosen.applications), (), apps)
+    if unknown:  # before the run: application ids are known from the workload
+        raise fail_usage(unknown[0])
     trace = dry_run(scenario.partition, build_queue_tree(scenario.partition), scenario.workload, options)
-    return trace_chunks(fmt, trace, scenario.source)
+    unknown = unknown_names(chosen, trace.queues, apps)
+    if unknown:
+        raise fail_usage(unknown[0])
+    return trace_chunks(fmt, trace, scenario.source, chosen)

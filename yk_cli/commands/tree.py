@@ -22,6 +22,7 @@ from yk_cli.cli import (
     run_fast,
     write_stdout,
 )
+from yk_cli.commands.project import CONFIG_FLAGS, CONFIG_HELP, CONFIG_OPTIONS, NO_CONFIG_HELP, project_options
 from yk_cli.core.diagnostics import EXIT_PROBLEMS, Level, Path, Problem
 
 if TYPE_CHECKING:
@@ -56,7 +57,9 @@ def prepare_inputs(
     config_name: str, workload_name: str | None, partition_name: str | None, quiet: bool = False
 ) -> Inputs:
     """Load and check both inputs (exit 1 on errors, 2 unreadable); errors go to stderr in full as `yk validate`
-    shows them, warnings alone as one summary line (none when quiet)."""
+    shows them, warnings alone as one summary line (none when quiet). The project config (.yk.yaml) gives the
+    ConfigMap key (policy-group) and hides what it disables or ignores."""
+    from yk_cli.commands.project import active_project
     from yk_cli.core.placement import place
     from yk_cli.core.queues import build_queue_tree
     from yk_cli.core.workload_checks import may_create_queues
@@ -66,8 +69,9 @@ def prepare_inputs(
 
     if config_name == "-" and workload_name == "-":
         raise fail_usage("'-' (standard input) may be given only once")
+    policy_group = active_project().policy_group or "queues"
     try:
-        result = load_config(config_name)
+        result = load_config(config_name, policy_group)
     except InputError as err:
         raise fail_usage(str(err)) from None
     texts = {result.file: result.text}
@@ -141,7 +145,16 @@ def report_problems(
     problems: list[Problem], texts: dict[str, str], files: int, config_problems: list[Problem], quiet: bool = False
 ) -> None:
     """On standard error: with an error, every problem exactly as `yk validate` prints them; with warnings alone,
-    one summary line (nothing when quiet). config_problems are those `yk validate` reports too."""
+    one summary line (nothing when quiet). config_problems are those `yk validate` reports too. What the project
+    config (.yk.yaml) disables, and warnings in files it ignores, are left out; levels stay as they are: only what
+    YuniKorn refuses stops a command."""
+    from yk_cli.commands.project import active_project
+    from yk_cli.load.project import is_ignored
+
+    project = active_project()
+    problems = [
+        p for p in project.shown(problems) if p.level == Level.ERROR or not (p.file and is_ignored(project, p.file))
+    ]
     if not problems:
         return
     if _has_errors(problems):
@@ -203,14 +216,21 @@ def tree(
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", metavar="", help="No summary line for warnings on standard error.")
     ] = False,
+    set_only: Annotated[
+        bool,
+        typer.Option("--set-only", metavar="", help="Only the values the file sets on each queue, with their lines."),
+    ] = False,
+    project_config: Annotated[Optional[str], typer.Option("--config", metavar="FILE", help=CONFIG_HELP)] = None,
+    no_config: Annotated[bool, typer.Option("--no-config", metavar="", help=NO_CONFIG_HELP)] = False,
 ) -> None:
     """The resolved queue tree: every queue's settings and where each came from.
 
     Every setting says where it came from (set here, inherited, template, default, YuniKorn's fallback), with
-    fences, offsets, sorting and limits; with a workload, each queue's usage and current priority too.
+    fences, offsets, sorting and limits; with a workload, each queue's usage and current priority too. With
+    --set-only, only what the file sets on each queue, each value with its line.
 
     Example: yk tree queues.yaml --workload workload.yaml"""
-    print_tree(config, workload, partition, fmt, max_size, quiet)
+    print_tree(config, workload, partition, fmt, max_size, quiet, set_only, project_config, no_config)
 
 
 def print_tree(
@@ -220,13 +240,17 @@ def print_tree(
     fmt: str,
     max_size: str | None = None,
     quiet: bool = False,
+    set_only: bool = False,
+    project_config: str | None = None,
+    no_config: bool = False,
 ) -> None:
     """Check the format, load, print (typer.Exit on problems)."""
     from yk_cli.load.source import collector_paused
 
     check_format(fmt, TREE_FORMATS)
-    with config_size(max_size), collector_paused():
-        write_stdout((run_tree(config, workload, partition, fmt, color=sys.stdout.isatty(), quiet=quiet),))
+    with project_options(project_config, no_config), config_size(max_size), collector_paused():
+        color = sys.stdout.isatty()
+        write_stdout((run_tree(config, workload, partition, fmt, color=color, quiet=quiet, set_only=set_only),))
 
 
 _VALUE_OPTIONS = {
@@ -236,22 +260,31 @@ _VALUE_OPTIONS = {
     "--format": "fmt",
     "-f": "fmt",
     "--max-size": "max_size",
+    **CONFIG_OPTIONS,
 }
 
 
 def fast_path(args: Sequence[str]) -> int | None:
     """Run `yk tree CONFIG [options]` without typer's parameter machinery: the exit status, or None when the
     arguments need typer (help, odd options, not exactly one config)."""
-    parsed = plain_arguments(args, _VALUE_OPTIONS, QUIET_FLAGS)
+    parsed = plain_arguments(args, _VALUE_OPTIONS, {**QUIET_FLAGS, **CONFIG_FLAGS, "--set-only": "set_only"})
     if parsed is None or len(parsed[0]) != 1:
         return None
     (config,), options = parsed
     workload, partition, fmt = options.get("workload"), options.get("partition"), options.get("fmt", "text")
-    return run_fast(print_tree, config, workload, partition, fmt, options.get("max_size"), options.get("quiet") is True)
+    flags = [options.get(name) is True for name in ("quiet", "set_only")]
+    project = options.get("project_config"), options.get("no_config") is True
+    return run_fast(print_tree, config, workload, partition, fmt, options.get("max_size"), *flags, *project)
 
 
 def run_tree(
-    config: str, workload: str | None, partition: str | None, fmt: str, color: bool = False, quiet: bool = False
+    config: str,
+    workload: str | None,
+    partition: str | None,
+    fmt: str,
+    color: bool = False,
+    quiet: bool = False,
+    set_only: bool = False,
 ) -> str:
     """Load, check and render the tree; problems go to stderr like `yk validate` (typer.Exit on errors)."""
     from yk_cli.core.priority import pending_priorities
@@ -266,7 +299,7 @@ def run_tree(
         cache = pending_priorities(inputs.tree, inputs.placed)
         guarantees = queue_guarantees(inputs.tree, {path: u.allocated_resource for path, u in usage.items()})
     partition = inputs.partition.display_name
-    view = TreeView(inputs.tree, partition, inputs.locate, usage, cache, inputs.rejected, guarantees)
+    view = TreeView(inputs.tree, partition, inputs.locate, usage, cache, inputs.rejected, guarantees, set_only)
     if fmt == "json":
         from yk_cli.report import tree_json
 

@@ -20,6 +20,7 @@ from yk_cli.cli import (
     usage_message,
     write_stdout,
 )
+from yk_cli.commands.project import CONFIG_FLAGS, CONFIG_HELP, CONFIG_OPTIONS, NO_CONFIG_HELP, project_options
 from yk_cli.core.diagnostics import EXIT_USAGE, Problem, exit_code
 from yk_cli.report.problems import FORMATS
 
@@ -46,23 +47,34 @@ def validate(
             help="text, json, github or sarif (github is the default under GitHub Actions).",
         ),
     ] = None,
-    strict: Annotated[bool, typer.Option("--strict", metavar="", help="Warnings fail the run too (exit 1).")] = False,
+    strict: Annotated[
+        Optional[bool],
+        typer.Option(
+            "--strict/--no-strict",
+            metavar="",
+            help="Warnings fail the run too (exit 1); --no-strict overrides `strict: true` in .yk.yaml.",
+        ),
+    ] = None,
     partition: Annotated[
         Optional[str], typer.Option("--partition", metavar="NAME", help="Only report problems in this partition.")
     ] = None,
     policy_group: Annotated[
-        str,
+        Optional[str],
         typer.Option(
-            "--policy-group", metavar="GROUP", help="ConfigMap key is <group>.yaml (YuniKorn's service.policyGroup)."
+            "--policy-group",
+            metavar="GROUP",
+            help="ConfigMap key is <group>.yaml (YuniKorn's service.policyGroup; default queues).",
         ),
-    ] = "queues",
+    ] = None,
     max_size: Annotated[Optional[str], typer.Option("--max-size", metavar="SIZE", help=MAX_SIZE_HELP)] = None,
+    project_config: Annotated[Optional[str], typer.Option("--config", metavar="FILE", help=CONFIG_HELP)] = None,
+    no_config: Annotated[bool, typer.Option("--no-config", metavar="", help=NO_CONFIG_HELP)] = False,
 ) -> None:
     """Lint YuniKorn queue configs: every problem at once, with file:line:col and YuniKorn's own verdict.
 
     Example: yk validate queues.yaml --format sarif"""
     try:
-        with config_size(max_size):
+        with project_options(project_config, no_config), config_size(max_size):
             code = run_validate(files, fmt, strict, partition, policy_group)
     except UsageError as err:
         raise fail_usage(str(err)) from None
@@ -78,21 +90,36 @@ def choose_format(fmt: str | None) -> str:
 
 
 def run_validate(
-    files: Sequence[str], fmt: str | None, strict: bool, partition: str | None, policy_group: str = "queues"
+    files: Sequence[str],
+    fmt: str | None,
+    strict: bool | None,
+    partition: str | None,
+    policy_group: str | None = None,
 ) -> int:
-    """Load every file, print the report on standard output and return the exit status (UsageError for bad usage)."""
+    """Load every file, print the report on standard output and return the exit status (UsageError for bad usage).
+    The project config in force (.yk.yaml) skips ignored files, drops disabled rules, raises rules it raises and
+    gives the defaults of strict and policy_group."""
     chosen = choose_format(fmt)
     if not files:
         raise UsageError("no files given (use '-' for standard input)")
     if list(files).count("-") > 1:
         raise UsageError("'-' (standard input) may be given only once")
+    from yk_cli.commands.project import active_project
     from yk_cli.load.config import load_config
+    from yk_cli.load.project import is_ignored
     from yk_cli.load.source import InputError, collector_paused, expand_inputs
 
+    project = active_project()
+    strict = strict if strict is not None else bool(project.strict)
+    policy_group = policy_group or project.policy_group or "queues"
     problems: list[Problem] = []
     texts: dict[str, str] = {}
     unreadable: list[str] = []
-    for name in expand_inputs(list(files)):
+    names = expand_inputs(list(files))
+    kept = [name for name in names if not is_ignored(project, name)]
+    if names and not kept:
+        sys.stderr.write(f"yk: note: {project.path} ignores every file given: nothing was checked\n")
+    for name in kept:
         if name != "-" and os.path.isdir(name):
             unreadable.append(f"{name}: no *.yaml or *.yml files in this directory")
             continue
@@ -103,7 +130,7 @@ def run_validate(
             unreadable.append(str(err))  # reported once the others are checked
             continue
         texts[result.file] = result.text
-        found = result.problems
+        found = project.applied(result.problems)
         if partition is not None:
             found = [p for p in found if _in_partition(p, result, partition)]
         problems.extend(found)
@@ -153,23 +180,28 @@ _VALUE_OPTIONS = {
     "--partition": "partition",
     "--policy-group": "policy_group",
     "--max-size": "max_size",
+    **CONFIG_OPTIONS,
 }
 
 
 def fast_path(args: Sequence[str]) -> int | None:
     """Run `yk validate ARGS` without typer's parameter machinery; None when the arguments need typer (help, errors)."""
-    parsed = plain_arguments(args, _VALUE_OPTIONS, {"--strict": "strict"})
+    parsed = plain_arguments(args, _VALUE_OPTIONS, {"--strict": "strict", "--no-strict": "no_strict", **CONFIG_FLAGS})
     if parsed is None or not parsed[0]:
         return None
     files, options = parsed
+    strict = True if options.get("strict") is True else False if options.get("no_strict") is True else None
     try:
-        with config_size(_text(options.get("max_size"))):
+        with (
+            project_options(_text(options.get("project_config")), options.get("no_config") is True),
+            config_size(_text(options.get("max_size"))),
+        ):
             return run_validate(
                 files,
                 _text(options.get("fmt")),
-                options.get("strict") is True,
+                strict,
                 _text(options.get("partition")),
-                _text(options.get("policy_group")) or "queues",
+                _text(options.get("policy_group")),
             )
     except UsageError as err:
         sys.stderr.write(usage_message(str(err)) + "\n")

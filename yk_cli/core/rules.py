@@ -128,3 +128,30 @@ def all_rules() -> dict[str, Rule]:
             raise ValueError(f"rule {rule.id} declared twice")
         rules[rule.id] = rule
     return rules
+
+
+RULE_GROUPS = (
+    ("yunikorn", "YuniKorn queue configs: yk validate"),
+    ("volcano", "Volcano scheduler conf and objects: yk volcano validate"),
+)
+"""The groups `yk rules` lists, in order: (id, title)."""
+
+
+def volcano_catalogue() -> dict[str, Rule]:
+    """Every rule `yk volcano validate` can report, by id: the shared loader rules, then the Volcano rules."""
+    from yk_cli.core.volcano.rules import SHARED_RULE_IDS, volcano_rules
+
+    shared = all_rules()
+    return {**{i: shared[i] for i in SHARED_RULE_IDS}, **volcano_rules()}
+
+
+def grouped_rules() -> dict[str, dict[str, Rule]]:
+    """Each group's own rules by id (a rule shared by both groups is listed under yunikorn only)."""
+    from yk_cli.core.volcano.rules import volcano_rules
+
+    yunikorn = all_rules()
+    volcano = volcano_rules()
+    clash = sorted(set(yunikorn) & set(volcano))
+    if clash:
+        raise ValueError(f"rules declared in both groups: {clash}")
+    return {"yunikorn": yunikorn, "volcano": volcano}

@@ -21,6 +21,8 @@ PREEMPT = "preempt"
 QUOTA_PREEMPT = "quota-preempt"
 """Quota preemption (YuniKorn 1.8+): allocations of a queue's subtree were preempted to bring it under its max."""
 EVENT_TYPES = (ALLOCATE, COMPLETE, RESERVE, UNRESERVE, PREEMPT, QUOTA_PREEMPT)
+ARRIVE = "arrive"
+"""An ask reached the scheduler after the start of the run: a row of the reports, not a step (see Arrival)."""
 
 # Why an ask is still pending: stable codes, with the message built by `PendingAsk`.
 NOT_SUBMITTED = "not-submitted"
@@ -104,6 +106,28 @@ class TraceEvent:
     victims: tuple[Victim, ...] = ()
     reason: str = ""
     """A short explanation: reserved node, reservation moved, ..."""
+
+
+@dataclass(frozen=True, slots=True)
+class Arrival:
+    """An ask that reached the scheduler after the start of the run (its or its application's submitTime).
+
+    Not a step: steps are scheduling outcomes, and their numbers (--max-steps, yk explain, preemption loops) keep
+    their meaning. Asks there at the start (time 0) are not listed; neither are the fresh asks of restarted
+    victims, which their preempt step names.
+    """
+
+    time: int
+    """Nanoseconds from the start of the run (> 0)."""
+    after_step: int
+    """How many steps the trace had when the ask arrived: it comes between steps after_step and after_step + 1."""
+    application: str
+    ask: str
+    queue_path: str
+    priority: int
+    resources: Resource = field(default_factory=dict)
+    priority_changes: tuple[PriorityChange, ...] = ()
+    """Queue priorities the arrival raised, leaf first; root is never listed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,3 +266,7 @@ class Trace:
     """What the reader must know about the run as a whole (e.g. a queue that stays over its max)."""
     unmodelled: tuple[Unmodelled, ...] = ()
     """Features the config or workload use that the dry run ignores, with the queues or pods concerned."""
+    arrivals: tuple[Arrival, ...] = ()
+    """Asks that arrived after the start, in order."""
+    queues: tuple[str, ...] = ()
+    """Every queue path of the partition at the end of the run (dynamic queues included), root first."""

@@ -105,6 +105,23 @@ class Node:
                 return v
         return None
 
+    def lookup(self, *keys: str) -> Node | None:
+        """A nested mapping value (`obj.lookup("metadata", "name")`); None when a step is missing or not a mapping,
+        and when the value is a YAML null (Kubernetes and Go decoders treat an explicit null as absent)."""
+        node: Node | None = self
+        for key in keys:
+            if node is None or node.kind != "map":
+                return None
+            node = node.get(key)
+        if node is not None and node.kind == "scalar" and node.tag == "null":
+            return None
+        return node
+
+    def lookup_text(self, *keys: str) -> str:
+        """The source text of the scalar at a nested key; "" when absent, null or not a scalar."""
+        node = self.lookup(*keys)
+        return node.text if node is not None and node.kind == "scalar" else ""
+
     def describe(self) -> str:
         """yaml.v3's way of naming a node in a type error: '!!str `fair`', '!!seq'."""
         if self.kind != "scalar":

@@ -5,8 +5,10 @@
 `names` are files, directories (their *.yaml/*.yml files) or `-` for standard input, each holding a `kind: List`,
 several `---` documents or single objects: Queues, PodGroups, Pods, PriorityClasses, Nodes, Volcano Jobs and the
 `volcano-scheduler-configmap` ConfigMap (key `volcano-scheduler.conf`). Objects of other kinds are counted and left
-out. The scheduler configuration is `conf` (a plain volcano-scheduler.conf, or a file holding that ConfigMap), else
-the dump's ConfigMap, else Volcano's built-in default; `VolcanoInputs.conf_source` says which.
+out. A file whose first document is a plain volcano-scheduler.conf (actions/tiers/configurations, no kind) counts as
+a conf found in the input. The scheduler configuration is `conf` (a plain volcano-scheduler.conf, or a file holding
+that ConfigMap), else the first conf of the input, else Volcano's built-in default; `VolcanoInputs.conf_source` and
+`conf_origin` say which.
 
 Raises InputError only when an input cannot be read at all; anything wrong inside becomes a located Problem.
 Every loaded object keeps its YAML node (`VolcanoInputs.objects`) so that checks can point at its fields.
@@ -15,12 +17,12 @@ Every loaded object keeps its YAML node (`VolcanoInputs.objects`) so that checks
 from __future__ import annotations
 
 import contextlib
+import os
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from yk_cli.core.diagnostics import Problem
 from yk_cli.core.resources import k8s_quantity
-from yk_cli.core.rules import Rule
 from yk_cli.core.volcano import rules as vr
 from yk_cli.core.volcano.conf import ConfLoad, default_conf, load_conf
 from yk_cli.core.volcano.model import (
@@ -28,6 +30,7 @@ from yk_cli.core.volcano.model import (
     POD_GROUP_PENDING,
     QUEUE_OPEN,
     Cluster,
+    LoadedObject,
     Node,
     Pod,
     PodGroup,
@@ -37,6 +40,7 @@ from yk_cli.core.volcano.model import (
 )
 from yk_cli.core.yamldoc import Node as YamlNode
 from yk_cli.load.configmap import embedded_position
+from yk_cli.load.objects import ObjectReader, SkipObject, go_bool
 from yk_cli.load.source import InputError, decode_text, expand_inputs, parse_yaml, read_input
 
 CONF_CONFIGMAP = "volcano-scheduler-configmap"
@@ -50,20 +54,6 @@ HIERARCHY_ANNOTATION = "volcano.sh/hierarchy"
 HIERARCHY_WEIGHTS_ANNOTATION = "volcano.sh/hierarchy-weights"
 VOLCANO_GROUPS = ("scheduling.volcano.sh/", "scheduling.incubator.k8s.io/")
 BATCH_GROUP = "batch.volcano.sh/"
-_GO_TRUE = frozenset({"1", "t", "T", "TRUE", "true", "True"})
-_GO_FALSE = frozenset({"0", "f", "F", "FALSE", "false", "False"})
-
-
-@dataclass(frozen=True, slots=True)
-class LoadedObject:
-    """One object of the input as read: kind, identity and its YAML node (for positions)."""
-
-    kind: str
-    api_version: str
-    namespace: str
-    name: str
-    node: YamlNode
-    file: str
 
 
 @dataclass(slots=True)
@@ -82,62 +72,23 @@ class VolcanoInputs:
     problems: list[Problem] = field(default_factory=list)
     texts: dict[str, str] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)
-
-
-class _Skip(Exception):
-    """The object cannot be used; its problem has been recorded."""
-
-
-@dataclass(slots=True)
-class _Reader:
-    file: str
-    problems: list[Problem]
-
-    def report(self, rule: Rule, message: str, node: YamlNode | None, hint: str = "") -> None:
-        span = node.span if node is not None else None
-        self.problems.append(rule.problem(message, hint=hint).located(span, self.file))
-
-    def fail(self, rule: Rule, message: str, node: YamlNode | None, hint: str = "") -> _Skip:
-        self.report(rule, message, node, hint)
-        return _Skip(message)
+    conf_origin: str = "default"
+    """Which conf Volcano runs with: "option" (--conf), "input" (a ConfigMap or plain conf among the inputs) or
+    "default" (none given: the built-in default)."""
+    unreadable: list[str] = field(default_factory=list)
+    """With keep_going: the inputs that could not be read, each as `name: why` (they are not in `files`)."""
 
 
 def _get(node: YamlNode | None, *keys: str) -> YamlNode | None:
-    """A nested mapping value; None when a step is missing, not a mapping, or null."""
-    for key in keys:
-        if node is None or node.kind != "map":
-            return None
-        node = node.get(key)
-    if node is not None and node.kind == "scalar" and node.tag == "null":
-        return None
-    return node
+    return node.lookup(*keys) if node is not None else None
 
 
 def _text(node: YamlNode | None, *keys: str) -> str:
-    value = _get(node, *keys)
-    return value.text if value is not None and value.kind == "scalar" else ""
+    return node.lookup_text(*keys) if node is not None else ""
 
 
-def _string_map(reader: _Reader, node: YamlNode | None, what: str) -> dict[str, str]:
-    if node is None:
-        return {}
-    if node.kind != "map":
-        reader.report(vr.INVALID_FIELD, f"{what} must be a mapping, found {node.describe()}", node)
-        return {}
-    return {k.text: v.text for k, v in node.pairs if k.kind == "scalar" and v.kind == "scalar" and v.tag != "null"}
-
-
-def _items(reader: _Reader, node: YamlNode | None, what: str) -> list[YamlNode]:
-    if node is None:
-        return []
-    if node.kind != "seq":
-        reader.report(vr.INVALID_FIELD, f"{what} must be a list, found {node.describe()}", node)
-        return []
-    return node.items
-
-
-def quantities(reader: _Reader, node: YamlNode | None, what: str) -> Quantities | None:
-    """A ResourceList as milli-values; None when absent; _Skip when a quantity does not parse."""
+def quantities(reader: ObjectReader, node: YamlNode | None, what: str) -> Quantities | None:
+    """A ResourceList as milli-values; None when absent; SkipObject when a quantity does not parse."""
     if node is None:
         return None
     if node.kind != "map":
@@ -159,7 +110,7 @@ def quantities(reader: _Reader, node: YamlNode | None, what: str) -> Quantities 
     return out
 
 
-def _int(reader: _Reader, node: YamlNode | None, what: str, default: int) -> int:
+def _int(reader: ObjectReader, node: YamlNode | None, what: str, default: int) -> int:
     if node is None:
         return default
     if node.kind == "scalar" and node.tag == "int" and isinstance(node.value, int):
@@ -167,7 +118,7 @@ def _int(reader: _Reader, node: YamlNode | None, what: str, default: int) -> int
     raise reader.fail(vr.INVALID_FIELD, f"{what} must be an integer, found {node.describe()}", node)
 
 
-def _timestamp(reader: _Reader, obj: YamlNode) -> float | None:
+def _timestamp(reader: ObjectReader, obj: YamlNode) -> float | None:
     node = _get(obj, "metadata", "creationTimestamp")
     if node is None or node.kind != "scalar":
         return None
@@ -182,23 +133,16 @@ def _timestamp(reader: _Reader, obj: YamlNode) -> float | None:
     return moment.timestamp()
 
 
-def _go_bool(text: str) -> bool | None:
-    if text in _GO_TRUE:
-        return True
-    if text in _GO_FALSE:
-        return False
-    return None
-
-
-def _queue(reader: _Reader, obj: YamlNode, name: str) -> Queue:
+def _queue(reader: ObjectReader, obj: YamlNode, name: str) -> Queue:
     spec = _get(obj, "spec")
-    annotations = _string_map(reader, _get(obj, "metadata", "annotations"), "metadata.annotations")
+    annotations = reader.string_map(_get(obj, "metadata", "annotations"), "metadata.annotations")
     reclaimable_node = _get(spec, "reclaimable")
     reclaimable = True
     if reclaimable_node is not None:
         if reclaimable_node.kind != "scalar" or reclaimable_node.tag != "bool":
             raise reader.fail(
-                vr.INVALID_FIELD, f"Queue spec.reclaimable must be a boolean, found {reclaimable_node.describe()}",
+                vr.INVALID_FIELD,
+                f"Queue spec.reclaimable must be a boolean, found {reclaimable_node.describe()}",
                 reclaimable_node,
             )
         reclaimable = reclaimable_node.value is True
@@ -218,14 +162,15 @@ def _queue(reader: _Reader, obj: YamlNode, name: str) -> Queue:
     )
 
 
-def _pod_group(reader: _Reader, obj: YamlNode, namespace: str, name: str) -> PodGroup:
+def _pod_group(reader: ObjectReader, obj: YamlNode, namespace: str, name: str) -> PodGroup:
     spec = _get(obj, "spec")
     min_task: dict[str, int] = {}
     min_task_node = _get(spec, "minTaskMember")
     if min_task_node is not None:
         if min_task_node.kind != "map":
             raise reader.fail(
-                vr.INVALID_FIELD, f"PodGroup spec.minTaskMember must be a mapping, found {min_task_node.describe()}",
+                vr.INVALID_FIELD,
+                f"PodGroup spec.minTaskMember must be a mapping, found {min_task_node.describe()}",
                 min_task_node,
             )
         for key, value in min_task_node.pairs:
@@ -254,16 +199,16 @@ def _add(target: Quantities, other: Quantities) -> None:
         target[key] = target.get(key, 0) + value
 
 
-def pod_request(reader: _Reader, spec: YamlNode | None) -> tuple[Quantities, Quantities]:
+def pod_request(reader: ObjectReader, spec: YamlNode | None) -> tuple[Quantities, Quantities]:
     """(request, init request) as Kubernetes' PodRequests computes them: containers and restartable (sidecar) init
     containers summed, the largest regular init container (with the sidecars started before it) as a floor, pod-level
     cpu/memory requests when set, overhead added; `pods: 1` (1000 milli) always."""
     total: Quantities = {}
-    for i, container in enumerate(_items(reader, _get(spec, "containers"), "spec.containers")):
+    for i, container in enumerate(reader.items(_get(spec, "containers"), "spec.containers")):
         _add(total, quantities(reader, _get(container, "resources", "requests"), f"container {i} requests") or {})
     init_floor: Quantities = {}
     sidecars: Quantities = {}
-    for i, container in enumerate(_items(reader, _get(spec, "initContainers"), "spec.initContainers")):
+    for i, container in enumerate(reader.items(_get(spec, "initContainers"), "spec.initContainers")):
         request = quantities(reader, _get(container, "resources", "requests"), f"init container {i} requests") or {}
         if _text(container, "restartPolicy") == "Always":
             _add(sidecars, request)
@@ -287,11 +232,11 @@ def pod_request(reader: _Reader, spec: YamlNode | None) -> tuple[Quantities, Qua
     return total, init
 
 
-def _pod(reader: _Reader, obj: YamlNode, namespace: str, name: str) -> Pod:
+def _pod(reader: ObjectReader, obj: YamlNode, namespace: str, name: str) -> Pod:
     meta = _get(obj, "metadata")
     spec = _get(obj, "spec")
-    annotations = _string_map(reader, _get(meta, "annotations"), "metadata.annotations")
-    labels = _string_map(reader, _get(meta, "labels"), "metadata.labels")
+    annotations = reader.string_map(_get(meta, "annotations"), "metadata.annotations")
+    labels = reader.string_map(_get(meta, "labels"), "metadata.labels")
     request, init = pod_request(reader, spec)
     task_priority: int | None = None
     with contextlib.suppress(ValueError):
@@ -300,7 +245,7 @@ def _pod(reader: _Reader, obj: YamlNode, namespace: str, name: str) -> Pod:
     preemptable = True
     for source in (annotations, labels):  # the annotation wins over the label
         if PREEMPTABLE_KEY in source:
-            preemptable = _go_bool(source[PREEMPTABLE_KEY].strip()) is True
+            preemptable = go_bool(source[PREEMPTABLE_KEY].strip()) is True
             break
     priority_node = _get(spec, "priority")
     return Pod(
@@ -325,7 +270,7 @@ def _pod(reader: _Reader, obj: YamlNode, namespace: str, name: str) -> Pod:
     )
 
 
-def _priority_class(reader: _Reader, obj: YamlNode, name: str) -> PriorityClass:
+def _priority_class(reader: ObjectReader, obj: YamlNode, name: str) -> PriorityClass:
     value = _int(reader, _get(obj, "value"), f"PriorityClass {name} value", 0) if _get(obj, "value") else None
     if value is None:
         raise reader.fail(vr.INVALID_FIELD, f"PriorityClass {name} needs an integer value", obj)
@@ -337,10 +282,10 @@ def _priority_class(reader: _Reader, obj: YamlNode, name: str) -> PriorityClass:
     )
 
 
-def _node(reader: _Reader, obj: YamlNode, name: str) -> Node:
+def _node(reader: ObjectReader, obj: YamlNode, name: str) -> Node:
     allocatable = quantities(reader, _get(obj, "status", "allocatable"), "status.allocatable") or {}
     ready = False
-    for condition in _items(reader, _get(obj, "status", "conditions"), "status.conditions"):
+    for condition in reader.items(_get(obj, "status", "conditions"), "status.conditions"):
         if _text(condition, "type") == "Ready":
             ready = _text(condition, "status") == "True"
     unschedulable = _get(obj, "spec", "unschedulable")
@@ -349,15 +294,15 @@ def _node(reader: _Reader, obj: YamlNode, name: str) -> Node:
         allocatable=allocatable,
         ready=ready,
         unschedulable=unschedulable is not None and unschedulable.kind == "scalar" and unschedulable.value is True,
-        labels=_string_map(reader, _get(obj, "metadata", "labels"), "metadata.labels"),
+        labels=reader.string_map(_get(obj, "metadata", "labels"), "metadata.labels"),
     )
 
 
-def _job_pod_group(reader: _Reader, obj: YamlNode, namespace: str, name: str) -> PodGroup:
+def _job_pod_group(reader: ObjectReader, obj: YamlNode, namespace: str, name: str) -> PodGroup:
     """The PodGroup Volcano's job controller makes for a vcjob: its queue, class and minAvailable; minResources the
     requests of the first minAvailable pods of its tasks in order (calcPGMinResources, tasks taken in spec order)."""
     spec = _get(obj, "spec")
-    tasks = _items(reader, _get(spec, "tasks"), "spec.tasks")
+    tasks = reader.items(_get(spec, "tasks"), "spec.tasks")
     replicas_total = 0
     min_resources: Quantities = {}
     task_requests: list[tuple[int, Quantities]] = []
@@ -401,12 +346,13 @@ class _Collected:
     pods: list[Pod] = field(default_factory=list)
     classes: list[PriorityClass] = field(default_factory=list)
     nodes: list[Node] = field(default_factory=list)
-    confs: list[tuple[YamlNode, str, str]] = field(default_factory=list)
-    """(the ConfigMap's volcano-scheduler.conf value node, its file, the file's text)."""
+    confs: list[tuple[YamlNode, str, str, bool]] = field(default_factory=list)
+    """(the ConfigMap's volcano-scheduler.conf value node or a plain conf's root, its file, the file's text, whether
+    it is a plain conf)."""
     seen: set[tuple[str, str, str]] = field(default_factory=set)
 
 
-def _collect(reader: _Reader, document: YamlNode, text: str, out: VolcanoInputs, found: _Collected) -> None:
+def _collect(reader: ObjectReader, document: YamlNode, text: str, out: VolcanoInputs, found: _Collected) -> None:
     if document.kind == "scalar" and document.tag == "null":
         return
     kind = _text(document, "kind")
@@ -419,7 +365,7 @@ def _collect(reader: _Reader, document: YamlNode, text: str, out: VolcanoInputs,
         )
         return
     if kind == "List" or (kind.endswith("List") and _get(document, "items") is not None):
-        for item in _items(reader, _get(document, "items"), f"{kind} items"):
+        for item in reader.items(_get(document, "items"), f"{kind} items"):
             _collect(reader, item, text, out, found)
         return
     api = _text(document, "apiVersion")
@@ -453,11 +399,11 @@ def _collect(reader: _Reader, document: YamlNode, text: str, out: VolcanoInputs,
             if value is None:
                 out.ignored_kinds["ConfigMap"] = out.ignored_kinds.get("ConfigMap", 0) + 1
                 return
-            found.confs.append((value, reader.file, text))
+            found.confs.append((value, reader.file, text, False))
         else:
             out.ignored_kinds[kind] = out.ignored_kinds.get(kind, 0) + 1
             return
-    except _Skip:
+    except SkipObject:
         return
     out.objects.append(LoadedObject(kind, api, namespace, name, document, reader.file))
 
@@ -518,9 +464,7 @@ def _bare_pods(pods: list[Pod], groups: list[PodGroup], scheduler_name: str) -> 
     return out_pods, groups + [g for g in extra if (g.namespace, g.name) not in existing]
 
 
-def _conf_from(
-    value: YamlNode, file: str, text: str, origin: str, out: VolcanoInputs
-) -> None:
+def _conf_from(value: YamlNode, file: str, text: str, origin: str, out: VolcanoInputs) -> None:
     if value.kind != "scalar" or value.tag == "null":
         found = value.describe()
         problem = vr.CONF_TYPE.problem(f"{CONF_KEY} must be a string holding the configuration, found {found}")
@@ -563,8 +507,35 @@ def _conf_file(name: str, out: VolcanoInputs) -> None:
     out.problems.extend(p.located(p.span, shown) for p in loaded.problems)
 
 
-def load_volcano(names: list[str], conf: str | None = None, scheduler_name: str = "volcano") -> VolcanoInputs:
-    """Read the dumps and the scheduler configuration (see the module docstring)."""
+def is_plain_conf(document: YamlNode) -> bool:
+    """Whether a file's first document is a plain volcano-scheduler.conf: a mapping with actions, tiers or
+    configurations and neither kind nor apiVersion."""
+    if document.kind != "map" or document.get("kind") is not None or document.get("apiVersion") is not None:
+        return False
+    return any(document.get(key) is not None for key in ("actions", "tiers", "configurations"))
+
+
+def _unreadable(name: str, err: InputError) -> str:
+    if name != "-" and os.path.isdir(name):
+        return f"{name}: no *.yaml or *.yml files in this directory"
+    return str(err)
+
+
+def _plain_conf(root: YamlNode, file: str, out: VolcanoInputs) -> None:
+    """A plain volcano-scheduler.conf given among the inputs."""
+    out.conf_root = root
+    out.conf_file = file
+    out.conf_source = file
+    loaded = load_conf(root, file)
+    out.conf = loaded
+    out.problems.extend(p.located(p.span, file) for p in loaded.problems)
+
+
+def load_volcano(
+    names: list[str], conf: str | None = None, scheduler_name: str = "volcano", keep_going: bool = False
+) -> VolcanoInputs:
+    """Read the dumps and the scheduler configuration (see the module docstring). With keep_going, an input that
+    cannot be read is named in `unreadable` and the others are still read (else InputError)."""
     out = VolcanoInputs(
         cluster=Cluster(),
         conf=ConfLoad(default_conf(), True),
@@ -572,18 +543,32 @@ def load_volcano(names: list[str], conf: str | None = None, scheduler_name: str 
     )
     found = _Collected()
     for name in expand_inputs(names):
-        documents, shown, text = _read(name, out)
+        try:
+            documents, shown, text = _read(name, out)
+        except InputError as err:
+            if not keep_going:
+                raise
+            out.unreadable.append(_unreadable(name, err))
+            continue
         out.texts[shown] = text
         out.files.append(shown)
-        reader = _Reader(shown, out.problems)
-        for document in documents:
+        reader = ObjectReader(shown, out.problems, vr.INVALID_FIELD)
+        for index, document in enumerate(documents):
+            if index == 0 and is_plain_conf(document):
+                found.confs.append((document, shown, text, True))
+                continue
             _collect(reader, document, text, out, found)
     if conf is not None:
+        out.conf_origin = "option"
         _conf_file(conf, out)
     elif found.confs:
-        value, file, text = found.confs[0]
-        _conf_from(value, file, text, f'{file} (ConfigMap {CONF_CONFIGMAP}, data["{CONF_KEY}"])', out)
-        for extra, extra_file, _ in found.confs[1:]:
+        out.conf_origin = "input"
+        value, file, text, plain = found.confs[0]
+        if plain:
+            _plain_conf(value, file, out)
+        else:
+            _conf_from(value, file, text, f'{file} (ConfigMap {CONF_CONFIGMAP}, data["{CONF_KEY}"])', out)
+        for extra, extra_file, _, _ in found.confs[1:]:
             problem = vr.MULTIPLE_CONFS.problem(
                 f"another {CONF_CONFIGMAP}: the first one ({file}) is used", hint="pass the one in use with --conf."
             )

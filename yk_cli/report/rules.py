@@ -12,14 +12,19 @@ WIDTH = 100
 """Text is wrapped at a fixed width so the output does not depend on the terminal."""
 
 
-def rule_dict(rule: Rule) -> dict[str, str]:
-    """The JSON shape of one rule."""
-    return {"id": rule.id, "level": rule.level.value, "summary": rule.summary, "doc": rule.doc}
+def rule_dict(rule: Rule, group: str) -> dict[str, str]:
+    """The JSON shape of one rule (group: yunikorn or volcano)."""
+    return {"id": rule.id, "group": group, "level": rule.level.value, "summary": rule.summary, "doc": rule.doc}
 
 
-def render_json(rules: Sequence[Rule]) -> str:
-    """Every rule in documentation order, as one JSON object."""
-    return json.dumps({"rules": [rule_dict(r) for r in rules]}, indent=2, ensure_ascii=False) + "\n"
+def render_json(rules: Sequence[tuple[Rule, str]]) -> str:
+    """Every (rule, group) in documentation order, as one JSON object."""
+    return json.dumps({"rules": [rule_dict(r, g) for r, g in rules]}, indent=2, ensure_ascii=False) + "\n"
+
+
+def render_groups(groups: Sequence[tuple[str, Sequence[Rule]]]) -> str:
+    """Each group under a `== title (N rules) ==` heading, its rules as render_text shows them."""
+    return "\n".join(f"== {title} ({len(rules)} rules) ==\n\n" + render_text(rules) for title, rules in groups)
 
 
 def render_text(rules: Sequence[Rule]) -> str:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from yk_cli.core.priority import PriorityChange, show
 from yk_cli.core.properties import format_duration
 from yk_cli.core.resources import format_resource
-from yk_cli.core.trace import PreemptionAttempt, Summary, Trace, TraceEvent
+from yk_cli.core.trace import Arrival, PreemptionAttempt, Summary, Trace, TraceEvent
+from yk_cli.core.trace_view import QueueTotals, TraceFilter, TraceView
 
 FORMATS = ("text", "json", "markdown")
 STOPPED = {
@@ -36,9 +39,11 @@ def change(item: PriorityChange) -> str:
     return f"{item.queue_path.rsplit('.', 1)[-1]}: {show(item.old)} -> {show(item.new)}"
 
 
-def notes(event: TraceEvent) -> list[str]:
-    """The priority changes of a step, then its note and victims, one per line."""
+def notes(event: TraceEvent | Arrival) -> list[str]:
+    """The priority changes of a step (or arrival), then its note and victims, one per line."""
     out = [change(c) for c in event.priority_changes]
+    if isinstance(event, Arrival):
+        return out
     if event.reason:
         out.append(f"({event.reason})")
     for v in event.victims:
@@ -94,8 +99,60 @@ def attempt_title(a: PreemptionAttempt) -> str:
     )
 
 
-def loop_lines(trace: Trace) -> list[str]:
-    """Every preemption loop of the run, one line each."""
-    from yk_cli.core.preemption_loops import find_loops
+def rows(shown: TraceView) -> Iterator[TraceEvent | Arrival]:
+    """The shown steps with the shown arrivals between them, in the order they happened."""
+    arrivals = shown.arrivals
+    i = 0
+    for event in shown.events:
+        while i < len(arrivals) and arrivals[i].after_step < event.step:
+            yield arrivals[i]
+            i += 1
+        yield event
+    yield from arrivals[i:]
 
-    return [loop.message for loop in find_loops(trace)]
+
+def filter_words(chosen: TraceFilter) -> str:
+    """`queue root.tenants and below; pending asks only`: what a filtered report keeps."""
+    parts = []
+    if chosen.queues:
+        parts.append(f"{'queue' if len(chosen.queues) == 1 else 'queues'} {', '.join(chosen.queues)} and below")
+    if chosen.applications:
+        noun = "application" if len(chosen.applications) == 1 else "applications"
+        parts.append(f"{noun} {', '.join(chosen.applications)}")
+    if chosen.pending_only:
+        parts.append("pending asks only")
+    if chosen.summary_only:
+        parts.append("summary only")
+    return "; ".join(parts)
+
+
+def filter_line(chosen: TraceFilter) -> str:
+    """The header line of a filtered report: what it keeps, and that the run itself was not filtered."""
+    return f"Filtered: {filter_words(chosen)} (the dry run ran the whole partition; the summary line counts all of it)"
+
+
+def shown_line(shown: TraceView) -> str:
+    """`6 of 11 steps, 1 of 2 arrivals, 0 of 3 pending asks` (what a queue or application filter kept)."""
+    trace, chosen = shown.trace, shown.filter
+    parts = []
+    if not chosen.pending_only:
+        parts.append(f"{len(shown.events)} of {_count(len(trace.events), 'step')}")
+        if trace.arrivals:
+            parts.append(f"{len(shown.arrivals)} of {_count(len(trace.arrivals), 'arrival')}")
+    parts.append(f"{len(shown.pending)} of {_count(len(trace.pending), 'pending ask')}")
+    return ", ".join(parts)
+
+
+TOTALS_HEADER = ("QUEUE", "ALLOCATED", "PENDING", "PREEMPTED", "COMPLETED", "ARRIVED")
+
+
+def totals_rows(totals: tuple[QueueTotals, ...]) -> list[tuple[str, ...]]:
+    """One row per queue, then a `total` row (queue paths start with root, so no queue is called that)."""
+    out: list[tuple[str, ...]] = []
+    sums = [0, 0, 0, 0, 0]
+    for t in totals:
+        values = (t.allocated, t.pending, t.preempted, t.completed, t.arrived)
+        sums = [a + b for a, b in zip(sums, values, strict=True)]
+        out.append((t.queue_path or "(no queue)", *map(str, values)))
+    out.append(("total", *map(str, sums)))
+    return out

@@ -6,9 +6,10 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from yk_cli.core.preemption_loops import PreemptionLoop, find_loops
-from yk_cli.core.priority import MIN_PRIORITY
-from yk_cli.core.trace import PendingAsk, PreemptionAttempt, Summary, Trace, TraceEvent
+from yk_cli.core.preemption_loops import PreemptionLoop
+from yk_cli.core.priority import MIN_PRIORITY, PriorityChange
+from yk_cli.core.trace import Arrival, PendingAsk, PreemptionAttempt, Summary, Trace, TraceEvent
+from yk_cli.core.trace_view import NO_FILTER, QueueTotals, TraceFilter, view
 from yk_cli.report.trace_common import seconds
 from yk_cli.report.unmodelled import unmodelled_dicts
 
@@ -29,9 +30,7 @@ def event_dict(e: TraceEvent) -> dict[str, Any]:
         "priority": e.priority,
         "node": e.node,
         "resources": dict(sorted(e.resources.items())),
-        "priorityChanges": [
-            {"queuePath": c.queue_path, "from": _priority(c.old), "to": _priority(c.new)} for c in e.priority_changes
-        ],
+        "priorityChanges": _changes(e.priority_changes),
         "victims": [
             {
                 "allocation": v.allocation,
@@ -45,6 +44,47 @@ def event_dict(e: TraceEvent) -> dict[str, Any]:
             for v in e.victims
         ],
         "reason": e.reason,
+    }
+
+
+def _changes(changes: tuple[PriorityChange, ...]) -> list[dict[str, Any]]:
+    return [{"queuePath": c.queue_path, "from": _priority(c.old), "to": _priority(c.new)} for c in changes]
+
+
+def arrival_dict(a: Arrival) -> dict[str, Any]:
+    """One ask arriving after the start, placed among the steps by afterStep."""
+    return {
+        "time": seconds(a.time),
+        "afterStep": a.after_step,
+        "application": a.application,
+        "ask": a.ask,
+        "queuePath": a.queue_path,
+        "priority": a.priority,
+        "resources": dict(sorted(a.resources.items())),
+        "priorityChanges": _changes(a.priority_changes),
+    }
+
+
+def filters_dict(chosen: TraceFilter) -> dict[str, Any]:
+    """Which filters chose the rows (all empty: the full trace)."""
+    return {
+        "active": chosen.active,
+        "queues": list(chosen.queues),
+        "applications": list(chosen.applications),
+        "pendingOnly": chosen.pending_only,
+        "summaryOnly": chosen.summary_only,
+    }
+
+
+def totals_dict(t: QueueTotals) -> dict[str, Any]:
+    """What the shown rows say about one leaf queue."""
+    return {
+        "queuePath": t.queue_path,
+        "allocated": t.allocated,
+        "pending": t.pending,
+        "preempted": t.preempted,
+        "completed": t.completed,
+        "arrived": t.arrived,
     }
 
 
@@ -112,24 +152,30 @@ def summary_dict(s: Summary) -> dict[str, Any]:
     }
 
 
-def render(trace: Trace, source: str) -> str:
+def render(trace: Trace, source: str, chosen: TraceFilter = NO_FILTER) -> str:
     """The whole JSON document, keys in a fixed order."""
-    return "".join(chunks(trace, source))
+    return "".join(chunks(trace, source, chosen))
 
 
-def chunks(trace: Trace, source: str) -> Iterator[str]:
+def chunks(trace: Trace, source: str, chosen: TraceFilter = NO_FILTER) -> Iterator[str]:
     """The document in pieces, one per event: the text `json.dumps(document, indent=2)` gives, without holding the
     whole document (or its text) in memory at once."""
+    shown = view(trace, chosen)
     yield f"{{\n  {_dumps('source')}: {_dumps(source)},\n  {_dumps('partition')}: {_dumps(trace.partition)},\n"
+    yield f"  {_dumps('filters')}: {_nested(filters_dict(chosen))},\n"
     yield f"  {_dumps('notes')}: {_nested(list(trace.notes))},\n"
     yield f"  {_dumps('notModelled')}: {_nested(unmodelled_dicts(trace.unmodelled))},\n"
-    yield from _array("events", map(event_dict, trace.events))
+    yield from _array("events", map(event_dict, shown.events))
     yield ",\n"
-    yield from _array("pending", map(pending_dict, trace.pending))
+    yield from _array("arrivals", map(arrival_dict, shown.arrivals))
     yield ",\n"
-    yield from _array("attempts", map(attempt_dict, trace.attempts))
+    yield from _array("pending", map(pending_dict, shown.pending))
     yield ",\n"
-    yield from _array("loops", map(loop_dict, find_loops(trace)))
+    yield from _array("attempts", map(attempt_dict, shown.attempts))
+    yield ",\n"
+    yield from _array("loops", map(loop_dict, shown.loops))
+    yield ",\n"
+    yield from _array("queueTotals", map(totals_dict, shown.totals))
     yield f',\n  "summary": {_nested(summary_dict(trace.summary))}\n}}\n'
 
 

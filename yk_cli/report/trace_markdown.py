@@ -2,8 +2,21 @@
 
 from __future__ import annotations
 
-from yk_cli.core.trace import Trace
-from yk_cli.report.trace_common import attempt_title, loop_lines, notes, priority, summary_line, title, when
+from yk_cli.core.trace import Arrival, Trace
+from yk_cli.core.trace_view import NO_FILTER, TraceFilter, TraceView, view
+from yk_cli.report.trace_common import (
+    TOTALS_HEADER,
+    attempt_title,
+    filter_line,
+    notes,
+    priority,
+    rows,
+    shown_line,
+    summary_line,
+    title,
+    totals_rows,
+    when,
+)
 
 
 def _cell(text: str) -> str:
@@ -18,39 +31,59 @@ def _row(cells: list[str], last: str | None = None) -> str:
     return "| " + " | ".join(escaped) + " |"
 
 
-def render(trace: Trace, source: str) -> str:
-    """The whole Markdown report."""
+def _steps(shown: TraceView) -> list[str]:
+    """The step table, arrivals between the steps (no step number)."""
+    if not (shown.events or shown.arrivals):
+        return ["No scheduling steps." if not shown.trace.events else "No scheduling step matches the filter."]
+    out = [_row(["Step", "Time", "Event", "Queue", "Priority", "Ask", "Node", "Queue priority changes"])]
+    out.append("|---:|---|---|---|---|---|---|---|")
+    for e in rows(shown):
+        changes = "<br>".join(n.replace("|", "\\|") for n in notes(e))
+        if isinstance(e, Arrival):
+            cells = ["", when(e.time), "arrive", f"`{e.queue_path}`", priority(e.priority), e.ask, ""]
+        else:
+            cells = [str(e.step), when(e.time), e.type, f"`{e.queue_path}`", priority(e.priority), e.ask, e.node]
+        out.append(_row(cells, changes))
+    return out
+
+
+def render(trace: Trace, source: str, chosen: TraceFilter = NO_FILTER) -> str:
+    """The whole Markdown report, or the part the filter keeps."""
+    shown = view(trace, chosen)
     out = [f"## {title(trace, source)}", ""]
+    if chosen.active:
+        out += [f"> **{_cell(filter_line(chosen)).replace(': ', ':** ', 1)}", ""]
     if trace.unmodelled:
         out += [f"> **Not modelled:** {_cell(u.message)}" for u in trace.unmodelled] + [""]
     if trace.notes:
         out += [f"> **Note:** {_cell(note)}" for note in trace.notes] + [""]
-    if trace.events:
-        out.append(_row(["Step", "Time", "Event", "Queue", "Priority", "Ask", "Node", "Queue priority changes"]))
-        out.append("|---:|---|---|---|---|---|---|---|")
-        for e in trace.events:
-            changes = "<br>".join(n.replace("|", "\\|") for n in notes(e))
-            cells = [str(e.step), when(e.time), e.type, f"`{e.queue_path}`", priority(e.priority), e.ask, e.node]
-            out.append(_row(cells, changes))
+    history = not (chosen.pending_only or chosen.summary_only)
+    if history:
+        out += [*_steps(shown), ""]
+    out.append(f"**Summary:** {summary_line(trace.summary)}")
+    if chosen.selects and not chosen.summary_only:
+        out += ["", f"**Shown:** {shown_line(shown)}"]
+    if chosen.summary_only:
+        header = [word.capitalize() for word in TOTALS_HEADER]
+        out += ["", "### By queue", "", _row(header), "|---|---:|---:|---:|---:|---:|"]
+        out += [_row([f"`{r[0]}`" if r[0].startswith("root") else r[0], *r[1:]]) for r in totals_rows(shown.totals)]
     else:
-        out.append("No scheduling steps.")
-    out += ["", f"**Summary:** {summary_line(trace.summary)}", "", "### Pending asks", ""]
-    if not trace.pending:
-        out.append("None.")
-    else:
-        out.append(_row(["Application", "Ask", "Queue", "Priority", "Reason"]))
-        out.append("|---|---|---|---|---|")
-        for p in trace.pending:
-            queue = f"`{p.queue_path}`" if p.queue_path else "-"
-            out.append(_row([p.application, p.ask, queue, priority(p.priority), p.reason]))
-    loops = loop_lines(trace)
-    if loops:
-        out += ["", "### Preemption loops", ""] + [f"- ⚠ {_cell(line)}" for line in loops]
-    if trace.explained:
-        out += ["", "### Preemption attempts", ""]
-        if not trace.attempts:
+        out += ["", "### Pending asks", ""]
+        if not shown.pending:
             out.append("None.")
-        for a in trace.attempts:
+        else:
+            out.append(_row(["Application", "Ask", "Queue", "Priority", "Reason"]))
+            out.append("|---|---|---|---|---|")
+            for p in shown.pending:
+                queue = f"`{p.queue_path}`" if p.queue_path else "-"
+                out.append(_row([p.application, p.ask, queue, priority(p.priority), p.reason]))
+    if shown.loops:
+        out += ["", "### Preemption loops", ""] + [f"- ⚠ {_cell(loop.message)}" for loop in shown.loops]
+    if trace.explained and history:
+        out += ["", "### Preemption attempts", ""]
+        if not shown.attempts:
+            out.append("None.")
+        for a in shown.attempts:
             out += [f"**{_cell(attempt_title(a))}**", ""]
             if not a.candidates:
                 out += ["No running allocation to consider.", ""]

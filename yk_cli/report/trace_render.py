@@ -5,30 +5,31 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from yk_cli.core.trace import Trace
+from yk_cli.core.trace_view import NO_FILTER, TraceFilter
 from yk_cli.report.trace_common import FORMATS
 
 
-def render_trace(fmt: str, trace: Trace, source: str) -> str:
-    """Render a trace in the named format (text, json or markdown)."""
+def render_trace(fmt: str, trace: Trace, source: str, chosen: TraceFilter = NO_FILTER) -> str:
+    """Render a trace in the named format (text, json or markdown), or the part the filter keeps."""
     if fmt == "json":
         from yk_cli.report import trace_json
 
-        return trace_json.render(trace, source)
+        return trace_json.render(trace, source, chosen)
     if fmt == "markdown":
         from yk_cli.report import trace_markdown
 
-        return trace_markdown.render(trace, source)
+        return trace_markdown.render(trace, source, chosen)
     if fmt == "text":
         from yk_cli.report import trace_text
 
-        return trace_text.render(trace, source)
+        return trace_text.render(trace, source, chosen)
     raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
 
 
-def trace_chunks(fmt: str, trace: Trace, source: str) -> Iterable[str]:
+def trace_chunks(fmt: str, trace: Trace, source: str, chosen: TraceFilter = NO_FILTER) -> Iterable[str]:
     """Like render_trace, in pieces: JSON, the large format, is printed as it is made."""
     if fmt == "json":
         from yk_cli.report import trace_json
 
-        return trace_json.chunks(trace, source)
-    return (render_trace(fmt, trace, source),)
+        return trace_json.chunks(trace, source, chosen)
+    return (render_trace(fmt, trace, source, chosen),)

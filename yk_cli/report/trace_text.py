@@ -2,8 +2,21 @@
 
 from __future__ import annotations
 
-from yk_cli.core.trace import Trace
-from yk_cli.report.trace_common import attempt_title, loop_lines, notes, priority, summary_line, title, when
+from yk_cli.core.trace import Arrival, Trace
+from yk_cli.core.trace_view import NO_FILTER, TraceFilter, TraceView, view
+from yk_cli.report.trace_common import (
+    TOTALS_HEADER,
+    attempt_title,
+    filter_line,
+    notes,
+    priority,
+    rows,
+    shown_line,
+    summary_line,
+    title,
+    totals_rows,
+    when,
+)
 from yk_cli.report.unmodelled import unmodelled_lines
 
 HEADER = ("STEP", "TIME", "EVENT", "QUEUE", "PRIORITY", "ASK", "NODE", "QUEUE PRIORITY CHANGES")
@@ -20,60 +33,79 @@ def table(rows: list[tuple[str, ...]], right: tuple[int, ...] = ()) -> list[str]
     return out
 
 
-def steps(trace: Trace) -> list[str]:
-    """The step table; a step's extra priority changes go on continuation lines under the last column."""
-    rows: list[tuple[str, ...]] = [HEADER]
-    for e in trace.events:
+def steps(shown: TraceView) -> list[str]:
+    """The step table, arrivals between the steps (no step number); a row's extra priority changes go on
+    continuation lines under the last column."""
+    cells: list[tuple[str, ...]] = [HEADER]
+    for e in rows(shown):
         lines = notes(e) or [""]
-        rows.append((str(e.step), when(e.time), e.type, e.queue_path, priority(e.priority), e.ask, e.node, lines[0]))
-        rows.extend(("", "", "", "", "", "", "", line) for line in lines[1:])
-    return table(rows, right=(0,))
+        if isinstance(e, Arrival):
+            cells.append(("", when(e.time), "arrive", e.queue_path, priority(e.priority), e.ask, "", lines[0]))
+        else:
+            step = str(e.step)
+            cells.append((step, when(e.time), e.type, e.queue_path, priority(e.priority), e.ask, e.node, lines[0]))
+        cells.extend(("", "", "", "", "", "", "", line) for line in lines[1:])
+    return table(cells, right=(0,))
 
 
-def pending(trace: Trace) -> list[str]:
+def pending(shown: TraceView) -> list[str]:
     """Every pending ask with its reason."""
-    if not trace.pending:
+    if not shown.pending:
         return ["Pending asks: none"]
-    rows: list[tuple[str, ...]] = [PENDING_HEADER]
-    for p in trace.pending:
-        rows.append((f"{p.application}/{p.ask}", p.queue_path or "-", priority(p.priority), p.reason))
-    return [f"Pending asks ({len(trace.pending)}):", *table(rows)]
+    cells: list[tuple[str, ...]] = [PENDING_HEADER]
+    for p in shown.pending:
+        cells.append((f"{p.application}/{p.ask}", p.queue_path or "-", priority(p.priority), p.reason))
+    return [f"Pending asks ({len(shown.pending)}):", *table(cells)]
 
 
 CANDIDATE_HEADER = ("CANDIDATE", "QUEUE", "NODE", "PRIORITY", "VERDICT", "WHY")
 
 
-def attempts(trace: Trace) -> list[str]:
+def attempts(shown: TraceView) -> list[str]:
     """--explain-preemption: every preemption try and every candidate it looked at, with the verdict."""
-    if not trace.attempts:
+    if not shown.attempts:
         return ["Preemption attempts: none"]
-    out = [f"Preemption attempts ({len(trace.attempts)}):"]
-    for a in trace.attempts:
+    out = [f"Preemption attempts ({len(shown.attempts)}):"]
+    for a in shown.attempts:
         out.append("- " + attempt_title(a))
         if not a.candidates:
             out.append("    no running allocation to consider")
             continue
-        rows: list[tuple[str, ...]] = [CANDIDATE_HEADER]
+        cells: list[tuple[str, ...]] = [CANDIDATE_HEADER]
         for c in a.candidates:
-            rows.append(
+            cells.append(
                 (f"{c.application}/{c.allocation}", c.queue_path, c.node, priority(c.priority), c.verdict, c.detail)
             )
-        out.extend("    " + line for line in table(rows))
+        out.extend("    " + line for line in table(cells))
     return out
 
 
-def render(trace: Trace, source: str) -> str:
-    """The whole text report."""
+def render(trace: Trace, source: str, chosen: TraceFilter = NO_FILTER) -> str:
+    """The whole text report, or the part the filter keeps."""
+    shown = view(trace, chosen)
     out = [title(trace, source), ""]
+    if chosen.active:
+        out += [filter_line(chosen), ""]
     out += unmodelled_lines(trace.unmodelled)
     if trace.notes:
         out += [f"Note: {note}" for note in trace.notes] + [""]
-    loops = loop_lines(trace)
-    if loops:
-        out += [f"Warning: {line}" for line in loops] + [""]
-    out.extend(steps(trace) if trace.events else ["No scheduling steps."])
-    out += ["", "Summary: " + summary_line(trace.summary), ""]
-    out.extend(pending(trace))
-    if trace.explained:
-        out += ["", *attempts(trace)]
+    if shown.loops:
+        out += [f"Warning: {loop.message}" for loop in shown.loops] + [""]
+    history = not (chosen.pending_only or chosen.summary_only)
+    if history:
+        if shown.events or shown.arrivals:
+            out.extend(steps(shown))
+        else:
+            out.append("No scheduling steps." if not trace.events else "No scheduling step matches the filter.")
+        out.append("")
+    out.append("Summary: " + summary_line(trace.summary))
+    if chosen.selects and not chosen.summary_only:
+        out.append("Shown: " + shown_line(shown))
+    out.append("")
+    if chosen.summary_only:
+        out.extend(table([TOTALS_HEADER, *totals_rows(shown.totals)], right=(1, 2, 3, 4, 5)))
+    else:
+        out.extend(pending(shown))
+    if trace.explained and history:
+        out += ["", *attempts(shown)]
     return "\n".join(out) + "\n"

@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from yk_cli.core import properties as props
+from yk_cli.core.config import Resources
 from yk_cli.core.diagnostics import Path
 from yk_cli.core.priority import MIN_PRIORITY, Cause, PriorityCache, setting_config_path
 from yk_cli.core.properties import Setting, Source, format_duration
@@ -68,6 +69,58 @@ def shown_settings(queue: Queue) -> list[Setting]:
         setting = queue.setting(key)
         if setting.source != Source.DEFAULT:
             out.append(setting)
+    return out
+
+
+def set_settings(queue: Queue) -> list[Setting]:
+    """The known properties the file sets on this very queue (a bad value YuniKorn replaces included)."""
+    return [s for s in (queue.setting(key) for key in (*SHOWN_KEYS, *OTHER_KEYS)) if s.source == Source.SET]
+
+
+def queue_location(queue: Queue, locate: Locate) -> str:
+    """`file:line` of a configured queue's name ('' for a dynamic queue or the root YuniKorn inserts)."""
+    if queue.config is None or queue.config.inserted:
+        return ""
+    return locate((*queue.config.path, "name"))
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """A value as the file writes it on a queue: its key, text, JSON value and `file:line`."""
+
+    key: str
+    text: str
+    value: object
+    where: str
+
+
+def written_limits(queue: Queue, locate: Locate) -> list[Written]:
+    """The limits and the child template the file sets on a queue, as written: resources.guaranteed, resources.max,
+    maxapplications, then childtemplate.<property> and childtemplate.<limit>."""
+    config = queue.config
+    if config is None:
+        return []
+    template = config.childtemplate
+    out = _limits(config.resources, config.maxapplications, config.path, "", locate)
+    for key, text in template.properties.items():
+        out.append(Written(f"childtemplate.{key}", text, text, locate((*template.path, "properties", key))))
+    out.extend(_limits(template.resources, template.maxapplications, template.path, "childtemplate.", locate))
+    return out
+
+
+def _limits(resources: Resources, maxapplications: int, path: Path, prefix: str, locate: Locate) -> list[Written]:
+    out = []
+    for key, written, is_set in (
+        ("guaranteed", resources.guaranteed, resources.guaranteed_set),
+        ("max", resources.max, resources.max_set),
+    ):
+        if is_set:
+            text = "{" + ", ".join(f"{name}: {text}" for name, text in sorted(written.items())) + "}"
+            where = locate((*path, "resources", key))
+            out.append(Written(f"{prefix}resources.{key}", text, dict(sorted(written.items())), where))
+    if maxapplications:
+        where = locate((*path, "maxapplications"))
+        out.append(Written(f"{prefix}maxapplications", str(maxapplications), maxapplications, where))
     return out
 
 
@@ -145,6 +198,8 @@ class TreeView:
     cache: PriorityCache | None = None
     rejected: Sequence[tuple[Application, str]] = ()
     guarantees: Mapping[str, QueueGuarantee] | None = None
+    set_only: bool = False
+    """Show only the values the file sets on each queue, with their lines (`yk tree --set-only`)."""
 
     def guarantee(self, queue: Queue) -> QueueGuarantee | None:
         """The queue's allocation against its guarantee and max, or None without a workload."""

@@ -11,8 +11,10 @@ from yk_cli.report.tree_common import (
     TreeView,
     priority_json,
     provenance_dict,
+    queue_location,
     unknown_location,
     unknown_properties,
+    written_limits,
 )
 
 
@@ -54,6 +56,15 @@ def queue_dict(view: TreeView, queue: Queue) -> dict[str, object]:
         out["overMax"] = bool(guarantee.over_max)
         out["overMaxTypes"] = list(guarantee.over_max)
         out["victimSource"] = guarantee.victim_source
+    out["provenance"] = set_provenance(view, queue) if view.set_only else full_provenance(view, queue)
+    if view.set_only:
+        out["location"] = queue_location(queue, view.locate) or None
+    out["children"] = [queue_dict(view, child) for child in queue.children]
+    return out
+
+
+def full_provenance(view: TreeView, queue: Queue) -> dict[str, object]:
+    """Where every property of the queue comes from, the ignored keys included, by key."""
     provenance: dict[str, object] = {}
     for key in props.DEFINITIONS:
         provenance[key] = provenance_dict(queue, queue.setting(key), view.locate)
@@ -65,9 +76,22 @@ def queue_dict(view: TreeView, queue: Queue) -> dict[str, object]:
         if where:
             entry["location"] = where
         provenance[key] = entry
-    out["provenance"] = dict(sorted(provenance.items()))
-    out["children"] = [queue_dict(view, child) for child in queue.children]
-    return out
+    return dict(sorted(provenance.items()))
+
+
+def set_provenance(view: TreeView, queue: Queue) -> dict[str, object]:
+    """`--set-only`: only what the file sets on this queue (properties, ignored keys, limits as written), by key."""
+    provenance = {key: value for key, value in full_provenance(view, queue).items() if _set_here(value)}
+    for written in written_limits(queue, view.locate):
+        entry: dict[str, object] = {"value": written.value, "source": "set", "text": written.text}
+        if written.where:
+            entry["location"] = written.where
+        provenance[written.key] = entry
+    return dict(sorted(provenance.items()))
+
+
+def _set_here(entry: object) -> bool:
+    return isinstance(entry, dict) and entry.get("source") == "set"
 
 
 def render(view: TreeView) -> str:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from yk_cli.core.priority import show
+from yk_cli.core.priority import setting_config_path, show
 from yk_cli.core.queues import Queue
 from yk_cli.core.resources import format_resource
-from yk_cli.report.tree_common import TreeView, depth_first, guarantee_words
+from yk_cli.report.tree_common import TreeView, depth_first, guarantee_words, set_settings, value_text, written_limits
 
 MARKERS = {"under": "▼", "at": "●", "over": "▲"}
 
@@ -17,9 +17,32 @@ def escape(text: str) -> str:
     return "".join(_ESCAPES.get(ch, ch) for ch in text)
 
 
+def line_of(where: str) -> str:
+    """`line 17` of a `file:line` location ('' when there is none)."""
+    return f" · line {where.rsplit(':', 1)[1]}" if where else ""
+
+
+def set_lines(view: TreeView, queue: Queue) -> list[str]:
+    """`--set-only`: one line per value the file sets on the queue, with its line number."""
+    lines = []
+    for setting in set_settings(queue):
+        where = view.locate(setting_config_path(queue, setting))
+        lines.append(f"{setting.key} {value_text(setting)}{line_of(where)}")
+    for written in written_limits(queue, view.locate):
+        lines.append(f"{written.key} {written.text}{line_of(written.where)}")
+    return lines
+
+
 def node_label(view: TreeView, queue: Queue) -> str:
     """The lines of one queue's box, escaped and joined with <br/>."""
     lines = [f"<b>{escape(queue.name)}</b>"]
+    if view.set_only:
+        lines.extend(escape(line) for line in set_lines(view, queue))
+        current = view.priority(queue)
+        if current is not None:
+            lines.append(escape(f"priority {show(current)}"))
+        lines.extend(guarantee_marks(view, queue))
+        return "<br/>".join(lines)
     facts = []
     current = view.priority(queue)
     if current is not None:
@@ -43,12 +66,19 @@ def node_label(view: TreeView, queue: Queue) -> str:
         usage = view.usage.get(queue.path)
         if usage is not None:
             lines.append(escape(f"pending {usage.pending} · running {usage.allocations}"))
+    lines.extend(guarantee_marks(view, queue))
+    return "<br/>".join(lines)
+
+
+def guarantee_marks(view: TreeView, queue: Queue) -> list[str]:
+    """With a workload: the ▼ ● ▲ guarantee marker and ⚠ over max, escaped."""
+    lines = []
     guarantee = view.guarantee(queue)
     if guarantee is not None and guarantee.state != "none":
         lines.append(escape(f"{MARKERS[guarantee.state]} {guarantee_words(guarantee)}"))
     if guarantee is not None and guarantee.over_max:
         lines.append(escape(f"⚠ over max ({', '.join(guarantee.over_max)})"))
-    return "<br/>".join(lines)
+    return lines
 
 
 def render(view: TreeView) -> str:

@@ -18,10 +18,13 @@ from yk_cli.report.tree_common import (
     TreeView,
     guarantee_words,
     provenance,
+    queue_location,
+    set_settings,
     shown_settings,
     unknown_location,
     unknown_properties,
     value_text,
+    written_limits,
 )
 
 KEY_WIDTH = 26
@@ -48,6 +51,9 @@ def headline(view: TreeView, queue: Queue) -> Text:
         if guarantee.over_max:
             facts.append("over max")
     text.append("  " + " · ".join(facts), style="cyan")
+    where = queue_location(queue, view.locate) if view.set_only else ""
+    if where:
+        text.append(f"  ({where})", style="dim")
     return text
 
 
@@ -95,23 +101,8 @@ def guarantee_lines(queue: Queue, guarantee: QueueGuarantee) -> list[Text]:
     return lines
 
 
-def body(view: TreeView, queue: Queue) -> list[Text]:
-    """The lines under a queue's headline: settings, ignored keys, limits, usage."""
-    lines: list[Text] = []
-    for setting in shown_settings(queue):
-        line = Text(f"{setting.key:<{KEY_WIDTH}} {value_text(setting):<{VALUE_WIDTH}} ")
-        origin = provenance(queue, setting, view.locate)
-        style = "red" if setting.fallback else "dim" if setting.source == Source.DEFAULT else "green"
-        line.append(origin, style=style)
-        lines.append(line)
-    if not queue.is_leaf:
-        lines.append(Text(f"{'sorting':<{KEY_WIDTH}} {'fair':<{VALUE_WIDTH}} parents always sort their children fair"))
-    for key, text, source, origin in unknown_properties(queue):
-        where = unknown_location(queue, key, source, origin, view.locate)
-        whence = "set here" if source == Source.SET else f"inherited from {origin}"
-        line = Text(f"{key:<{KEY_WIDTH}} {text!r:<{VALUE_WIDTH}} ")
-        line.append(f"{whence}{f' ({where})' if where else ''}: not a YuniKorn property, ignored", style="yellow")
-        lines.append(line)
+def limit_lines(queue: Queue) -> list[Text]:
+    """`guaranteed {…}  max {…}  maxapplications N`: the queue's limits in effect, on one line (none without)."""
     limits = []
     if queue.guaranteed:
         limits.append(f"guaranteed {format_resource(queue.guaranteed)}")
@@ -119,8 +110,64 @@ def body(view: TreeView, queue: Queue) -> list[Text]:
         limits.append(f"max {format_resource(queue.max)}")
     if queue.maxapplications:
         limits.append(f"maxapplications {queue.maxapplications}")
-    if limits:
-        lines.append(Text("  ".join(limits)))
+    return [Text("  ".join(limits))] if limits else []
+
+
+Row = tuple[str, str, str, str]
+"""A line under a queue's headline: key, value, where it came from, the style of that."""
+
+
+def setting_rows(view: TreeView, queue: Queue) -> list[Row]:
+    """Every setting in effect with its provenance, the parent's fair sorting, then the ignored keys."""
+    rows = []
+    for setting in shown_settings(queue):
+        style = "red" if setting.fallback else "dim" if setting.source == Source.DEFAULT else "green"
+        rows.append((setting.key, value_text(setting), provenance(queue, setting, view.locate), style))
+    if not queue.is_leaf:
+        rows.append(("sorting", "fair", "parents always sort their children fair", ""))
+    for key, text, source, origin in unknown_properties(queue):
+        rows.append((key, repr(text), ignored_text(view, queue, key, source, origin), "yellow"))
+    return rows
+
+
+def set_rows(view: TreeView, queue: Queue) -> list[Row]:
+    """`--set-only`: the properties the file sets on the queue, its ignored keys, then its limits and child
+    template as written, each with its line."""
+    rows = []
+    for setting in set_settings(queue):
+        style = "red" if setting.fallback else "green"
+        rows.append((setting.key, value_text(setting), provenance(queue, setting, view.locate), style))
+    for key, text, source, origin in unknown_properties(queue):
+        if source == Source.SET:
+            rows.append((key, repr(text), ignored_text(view, queue, key, source, origin), "yellow"))
+    for written in written_limits(queue, view.locate):
+        rows.append(
+            (written.key, written.text, f"set here ({written.where})" if written.where else "set here", "green")
+        )
+    return rows
+
+
+def ignored_text(view: TreeView, queue: Queue, key: str, source: Source, origin: str) -> str:
+    """`set here (f:12): not a YuniKorn property, ignored`, or inherited from its queue."""
+    where = unknown_location(queue, key, source, origin, view.locate)
+    whence = "set here" if source == Source.SET else f"inherited from {origin}"
+    return f"{whence}{f' ({where})' if where else ''}: not a YuniKorn property, ignored"
+
+
+def body(view: TreeView, queue: Queue) -> list[Text]:
+    """The lines under a queue's headline: settings, ignored keys, limits, usage."""
+    rows = set_rows(view, queue) if view.set_only else setting_rows(view, queue)
+    key_width, value_width = KEY_WIDTH, VALUE_WIDTH
+    if view.set_only:  # aligned per queue: keys and values as written may be long
+        key_width = max([KEY_WIDTH, *(len(key) for key, _, _, _ in rows)])
+        value_width = max([VALUE_WIDTH, *(len(value) for _, value, _, _ in rows)])
+    lines: list[Text] = []
+    for key, value, origin, style in rows:
+        line = Text(f"{key:<{key_width}} {value:<{value_width}} ")
+        line.append(origin, style=style)
+        lines.append(line)
+    if not view.set_only:
+        lines.extend(limit_lines(queue))
     if view.usage is not None:
         usage = view.usage.get(queue.path)
         if usage is None:

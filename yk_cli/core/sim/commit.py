@@ -27,8 +27,9 @@ from yk_cli.core.sim.state import ALLOCATED, DONE, PENDING, AllocState, AppState
 from yk_cli.core.workload import Ask
 
 
-def arrive(state: RunState, ask: AskState) -> None:
-    """An ask reaches the scheduler: pending from now on, counted everywhere, priorities raised."""
+def arrive(state: RunState, ask: AskState, changes: list[PriorityChange] | None = None) -> None:
+    """An ask reaches the scheduler: pending from now on, counted everywhere, priorities raised (recorded into
+    changes if given)."""
     app = ask.app
     leaf = app.leaf
     assert leaf is not None
@@ -47,7 +48,7 @@ def arrive(state: RunState, ask: AskState) -> None:
         _set_active(app, True)
     if ask.created < app.submit:
         app.submit = ask.created
-    state.cache.add_ask(app.id, ask.priority)
+    state.cache.add_ask(app.id, ask.priority, changes)
     _climb(state, app, ask.size, ask.fit, 1, 0, 1, ask.old, not app.started, bool(ask.required))
     if not ask.old:
         state.young.append(ask)

@@ -39,6 +39,7 @@ from yk_cli.core.trace import (
     QUOTA_PREEMPT,
     RESERVE,
     UNRESERVE,
+    Arrival,
     Summary,
     Trace,
     TraceEvent,
@@ -116,6 +117,7 @@ class Simulation:
         self.state.max_fence = version_tuple(options.yunikorn_version) >= MAX_FENCE_VERSION
         self.partition = partition.display_name
         self.events: list[TraceEvent] = []
+        self.arrivals: list[Arrival] = []
         self.stopped_by = "idle"
         self.halted: Decision | AllocState | QState | None = None
         """The outcome (or completion) that halt_before_step stopped in front of."""
@@ -222,6 +224,8 @@ class Simulation:
             state.explain,
             tuple(self.notes),
             self.unmodelled,
+            tuple(self.arrivals),
+            tuple(state.queues),
         )
 
     def _may_step(self, what: Decision | AllocState | QState) -> bool:
@@ -245,7 +249,11 @@ class Simulation:
     def _event(self, kind: int, obj: object) -> None:
         state = self.state
         if kind == ARRIVE:
-            arrive(state, obj)  # type: ignore[arg-type]
+            assert isinstance(obj, AskState)
+            if state.now > 0:
+                self._arrived(obj)
+            else:
+                arrive(state, obj)
         elif kind == COMPLETE:
             assert isinstance(obj, AllocState)
             if obj.preempted:
@@ -261,6 +269,24 @@ class Simulation:
             preconditions.on_timer(state, obj)  # type: ignore[arg-type]
         elif kind == QUOTA and not quota.stale(state, obj, state.now):  # type: ignore[arg-type]
             self._quota()
+
+    def _arrived(self, ask: AskState) -> None:
+        """An ask arriving after the start: applied, and recorded for the reports with the priorities it raised."""
+        changes: list[PriorityChange] = []
+        arrive(self.state, ask, changes)
+        leaf = ask.app.leaf
+        self.arrivals.append(
+            Arrival(
+                time=self.state.now,
+                after_step=len(self.events),
+                application=ask.app.id,
+                ask=ask.name,
+                queue_path=leaf.path if leaf is not None else "",
+                priority=ask.priority,
+                resources=self._resources(ask.size),
+                priority_changes=tuple(c for c in changes if c.queue_path != "root"),
+            )
+        )
 
     def _quota(self) -> None:
         """A pass of the core's quota preemption loop: each queue that fires is one step naming its victims (all

@@ -26,7 +26,8 @@ ACTIONS = (
     "gangpreempt",
     "gangreclaim",
 )
-"""Action names registered in Volcano's scheduler (framework.RegisterAction)."""
+"""Action names registered in Volcano's scheduler (pkg/scheduler/actions/factory.go, framework.RegisterAction;
+checked against v1.15.1 and HEAD: `dequeue`, PR #5777, is not merged)."""
 SIMULATED_ACTIONS = ("enqueue", "allocate", "preempt", "reclaim", "backfill")
 """The actions yk's dry run carries out; the others are reported as not modelled."""
 
@@ -85,6 +86,8 @@ tiers:
 
 _YAML11_TRUE = frozenset({"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"})
 _YAML11_FALSE = frozenset({"n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"})
+YAML11_TRUE = _YAML11_TRUE
+"""The plain scalars yaml.v2 decodes as true into a bool field."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from yk_cli.core.yamldoc import Node as YamlNode
+
 Quantities = dict[str, int]
 """Resource name -> Kubernetes milli-value (`quantity.MilliValue()`): cpu "1" -> 1000, memory "1Gi" -> 2**30 * 1000.
 
@@ -136,3 +138,15 @@ class Cluster:
     pods: tuple[Pod, ...] = ()
     priority_classes: tuple[PriorityClass, ...] = ()
     nodes: tuple[Node, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedObject:
+    """One object of the input as read: kind, identity, its YAML node (for positions) and the file it is in."""
+
+    kind: str
+    api_version: str
+    namespace: str
+    name: str
+    node: YamlNode
+    file: str

@@ -1,0 +1,83 @@
+"""`yk volcano simulate`: a dry run of one Volcano scheduling session on a cluster dump."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from yk_cli.cli import YkCommand, check_format, fail_usage, write_stdout
+from yk_cli.commands.volcano import volcano_app
+
+FORMATS = ("text", "json")
+
+
+@volcano_app.command(cls=YkCommand)
+def simulate(
+    dumps: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="DUMP...",
+            help="kubectl dumps (a List, several documents, a directory, or '-' for stdin) of queues, podgroups, "
+            "pods, priorityclasses and nodes.",
+        ),
+    ],
+    conf: Annotated[
+        Optional[str],
+        typer.Option(
+            "--conf", metavar="FILE",
+            help="volcano-scheduler.conf (or its ConfigMap); default: the dump's volcano-scheduler-configmap, else "
+            "Volcano's built-in default.",
+        ),
+    ] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text or json.")] = "text",
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", metavar="", help="No summary line for warnings on standard error.")
+    ] = False,
+) -> None:
+    """Dry-run one Volcano scheduling session: the conf's actions in order, with the plugins as configured.
+
+    Prints the queue table (priority, weight, deserved, allocated, share, Overused, rank in the queue order), the
+    jobs of each queue in job order, then every bind, eviction, pipeline and admission of each action. Node choice
+    follows a documented deterministic rule (Volcano's is not deterministic).
+
+    Example: yk volcano simulate dump.yaml --conf volcano-scheduler.conf"""
+    check_format(fmt, FORMATS)
+    write_stdout((simulation_report(dumps, conf, fmt, quiet),))
+
+
+def simulation_report(dumps: list[str], conf: str | None, fmt: str, quiet: bool) -> str:
+    """Load the inputs, stop on errors (reported like `yk validate`), run the session, render it."""
+    from yk_cli.core.diagnostics import EXIT_PROBLEMS, Level
+    from yk_cli.core.volcano.simulate import simulate as run
+    from yk_cli.load.volcano import InputError, load_volcano
+    from yk_cli.load.volcano_fast import load_volcano_fast
+    from yk_cli.report.problems import render_problems
+
+    if dumps.count("-") + (conf == "-") > 1:
+        raise fail_usage("'-' (standard input) may be given only once")
+    try:
+        inputs = load_volcano_fast(dumps, conf) or load_volcano(dumps, conf)
+    except InputError as err:
+        raise fail_usage(str(err)) from None
+    problems = inputs.problems
+    if any(p.level == Level.ERROR for p in problems):
+        sys.stderr.write(render_problems("text", problems, inputs.texts, len(inputs.files)))
+        if not inputs.conf.loaded:
+            sys.stderr.write(
+                "yk: the scheduler conf does not load: Volcano would refuse it and keep its previous configuration "
+                "(at start-up, its built-in default). Fix it, or leave out --conf to simulate the default.\n"
+            )
+        raise typer.Exit(EXIT_PROBLEMS)
+    if problems and not quiet:
+        count = len(problems)
+        sys.stderr.write(f"{count} warning{'s' * (count != 1)} in the inputs: run yk volcano validate\n")
+    result = run(inputs.cluster, inputs.conf.effective)
+    if fmt == "json":
+        from yk_cli.report.volcano_sim_json import render_json
+
+        return render_json(result, inputs.conf_source)
+    from yk_cli.report.volcano_sim_text import render
+
+    return render(result, inputs.conf_source)

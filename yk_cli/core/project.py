@@ -1,0 +1,134 @@
+"""The project config (`.yk.yaml`) as values: rules a project disables or raises, ignored files, option defaults."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+
+from yk_cli.core.diagnostics import Level, Problem
+
+DISABLE = "disable"
+RULE_SETTINGS = (DISABLE, Level.WARNING.value, Level.ERROR.value)
+"""What `rules:` may say of a rule id."""
+
+
+@dataclass(frozen=True, slots=True)
+class IgnorePattern:
+    """One `ignore:` glob, gitignore-style, as a regular expression over a path relative to the config's folder."""
+
+    text: str
+    regex: re.Pattern[str]
+    negated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectConfig:
+    """Everything a `.yk.yaml` says; the empty value when there is none."""
+
+    path: str = ""
+    """The config file as named in messages ('' when there is none)."""
+    base: str = ""
+    """The absolute folder `ignore` patterns are relative to (the config file's)."""
+    disabled: frozenset[str] = frozenset()
+    levels: Mapping[str, Level] = field(default_factory=dict)
+    """Rules reported at another level than their own (only warnings raised to errors)."""
+    ignore: tuple[IgnorePattern, ...] = ()
+    strict: bool | None = None
+    policy_group: str | None = None
+    max_size: str | None = None
+
+    def applied(self, problems: Iterable[Problem]) -> list[Problem]:
+        """Problems as `yk validate` reports them under this config: disabled rules dropped, raised ones raised."""
+        out = []
+        for problem in problems:
+            if problem.rule in self.disabled:
+                continue
+            level = self.levels.get(problem.rule)
+            if level is None or level == problem.level:
+                out.append(problem)
+                continue
+            note = f"an error under {self.path or 'the project config'}; YuniKorn itself accepts this"
+            out.append(replace(problem, level=level, hint=f"{problem.hint} ({note})" if problem.hint else note))
+        return out
+
+    def shown(self, problems: Iterable[Problem]) -> list[Problem]:
+        """Problems without the disabled rules, every level as it is (what tree and the dry runs report)."""
+        return [p for p in problems if p.rule not in self.disabled]
+
+    def ignores(self, relative: str) -> bool:
+        """Whether a path relative to `base` (with `/` separators; never `..`) matches the ignore patterns: the
+        last pattern that matches decides, a `!pattern` bringing a path back."""
+        ignored = False
+        for pattern in self.ignore:
+            if pattern.regex.fullmatch(relative):
+                ignored = not pattern.negated
+        return ignored
+
+
+def ignore_pattern(text: str) -> IgnorePattern:
+    """A gitignore-style glob: `*` and `?` within one path segment, `**` across segments, `[abc]` classes; a
+    pattern without a `/` (other than a trailing one) matches at any depth; a trailing `/` matches only a folder;
+    matching a folder matches everything below it; `!` in front brings paths back."""
+    negated = text.startswith("!")
+    body = text[1:] if negated else text
+    folder_only = body.endswith("/")
+    body = body.rstrip("/")
+    anchored = "/" in body
+    body = body.lstrip("/")
+    regex = ("" if anchored else "(?:.*/)?") + _translate(body) + ("/.*" if folder_only else "(?:/.*)?")
+    return IgnorePattern(text, re.compile(regex, re.DOTALL), negated)
+
+
+def _translate(glob: str) -> str:
+    """The regular expression of a glob body (no anchors)."""
+    out: list[str] = []
+    i = 0
+    while i < len(glob):
+        ch = glob[i]
+        if glob.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif glob.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif ch == "*":
+            out.append("[^/]*")
+            i += 1
+        elif ch == "?":
+            out.append("[^/]")
+            i += 1
+        elif ch == "[" and _class_end(glob, i) > 0:
+            end = _class_end(glob, i)
+            inner = glob[i + 1 : end]
+            if inner.startswith("!"):
+                inner = "^" + inner[1:]
+            out.append("[" + inner.replace("\\", "\\\\").replace("[", "\\[") + "]")
+            i = end + 1
+        else:
+            out.append(re.escape(ch))
+            i += 1
+    return "".join(out)
+
+
+def _class_end(glob: str, start: int) -> int:
+    """The index of the `]` closing the character class opened at start, or -1 (then `[` is a plain character)."""
+    j = start + 1
+    if j < len(glob) and glob[j] == "!":
+        j += 1
+    if j < len(glob) and glob[j] == "]":
+        j += 1
+    return glob.find("]", j)
+
+
+def rule_setting_problem(rule_id: str, own: Level, setting: str) -> str | None:
+    """Why `rules: {rule_id: setting}` cannot be (None when it can): an error is what makes YuniKorn refuse the
+    file, so it can be neither disabled nor lowered to a warning."""
+    if setting not in RULE_SETTINGS:
+        return f"{rule_id}: {setting!r} is not one of {', '.join(RULE_SETTINGS)}"
+    if own == Level.ERROR and setting != Level.ERROR.value:
+        return (
+            f"{rule_id} is an error: YuniKorn refuses a config that has one, so it cannot be "
+            f"{'disabled' if setting == DISABLE else 'lowered to a warning'}"
+        )
+    return None

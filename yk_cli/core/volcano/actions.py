@@ -1,0 +1,449 @@
+"""The actions of one session: enqueue, allocate, backfill, preempt and reclaim (pkg/scheduler/actions at HEAD).
+
+Node choice is where yk departs from Volcano on purpose: Volcano scores nodes (nodeorder, binpack) and picks among
+equal scores at random, and its predicate helper starts at a rotating index. yk's rule (NODE_RULE) is deterministic;
+everything else (queue, job and task order, victim order, admission) follows Volcano.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable
+
+from yk_cli.core.volcano import resource as res
+from yk_cli.core.volcano.framework import Framework
+from yk_cli.core.volcano.heap import PriorityQueue
+from yk_cli.core.volcano.model import POD_GROUP_INQUEUE
+from yk_cli.core.volcano.session import (
+    ALLOCATED,
+    BINDING,
+    PENDING,
+    PREEMPTABLE_STATUSES,
+    RUNNING,
+    JobInfo,
+    NodeInfo,
+    QueueInfo,
+    Session,
+    Statement,
+    TaskInfo,
+    event,
+)
+
+NODE_RULE = (
+    "Volcano's node choice is not deterministic (node scores, random ties, a rotating predicate start). yk places a "
+    "task on the node, among those that pass the enabled predicates and fit it, with the most idle CPU, then the most "
+    "idle memory, then the smallest name; a node that fits it only once its releasing pods are gone pipelines it. "
+    "reclaim and preempt try nodes in name order."
+)
+
+
+class NodeIndex:
+    """The session's nodes by (most idle cpu, most idle memory, name), kept current through node changes."""
+
+    def __init__(self, ssn: Session) -> None:
+        self.ssn = ssn
+        self.heap: list[tuple[float, float, str, int, NodeInfo]] = []
+        for node in ssn.nodes:
+            self.heap.append((-node.idle[res.CPU], -node.idle[res.MEMORY], node.name, node.version, node))
+        heapq.heapify(self.heap)
+        ssn.node_listeners.append(self._changed)
+
+    def _changed(self, node: NodeInfo) -> None:
+        heapq.heappush(self.heap, (-node.idle[res.CPU], -node.idle[res.MEMORY], node.name, node.version, node))
+        if len(self.heap) > 4 * len(self.ssn.nodes) + 64:
+            self.heap = [e for e in self.heap if e[3] == e[4].version]
+            heapq.heapify(self.heap)
+
+    def first(self, request: res.Vec, accept: Callable[[NodeInfo], bool]) -> NodeInfo | None:
+        """The first node in index order that `accept`s; stops once no node can have the request's cpu."""
+        heap = self.heap
+        popped = []
+        found = None
+        need = request[res.CPU]
+        while heap:
+            entry = heapq.heappop(heap)
+            node = entry[4]
+            if entry[3] != node.version:
+                continue
+            popped.append(entry)
+            idle_cpu = -entry[0]
+            if not (need < idle_cpu or abs(need - idle_cpu) < res.MIN_RESOURCE):
+                break
+            if accept(node):
+                found = node
+                break
+        for entry in popped:
+            heapq.heappush(heap, entry)
+        return found
+
+
+class Actions:
+    """Runs the configured actions on a session and records their events."""
+
+    def __init__(self, ssn: Session, fw: Framework) -> None:
+        self.ssn = ssn
+        self.fw = fw
+        self.index = NodeIndex(ssn)
+
+    # -- node choice -----------------------------------------------------------------------------------------------
+    def choose_node(self, task: TaskInfo) -> tuple[NodeInfo | None, bool, str]:
+        """(node, pipelined, why none): an idle fit first, else a future-idle fit (pipelined)."""
+        fw = self.fw
+        request = task.resreq
+
+        def fits_now(node: NodeInfo) -> bool:
+            return (
+                res.less_equal(request, node.idle)
+                and res.less_equal(request, node.future_idle())
+                and fw.predicate(task, node) is None
+            )
+
+        node = self.index.first(request, fits_now)
+        if node is not None:
+            return node, False, ""
+        later = [
+            n for n in self.ssn.nodes
+            if any(r > 0 for r in n.releasing) and res.less_equal(request, n.future_idle())
+            and fw.predicate(task, n) is None
+        ]
+        if later:
+            later.sort(key=lambda n: (-n.idle[res.CPU], -n.idle[res.MEMORY], n.name))
+            return later[0], True, ""
+        return None, False, "no node has room for it (or every node fails a predicate)"
+
+    # -- enqueue ---------------------------------------------------------------------------------------------------
+    def enqueue(self) -> None:
+        ssn, fw = self.ssn, self.fw
+        queues: PriorityQueue[QueueInfo] = PriorityQueue(fw.queue_less)
+        seen: set[str] = set()
+        jobs_map: dict[str, PriorityQueue[JobInfo]] = {}
+        for job in ssn.jobs.values():
+            queue = ssn.queues[job.queue]
+            if queue.name not in seen:
+                seen.add(queue.name)
+                queues.push(queue)
+            if job.is_pending():
+                jobs_map.setdefault(job.queue, PriorityQueue(fw.job_less)).push(job)
+        while not queues.empty():
+            queue = queues.pop()
+            jobs = jobs_map.get(queue.name)
+            if jobs is None or jobs.empty():
+                continue
+            job = jobs.pop()
+            admitted, by = (True, "") if job.min_resources is None else fw.job_enqueueable(job)
+            if admitted:
+                fw.job_enqueued(job)
+                job.phase = POD_GROUP_INQUEUE
+                ssn.emit(event("enqueue", job=job.uid, queue=queue.name))
+            else:
+                ssn.emit(event("enqueue-rejected", job=job.uid, queue=queue.name, by=by))
+            queues.push(queue)
+
+    # -- allocate --------------------------------------------------------------------------------------------------
+    def allocate(self) -> None:
+        ssn, fw = self.ssn, self.fw
+        queues: PriorityQueue[QueueInfo] = PriorityQueue(fw.queue_less)
+        jobs_map: dict[str, PriorityQueue[JobInfo]] = {}
+        for job in ssn.jobs.values():
+            if job.is_pending():
+                if ssn.enqueue_configured:
+                    continue
+                job.phase = POD_GROUP_INQUEUE
+            invalid = fw.job_valid(job)
+            if invalid is not None:
+                if any(t.status == PENDING for t in job.tasks):
+                    ssn.emit(event("job-invalid", job=job.uid, queue=job.queue, reason=invalid))
+                continue
+            if job.queue not in jobs_map:
+                jobs_map[job.queue] = PriorityQueue(fw.job_less)
+                queues.push(ssn.queues[job.queue])
+            jobs_map[job.queue].push(job)
+        pending: dict[int, PriorityQueue[TaskInfo]] = {}
+        while not queues.empty():
+            queue = queues.pop()
+            if fw.overused(queue):
+                ssn.emit(event("skip-queue-overused", queue=queue.name))
+                continue
+            jobs = jobs_map.get(queue.name)
+            if jobs is None or jobs.empty():
+                continue
+            job = jobs.pop()
+            tasks = pending.get(id(job))
+            if tasks is None:
+                tasks = PriorityQueue(fw.task_less)
+                for task in job.tasks:
+                    if task.status == PENDING and not task.best_effort:
+                        tasks.push(task)
+                pending[id(job)] = tasks
+            if tasks.empty():
+                queues.push(queue)
+                continue
+            self._allocate_job(queue, job, jobs, tasks)
+            queues.push(queue)
+
+    def _allocate_job(
+        self, queue: QueueInfo, job: JobInfo, jobs: PriorityQueue[JobInfo], tasks: PriorityQueue[TaskInfo]
+    ) -> None:
+        ssn, fw = self.ssn, self.fw
+        stmt = Statement(ssn, "allocate")
+        while not tasks.empty():
+            task = tasks.pop()
+            refused = fw.allocatable(queue, task)
+            if refused is not None:
+                ssn.emit(event("not-allocatable", task=task.key, job=job.uid, queue=queue.name, by=refused))
+                continue
+            if task.spec_key and task.spec_key in job.fit_failed:
+                continue
+            node, pipelined, why = self.choose_node(task)
+            if node is None:
+                if task.spec_key:
+                    job.fit_failed.add(task.spec_key)
+                ssn.emit(event("no-node", task=task.key, job=job.uid, queue=queue.name, reason=why))
+                continue
+            if pipelined:
+                stmt.pipeline(task, node)
+            else:
+                stmt.allocate(task, node)
+            if fw.job_ready(job) and not tasks.empty():
+                jobs.push(job)
+                break
+        if fw.job_ready(job):
+            stmt.commit()
+        elif not fw.job_pipelined(job):
+            if stmt.ops:
+                names = [op.task.key for op in stmt.ops]
+                ssn.emit(event("gang-discarded", job=job.uid, queue=queue.name, tasks=names))
+            stmt.discard()
+        elif stmt.ops:
+            names = [op.task.key for op in stmt.ops]
+            ssn.emit(event("gang-kept", job=job.uid, queue=queue.name, tasks=names))
+
+    # -- backfill --------------------------------------------------------------------------------------------------
+    def backfill(self) -> None:
+        ssn, fw = self.ssn, self.fw
+        queues: PriorityQueue[QueueInfo] = PriorityQueue(fw.queue_less)
+        jobs_map: dict[str, PriorityQueue[JobInfo]] = {}
+        task_map: dict[int, PriorityQueue[TaskInfo]] = {}
+        for job in ssn.jobs.values():
+            if job.is_pending() or fw.job_valid(job) is not None:
+                continue
+            best_effort = [t for t in job.tasks if t.status == PENDING and t.best_effort]
+            if not best_effort:
+                continue
+            heap: PriorityQueue[TaskInfo] = PriorityQueue(fw.task_less)
+            for task in best_effort:
+                heap.push(task)
+            task_map[id(job)] = heap
+            if job.queue not in jobs_map:
+                jobs_map[job.queue] = PriorityQueue(fw.job_less)
+                queues.push(ssn.queues[job.queue])
+            jobs_map[job.queue].push(job)
+        ordered: list[TaskInfo] = []
+        while not queues.empty():
+            queue = queues.pop()
+            jobs = jobs_map[queue.name]
+            while not jobs.empty():
+                job = jobs.pop()
+                heap = task_map[id(job)]
+                while not heap.empty():
+                    ordered.append(heap.pop())
+        for task in ordered:
+            node, pipelined, why = self.choose_node(task)
+            owner = task.job
+            assert owner is not None
+            if node is None or pipelined:
+                ssn.emit(event("no-node", task=task.key, job=owner.uid, queue=owner.queue, reason=why))
+                continue
+            ssn.set_status(task, ALLOCATED)
+            ssn.node_add(node, task)
+            ssn.allocated(task)
+            if fw.job_ready(owner):
+                for other in owner.tasks:
+                    if other.status == ALLOCATED:
+                        ssn.set_status(other, BINDING)
+                        ssn.emit(event("bind", task=other.key, node=other.node, job=owner.uid, queue=owner.queue))
+
+    # -- preempt and reclaim ---------------------------------------------------------------------------------------
+    def _preemptors(
+        self,
+    ) -> tuple[list[QueueInfo], dict[str, PriorityQueue[JobInfo]], dict[int, PriorityQueue[TaskInfo]], list[JobInfo]]:
+        ssn, fw = self.ssn, self.fw
+        queues: list[QueueInfo] = []
+        seen: set[str] = set()
+        preemptors: dict[str, PriorityQueue[JobInfo]] = {}
+        tasks: dict[int, PriorityQueue[TaskInfo]] = {}
+        starving: list[JobInfo] = []
+        for job in ssn.jobs.values():
+            if job.is_pending() or fw.job_valid(job) is not None:
+                continue
+            queue = ssn.queues[job.queue]
+            if queue.name not in seen:
+                seen.add(queue.name)
+                queues.append(queue)
+            if fw.job_starving(job):
+                preemptors.setdefault(job.queue, PriorityQueue(fw.job_less)).push(job)
+                starving.append(job)
+                heap: PriorityQueue[TaskInfo] = PriorityQueue(fw.task_less)
+                for task in job.tasks:
+                    if task.status == PENDING:
+                        heap.push(task)
+                tasks[id(job)] = heap
+        return queues, preemptors, tasks, starving
+
+    def _victim_nodes(self, task: TaskInfo) -> list[NodeInfo]:
+        return [n for n in self.ssn.nodes if self.fw.predicate(task, n) is None]
+
+    def reclaim(self) -> None:
+        ssn, fw = self.ssn, self.fw
+        found, preemptors, tasks, _ = self._preemptors()
+        queues: PriorityQueue[QueueInfo] = PriorityQueue(fw.queue_less)
+        for queue in found:
+            queues.push(queue)
+        failed: set[tuple[int, str, tuple[float, ...]]] = set()
+        while not queues.empty():
+            queue = queues.pop()
+            if fw.overused(queue):
+                ssn.emit(event("skip-queue-overused", queue=queue.name))
+                continue
+            jobs = preemptors.get(queue.name)
+            if jobs is None or jobs.empty():
+                continue
+            job = jobs.pop()
+            heap = tasks.get(id(job))
+            if heap is None or heap.empty() or not fw.job_starving(job):
+                continue
+            task = heap.pop()
+            if task.pod.preemption_policy == "Never":
+                ssn.emit(event("no-reclaim", task=task.key, job=job.uid, queue=queue.name,
+                               reason="preemptionPolicy: Never"))
+                queues.push(queue)
+                continue
+            refused = fw.preemptive(queue, task)
+            if refused is not None:
+                ssn.emit(event("no-reclaim", task=task.key, job=job.uid, queue=queue.name,
+                               reason=f"queue may not reclaim for it ({refused} Preemptive)"))
+                queues.push(queue)
+                continue
+            key = (ssn.changes, queue.name, tuple(task.resreq))
+            assigned = key not in failed and self._reclaim_for(task, job, queue)
+            if assigned:
+                jobs.push(job)
+            else:
+                failed.add((ssn.changes, queue.name, tuple(task.resreq)))
+            queues.push(queue)
+
+    def _reclaim_for(self, task: TaskInfo, job: JobInfo, queue: QueueInfo) -> bool:
+        ssn, fw = self.ssn, self.fw
+        for node in self._victim_nodes(task):
+            reclaimees = []
+            room = node.future_idle()
+            for other in node.tasks.values():
+                if other.status != RUNNING or not other.preemptable or other.job is None:
+                    continue
+                if other.job.queue == job.queue or not ssn.queues[other.job.queue].queue.reclaimable:
+                    continue
+                reclaimees.append(other)
+                res.iadd(room, other.resreq)
+            if not reclaimees or not res.less_equal(task.resreq, room):
+                continue
+            victims = fw.victims("reclaimable", task, reclaimees)
+            if not victims or not self._valid_victims(task, node, victims):
+                continue
+            order = fw.victims_queue(victims, task)
+            stmt = Statement(ssn, "reclaim")
+            while not order.empty():
+                if res.less_equal(task.resreq, node.future_idle()):
+                    break
+                stmt.evict(order.pop(), "reclaim", task.key)
+            if res.less_equal(task.resreq, node.future_idle()):
+                stmt.pipeline(task, node)
+                stmt.commit()
+                return True
+            stmt.discard()
+        return False
+
+    @staticmethod
+    def _valid_victims(task: TaskInfo, node: NodeInfo, victims: list[TaskInfo]) -> bool:
+        """util.ValidateVictims: the victims free enough room on the node."""
+        room = node.future_idle()
+        for victim in victims:
+            res.iadd(room, victim.resreq)
+        return res.less_equal(task.resreq, room)
+
+    def preempt(self) -> None:
+        ssn, fw = self.ssn, self.fw
+        found, preemptors, tasks, starving = self._preemptors()
+        for queue in fw.queue_chain.sorted(found):
+            jobs = preemptors.get(queue.name)
+            while jobs is not None and not jobs.empty():
+                job = jobs.pop()
+                stmt = Statement(ssn, "preempt")
+                assigned = False
+                while True:
+                    if not fw.job_starving(job):
+                        break
+                    heap = tasks[id(job)]
+                    if heap.empty():
+                        break
+                    preemptor = heap.pop()
+                    if preemptor.pod.preemption_policy == "Never":
+                        continue
+
+                    def other_jobs(candidate: TaskInfo, preemptor: TaskInfo = preemptor, job: JobInfo = job) -> bool:
+                        if candidate.status not in PREEMPTABLE_STATUSES:
+                            return False
+                        if preemptor.best_effort and not candidate.best_effort:
+                            return False
+                        if not candidate.preemptable or candidate.job is None:
+                            return False
+                        return candidate.job.queue == job.queue and candidate.job is not job
+
+                    if self._preempt_for(stmt, queue, preemptor, other_jobs):
+                        assigned = True
+                if fw.job_pipelined(job):
+                    stmt.commit()
+                else:
+                    stmt.discard()
+                    continue
+                if assigned:
+                    jobs.push(job)
+        for job in starving:
+            heap = PriorityQueue(fw.task_less)
+            for task in job.tasks:
+                if task.status == PENDING:
+                    heap.push(task)
+            queue = ssn.queues[job.queue]
+            while not heap.empty():
+                preemptor = heap.pop()
+
+                def same_job(candidate: TaskInfo, preemptor: TaskInfo = preemptor) -> bool:
+                    if candidate.status not in PREEMPTABLE_STATUSES:
+                        return False
+                    if preemptor.best_effort and not candidate.best_effort:
+                        return False
+                    return candidate.job is preemptor.job
+
+                stmt = Statement(ssn, "preempt")
+                assigned = self._preempt_for(stmt, queue, preemptor, same_job)
+                stmt.commit()
+                if not assigned:
+                    break
+
+    def _preempt_for(
+        self, stmt: Statement, queue: QueueInfo, preemptor: TaskInfo, keep: Callable[[TaskInfo], bool]
+    ) -> bool:
+        fw = self.fw
+        for node in self._victim_nodes(preemptor):
+            preemptees = [t for t in node.tasks.values() if keep(t)]
+            victims = fw.victims("preemptable", preemptor, preemptees)
+            if not victims or not self._valid_victims(preemptor, node, victims):
+                continue
+            order = fw.victims_queue(victims, preemptor)
+            while not order.empty():
+                if fw.allocatable(queue, preemptor) is None and res.less_equal(preemptor.resreq, node.future_idle()):
+                    break
+                stmt.evict(order.pop(), "preempt", preemptor.key)
+            if fw.allocatable(queue, preemptor) is None and res.less_equal(preemptor.resreq, node.future_idle()):
+                stmt.pipeline(preemptor, node)
+                return True
+        return False

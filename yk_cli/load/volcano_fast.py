@@ -1,0 +1,406 @@
+"""A fast path for large `kubectl get ... -o json` dumps: plain JSON to the same core values load_volcano builds.
+
+    load_volcano_fast(names, conf=None) -> VolcanoInputs | None
+
+yk's YAML composer keeps a position for every node, which a 50,000-pod dump cannot afford (minutes, and more
+nodes than the YAML-bomb guard allows). JSON needs no positions when nothing is wrong with it: this reads every
+input with json.loads and builds Queues, PodGroups, Pods, PriorityClasses and Nodes exactly as load_volcano does.
+It gives up (returns None) at the first thing it does not handle identically (not JSON, a directory or stdin, a
+Volcano Job, a scheduler ConfigMap whose conf has any problem, a value of an unexpected type, a bad quantity or
+timestamp, a duplicate object, a pod without `pods` in a form it knows): the caller then runs load_volcano, which
+reports every problem with its position. tests/test_volcano_simulate_fast.py checks both give the same cluster.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import Any
+
+from yk_cli.core.resources import k8s_quantity
+from yk_cli.core.volcano.conf import load_conf
+from yk_cli.core.volcano.model import (
+    DEFAULT_QUEUE,
+    POD_GROUP_PENDING,
+    QUEUE_OPEN,
+    Cluster,
+    Node,
+    Pod,
+    PodGroup,
+    PriorityClass,
+    Quantities,
+    Queue,
+)
+from yk_cli.load.objects import GO_TRUE
+from yk_cli.load.source import parse_yaml, read_input
+from yk_cli.load.volcano import (
+    CONF_CONFIGMAP,
+    CONF_KEY,
+    GROUP_ANNOTATION,
+    HIERARCHY_ANNOTATION,
+    HIERARCHY_WEIGHTS_ANNOTATION,
+    PREEMPTABLE_KEY,
+    QUEUE_NAME_ANNOTATION,
+    TASK_PRIORITY_ANNOTATION,
+    TASK_SPEC_ANNOTATION,
+    VOLCANO_GROUPS,
+    VolcanoInputs,
+    load_volcano,
+)
+
+
+class _GiveUp(Exception):
+    """Something the fast path does not handle exactly like load_volcano."""
+
+
+def _map(value: Any) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise _GiveUp
+    return value
+
+
+def _get(obj: Any, *keys: str) -> Any:
+    for key in keys:
+        if obj is None:
+            return None
+        if type(obj) is not dict:
+            raise _GiveUp
+        obj = obj.get(key)
+    return obj
+
+
+def _text(obj: Any, *keys: str) -> str:
+    value = _get(obj, *keys)
+    if value is None:
+        return ""
+    if type(value) is str:
+        return value
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _GiveUp
+    return json.dumps(value)
+
+
+@functools.lru_cache(maxsize=4096)
+def _milli(text: str) -> int | None:
+    return k8s_quantity("cpu", text)
+
+
+def _strings(value: Any) -> dict[str, str]:
+    out = {}
+    for key, item in _map(value).items():
+        if item is None:
+            continue
+        if not isinstance(item, str):
+            raise _GiveUp
+        out[key] = item
+    return out
+
+
+def _int(value: Any, default: int) -> int:
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _GiveUp
+    return value
+
+
+def _quantities(value: Any) -> Quantities | None:
+    if value is None:
+        return None
+    out: Quantities = {}
+    for key, item in _map(value).items():
+        if item is None:
+            continue
+        if isinstance(item, bool) or not isinstance(item, str | int):
+            raise _GiveUp
+        milli = _milli(item if type(item) is str else str(item))
+        if milli is None:
+            raise _GiveUp
+        out[key] = milli
+    return out
+
+
+def _timestamp(obj: Any) -> float | None:
+    text = _text(obj, "metadata", "creationTimestamp").strip()
+    if not text:
+        return None
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        raise _GiveUp from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.timestamp()
+
+
+def _add(target: Quantities, other: Quantities) -> None:
+    for key, value in other.items():
+        target[key] = target.get(key, 0) + value
+
+
+def _add_max(target: Quantities, other: Quantities) -> None:
+    for key, value in other.items():
+        if value > target.get(key, 0):
+            target[key] = value
+
+
+def _containers(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise _GiveUp
+    return value
+
+
+def _pod_request(spec: Any) -> tuple[Quantities, Quantities]:
+    """load.volcano.pod_request on plain data."""
+    if spec is None:
+        spec = {}
+    elif type(spec) is not dict:
+        raise _GiveUp
+    total: Quantities = {}
+    for container in _containers(spec.get("containers")):
+        requests = _quantities(_get(container, "resources", "requests"))
+        if requests:
+            for key, value in requests.items():
+                total[key] = total.get(key, 0) + value
+    init_floor: Quantities = {}
+    if "initContainers" in spec:
+        sidecars: Quantities = {}
+        for container in _containers(spec.get("initContainers")):
+            request = _quantities(_get(container, "resources", "requests")) or {}
+            if _text(container, "restartPolicy") == "Always":
+                _add(sidecars, request)
+                _add_max(init_floor, sidecars)
+            else:
+                needed = dict(request)
+                _add(needed, sidecars)
+                _add_max(init_floor, needed)
+        _add(total, sidecars)
+        _add_max(total, init_floor)
+    if "resources" in spec:
+        pod_level = _quantities(_get(spec, "resources", "requests")) or {}
+        for name in ("cpu", "memory"):
+            if name in pod_level:
+                total[name] = pod_level[name]
+    init = dict(init_floor)
+    if "overhead" in spec:
+        overhead = _quantities(spec.get("overhead")) or {}
+        _add(total, overhead)
+        _add(init, overhead)
+    total["pods"] = 1000
+    init["pods"] = 1000
+    return total, init
+
+
+def _pod(obj: Any, namespace: str, name: str) -> Pod:
+    meta = _map(obj.get("metadata"))
+    spec = _map(obj.get("spec"))
+    annotations = _strings(meta.get("annotations"))
+    labels = _strings(meta.get("labels")) if "labels" in meta else {}
+    request, init = _pod_request(spec)
+    task_priority = None
+    if TASK_PRIORITY_ANNOTATION in annotations:
+        try:
+            task_priority = int(annotations[TASK_PRIORITY_ANNOTATION].strip())
+        except ValueError:
+            task_priority = None
+    preemptable = True
+    for source in (annotations, labels):
+        if PREEMPTABLE_KEY in source:
+            text = source[PREEMPTABLE_KEY].strip()
+            preemptable = text in GO_TRUE
+            break
+    priority = spec.get("priority")
+    return Pod(
+        namespace=namespace,
+        name=name,
+        uid=_text(meta, "uid") or f"{namespace}-{name}",
+        created=_timestamp(obj) if "creationTimestamp" in meta else None,
+        group=annotations.get(GROUP_ANNOTATION, ""),
+        task_spec=annotations.get(TASK_SPEC_ANNOTATION, ""),
+        request=request,
+        init_request=init,
+        priority=_int(priority, 0) if priority is not None else None,
+        task_priority_annotation=task_priority,
+        preemptable=preemptable,
+        priority_class_name=_text(spec, "priorityClassName"),
+        preemption_policy=_text(spec, "preemptionPolicy"),
+        node_name=_text(spec, "nodeName"),
+        phase=_text(obj, "status", "phase") or "Pending",
+        scheduler_name=_text(spec, "schedulerName") or "default-scheduler",
+        queue_annotation=annotations.get(QUEUE_NAME_ANNOTATION, ""),
+        deleting=meta.get("deletionTimestamp") is not None,
+    )
+
+
+def _queue(obj: Any, name: str) -> Queue:
+    spec = _get(obj, "spec")
+    annotations = _strings(_get(obj, "metadata", "annotations"))
+    reclaimable = _get(spec, "reclaimable")
+    if reclaimable is not None and not isinstance(reclaimable, bool):
+        raise _GiveUp
+    return Queue(
+        name=name,
+        created=_timestamp(obj),
+        weight=_int(_get(spec, "weight"), 1),
+        priority=_int(_get(spec, "priority"), 0),
+        capability=_quantities(_get(spec, "capability")),
+        deserved=_quantities(_get(spec, "deserved")),
+        guarantee=_quantities(_get(spec, "guarantee", "resource")),
+        reclaimable=reclaimable is not False,
+        parent=_text(spec, "parent") or None,
+        state=_text(obj, "status", "state") or QUEUE_OPEN,
+        hierarchy=annotations.get(HIERARCHY_ANNOTATION),
+        hierarchy_weights=annotations.get(HIERARCHY_WEIGHTS_ANNOTATION),
+    )
+
+
+def _pod_group(obj: Any, namespace: str, name: str) -> PodGroup:
+    spec = _get(obj, "spec")
+    min_task = {key: _int(value, 0) for key, value in _map(_get(spec, "minTaskMember")).items()}
+    return PodGroup(
+        namespace=namespace,
+        name=name,
+        created=_timestamp(obj),
+        queue=_text(spec, "queue") or DEFAULT_QUEUE,
+        priority_class_name=_text(spec, "priorityClassName"),
+        min_member=_int(_get(spec, "minMember"), 0),
+        min_task_member=min_task,
+        min_resources=_quantities(_get(spec, "minResources")),
+        phase=_text(obj, "status", "phase") or POD_GROUP_PENDING,
+    )
+
+
+def _node(obj: Any, name: str) -> Node:
+    ready = False
+    for condition in _containers(_get(obj, "status", "conditions")):
+        if _text(condition, "type") == "Ready":
+            ready = _text(condition, "status") == "True"
+    unschedulable = _get(obj, "spec", "unschedulable")
+    return Node(
+        name=name,
+        allocatable=_quantities(_get(obj, "status", "allocatable")) or {},
+        ready=ready,
+        unschedulable=unschedulable is True,
+        labels=_strings(_get(obj, "metadata", "labels")),
+    )
+
+
+def _priority_class(obj: Any, name: str) -> PriorityClass:
+    value = _get(obj, "value")
+    if not value or isinstance(value, bool) or not isinstance(value, int):
+        raise _GiveUp
+    return PriorityClass(name=name, value=value, global_default=_get(obj, "globalDefault") is True)
+
+
+def _collect(item: Any, found: dict[str, list[Any]], seen: set[tuple[str, str, str]], ignored: dict[str, int]) -> None:
+    if not isinstance(item, dict):
+        raise _GiveUp
+    kind = _text(item, "kind")
+    if not kind:
+        raise _GiveUp
+    if kind == "List" or (kind.endswith("List") and item.get("items") is not None):
+        for child in _containers(item.get("items")):
+            _collect(child, found, seen, ignored)
+        return
+    api = _text(item, "apiVersion")
+    name = _text(item, "metadata", "name")
+    if not name or kind == "Job":
+        raise _GiveUp
+    if kind == "ConfigMap":
+        conf = item.get("data", {}).get(CONF_KEY) if isinstance(item.get("data"), dict) else None
+        if name != CONF_CONFIGMAP or conf is None:
+            ignored[kind] = ignored.get(kind, 0) + 1
+            return
+        if not isinstance(conf, str):
+            raise _GiveUp
+        found["confs"].append(conf)
+        return
+    namespaced = kind in ("PodGroup", "Pod")
+    namespace = (_text(item, "metadata", "namespace") or "default") if namespaced else ""
+    identity = (f"{api.split('/')[0]}/{kind}", namespace, name)
+    if identity in seen:
+        raise _GiveUp
+    seen.add(identity)
+    if kind == "Queue" and api.startswith(VOLCANO_GROUPS[0]):
+        found["queues"].append(_queue(item, name))
+    elif kind == "PodGroup" and any(api.startswith(g) for g in VOLCANO_GROUPS):
+        found["groups"].append(_pod_group(item, namespace, name))
+    elif kind == "Pod" and api == "v1":
+        found["pods"].append(_pod(item, namespace, name))
+    elif kind == "PriorityClass" and api.startswith("scheduling.k8s.io/"):
+        found["classes"].append(_priority_class(item, name))
+    elif kind == "Node" and api == "v1":
+        found["nodes"].append(_node(item, name))
+    else:
+        ignored[kind] = ignored.get(kind, 0) + 1
+
+
+def load_volcano_fast(
+    names: list[str], conf: str | None = None, scheduler_name: str = "volcano"
+) -> VolcanoInputs | None:
+    """The inputs when every dump is a JSON file the fast path reads exactly; None otherwise (see the docstring)."""
+    if not names or any(name == "-" or os.path.isdir(name) for name in names):
+        return None
+    found: dict[str, list[Any]] = {"queues": [], "groups": [], "pods": [], "classes": [], "nodes": [], "confs": []}
+    seen: set[tuple[str, str, str]] = set()
+    ignored: dict[str, int] = {}
+    texts: dict[str, str] = {}
+    try:
+        for name in names:
+            data = read_input(name)
+            if data.lstrip()[:1] != b"{":
+                return None
+            text = data.decode("utf-8")
+            texts[name] = text
+            _collect(json.loads(text), found, seen, ignored)
+    except (_GiveUp, UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    base = load_volcano([], conf, scheduler_name)
+    confs = found["confs"] if conf is None else []
+    if confs and (len(confs) > 1 or not _dump_conf(confs[0], texts, base)):
+        return None
+    pods: list[Pod] = []
+    groups: list[PodGroup] = list(found["groups"])
+    existing = {(g.namespace, g.name) for g in groups}
+    extra: list[PodGroup] = []
+    for pod in found["pods"]:
+        if pod.group or pod.scheduler_name != scheduler_name:
+            pods.append(pod)
+            continue
+        group = f"podgroup-{pod.uid}"
+        extra.append(PodGroup(
+            namespace=pod.namespace, name=group, created=pod.created, queue=pod.queue_annotation or DEFAULT_QUEUE,
+            priority_class_name=pod.priority_class_name, min_member=1, min_resources=dict(pod.request),
+            phase=POD_GROUP_PENDING, derived_from=f"Pod {pod.namespace}/{pod.name} (Volcano's podgroup controller)",
+        ))
+        pods.append(replace(pod, group=group))
+    groups += [g for g in extra if (g.namespace, g.name) not in existing]
+    base.cluster = Cluster(
+        queues=tuple(found["queues"]), pod_groups=tuple(groups), pods=tuple(pods),
+        priority_classes=tuple(found["classes"]), nodes=tuple(found["nodes"]),
+    )
+    base.ignored_kinds = ignored
+    base.texts.update(texts)
+    base.files = [*names, *base.files]
+    return base
+
+
+def _dump_conf(text: str, texts: dict[str, str], base: VolcanoInputs) -> bool:
+    """Take the dump's scheduler ConfigMap as the conf when it loads without any problem (a problem needs positions,
+    which only the full loader gives): False to give up."""
+    parsed = parse_yaml(text)
+    root = parsed.documents[0] if parsed.documents else None
+    file = next(name for name, content in texts.items() if f'"{CONF_CONFIGMAP}"' in content)
+    origin = f'{file} (ConfigMap {CONF_CONFIGMAP}, data["{CONF_KEY}"])'
+    loaded = load_conf(root, origin)
+    if parsed.problems or len(parsed.documents) > 1 or loaded.problems or not loaded.loaded:
+        return False
+    base.conf, base.conf_source, base.conf_root, base.conf_file, base.conf_origin = loaded, origin, None, file, "input"
+    return True
