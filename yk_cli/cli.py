@@ -214,6 +214,7 @@ QUIET_FLAGS = {"--quiet": "quiet", "-q": "quiet"}
 """-q/--quiet (no summary line for warnings) as the fast paths parse it."""
 
 FAST_PATHS: dict[str, str] = {
+    "check": "yk_cli.commands.check",
     "validate": "yk_cli.commands.validate",
     "priorities": "yk_cli.commands.priorities",
     "tree": "yk_cli.commands.tree",
@@ -236,6 +237,8 @@ def main() -> None:
 
 
 # Each command lives in its own module and registers itself on `app` when imported.
+from yk_cli.commands import check as _check  # noqa: E402, F401
+from yk_cli.commands import diff as _diff  # noqa: E402, F401
 from yk_cli.commands import explain as _explain  # noqa: E402, F401
 from yk_cli.commands import generate as _generate  # noqa: E402, F401
 from yk_cli.commands import priorities as _priorities  # noqa: E402, F401

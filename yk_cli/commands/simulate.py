@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
     from yk_cli.core.config import PartitionConfig
     from yk_cli.core.diagnostics import Problem
     from yk_cli.core.sim.run import SimulationOptions
+    from yk_cli.core.trace import Trace
     from yk_cli.core.trace_view import TraceFilter
     from yk_cli.core.workload import Workload
     from yk_cli.load.config import LoadResult
@@ -25,6 +27,15 @@ FORMATS = ("text", "json", "markdown")
 BUNDLED_QUEUES = "tenants-queues.yaml"
 BUNDLED_WORKLOAD = "tenants-workload.yaml"
 BUNDLED_SOURCE = "the tenant example of YuniKorn's 'App & Queue Priorities' document (bundled)"
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What the report shows instead of (or how it draws) the step table: --starts, --timeline."""
+
+    starts: bool = False
+    timeline: str | None = None
+    """queue or node (None: no --timeline)."""
 
 
 @dataclass(slots=True)
@@ -192,7 +203,30 @@ def _cluster_config(config: str | None, dump: str, data: bytes, queues_yaml: str
     return loaded, ""
 
 
-@app.command(cls=YkCommand)
+class SimulateCommand(YkCommand):
+    """`yk simulate`: `--timeline` may come alone (sections per queue) or with its value, queue or node."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        out: list[str] = []
+        rest = iter(args)
+        for arg in rest:
+            out.append(arg)
+            if arg == "--":
+                out.extend(rest)
+                break
+            if arg == "--timeline":
+                following = next(rest, None)
+                if following not in TIMELINE_BY:  # alone, or before another option or a file
+                    out.append("queue")
+                if following is not None:
+                    out.append(following)
+        return super().parse_args(ctx, out)
+
+
+TIMELINE_BY = ("queue", "node")
+
+
+@app.command(cls=SimulateCommand)
 def simulate(
     config: Annotated[
         Optional[str],
@@ -276,6 +310,24 @@ def simulate(
             "preempted, completed and arrived in each queue.",
         ),
     ] = False,
+    starts: Annotated[
+        bool,
+        typer.Option(
+            "--starts",
+            metavar="",
+            help="Instead of the steps, a compact `squeue --start`-style table: per pod its predicted start on the "
+            "virtual clock, node and queue, or why it never starts (text or markdown).",
+        ),
+    ] = False,
+    timeline: Annotated[
+        Optional[str],
+        typer.Option(
+            "--timeline",
+            metavar="[queue|node]",
+            help="Text: draw the run as bars per queue (or node) over the virtual clock, preemptions marked, "
+            "instead of the step table. Markdown: the sections of its Mermaid gantt (queue by default).",
+        ),
+    ] = None,
     max_size: Annotated[Optional[str], typer.Option("--max-size", metavar="SIZE", help=MAX_SIZE_HELP)] = None,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", metavar="", help="No summary line for warnings on standard error.")
@@ -299,12 +351,20 @@ def simulate(
     from yk_cli.load.source import collector_paused
 
     check_format(fmt, FORMATS)
+    if timeline is not None and timeline not in TIMELINE_BY:
+        raise fail_usage(f"--timeline {timeline!r}: choose queue or node")
+    if starts and fmt == "json":
+        raise fail_usage("--starts is a text or markdown table; the JSON trace has the same facts (events, pending)")
+    if starts and timeline is not None:
+        raise fail_usage("give --starts or --timeline, not both")
     if cluster is not None and workload is not None:
         raise fail_usage("--cluster DUMP is the workload: give CONFIG (optional) and the dump, not WORKLOAD")
     options = options_from(until, max_steps, yunikorn_version, explain_preemption)
     chosen = filter_from(queue, app_ids, pending_only, summary_only)
     with project_options(project_config, no_config), config_size(max_size), collector_paused():
-        report = simulation_report(config, workload, fmt, options, partition, cluster, quiet, chosen)
+        report = simulation_report(
+            config, workload, fmt, options, partition, cluster, quiet, chosen, View(starts, timeline)
+        )
     write_stdout(report)  # with the collector back on: json's indenting encoder leaves a reference cycle per call
 
 
@@ -317,12 +377,13 @@ def simulation_report(
     cluster: str | None = None,
     quiet: bool = False,
     chosen: TraceFilter | None = None,
+    shown: View | None = None,
 ) -> Iterable[str]:
     """Load and run (typer.Exit on input errors), then the report in pieces; with cluster, the dump is the workload.
     A filter naming a queue or application the run does not have is a usage error (after the run: placement rules
     may create queues)."""
+    from yk_cli.commands.progress import dry_run
     from yk_cli.core.queues import build_queue_tree
-    from yk_cli.core.sim.run import simulate as dry_run
     from yk_cli.core.trace_view import NO_FILTER, TraceFilter, unknown_names
     from yk_cli.report.trace_render import trace_chunks
 
@@ -335,8 +396,36 @@ def simulation_report(
     unknown = unknown_names(TraceFilter((), chosen.applications), (), apps)
     if unknown:  # before the run: application ids are known from the workload
         raise fail_usage(unknown[0])
-    trace = dry_run(scenario.partition, build_queue_tree(scenario.partition), scenario.workload, options)
+    tree = build_queue_tree(scenario.partition)
+    trace = dry_run(scenario.partition, tree, scenario.workload, options, "dry run")
     unknown = unknown_names(chosen, trace.queues, apps)
     if unknown:
         raise fail_usage(unknown[0])
-    return trace_chunks(fmt, trace, scenario.source, chosen)
+    shown = shown or View()
+    if shown.starts:
+        from yk_cli.report import starts
+
+        render = starts.render_markdown if fmt == "markdown" else starts.render_text
+        return (render(trace, scenario.source),)
+    if shown.timeline is not None and fmt == "text":
+        return (_timeline_text(trace, scenario.source, chosen, shown.timeline),)
+    return trace_chunks(fmt, trace, scenario.source, chosen, shown.timeline or "queue")
+
+
+def _timeline_text(trace: Trace, source: str, chosen: TraceFilter, by: str) -> str:
+    """Title, the Rich timeline of the shown steps (coloured on a terminal), and the summary line."""
+    import shutil
+    import sys
+
+    from yk_cli.core.timeline import timeline
+    from yk_cli.core.trace_view import view
+    from yk_cli.report import timeline_rich
+    from yk_cli.report.trace_common import filter_line, summary_line, title
+
+    color = sys.stdout.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+    width = shutil.get_terminal_size((100, 24)).columns if color else 100
+    out = [title(trace, source), ""]
+    if chosen.active:
+        out += [filter_line(chosen), ""]
+    drawn = timeline_rich.render(timeline(trace, view(trace, chosen).events), by, width, color)
+    return "\n".join(out) + "\n" + drawn + "\nSummary: " + summary_line(trace.summary) + "\n"

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from yk_cli.core.timeline import timeline
 from yk_cli.core.trace import Arrival, Trace
 from yk_cli.core.trace_view import NO_FILTER, TraceFilter, TraceView, view
+from yk_cli.report.timeline_mermaid import markdown as gantt
 from yk_cli.report.trace_common import (
     TOTALS_HEADER,
     attempt_title,
@@ -47,8 +49,9 @@ def _steps(shown: TraceView) -> list[str]:
     return out
 
 
-def render(trace: Trace, source: str, chosen: TraceFilter = NO_FILTER) -> str:
-    """The whole Markdown report, or the part the filter keeps."""
+def render(trace: Trace, source: str, chosen: TraceFilter = NO_FILTER, by: str = "queue") -> str:
+    """The whole Markdown report, or the part the filter keeps, with the timeline of the shown steps (a Mermaid
+    gantt, one section per queue or per node)."""
     shown = view(trace, chosen)
     out = [f"## {title(trace, source)}", ""]
     if chosen.active:
@@ -60,6 +63,8 @@ def render(trace: Trace, source: str, chosen: TraceFilter = NO_FILTER) -> str:
     history = not (chosen.pending_only or chosen.summary_only)
     if history:
         out += [*_steps(shown), ""]
+        if shown.events:
+            out += [f"### Timeline (by {by})", "", *gantt(timeline(trace, shown.events), by), ""]
     out.append(f"**Summary:** {summary_line(trace.summary)}")
     if chosen.selects and not chosen.summary_only:
         out += ["", f"**Shown:** {shown_line(shown)}"]

@@ -9,8 +9,9 @@ from yk_cli.core.trace_view import NO_FILTER, TraceFilter
 from yk_cli.report.trace_common import FORMATS
 
 
-def render_trace(fmt: str, trace: Trace, source: str, chosen: TraceFilter = NO_FILTER) -> str:
-    """Render a trace in the named format (text, json or markdown), or the part the filter keeps."""
+def render_trace(fmt: str, trace: Trace, source: str, chosen: TraceFilter = NO_FILTER, by: str = "queue") -> str:
+    """Render a trace in the named format (text, json or markdown), or the part the filter keeps; by groups the
+    Markdown timeline (queue or node)."""
     if fmt == "json":
         from yk_cli.report import trace_json
 
@@ -18,7 +19,7 @@ def render_trace(fmt: str, trace: Trace, source: str, chosen: TraceFilter = NO_F
     if fmt == "markdown":
         from yk_cli.report import trace_markdown
 
-        return trace_markdown.render(trace, source, chosen)
+        return trace_markdown.render(trace, source, chosen, by)
     if fmt == "text":
         from yk_cli.report import trace_text
 
@@ -26,10 +27,12 @@ def render_trace(fmt: str, trace: Trace, source: str, chosen: TraceFilter = NO_F
     raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
 
 
-def trace_chunks(fmt: str, trace: Trace, source: str, chosen: TraceFilter = NO_FILTER) -> Iterable[str]:
+def trace_chunks(
+    fmt: str, trace: Trace, source: str, chosen: TraceFilter = NO_FILTER, by: str = "queue"
+) -> Iterable[str]:
     """Like render_trace, in pieces: JSON, the large format, is printed as it is made."""
     if fmt == "json":
         from yk_cli.report import trace_json
 
         return trace_json.chunks(trace, source, chosen)
-    return (render_trace(fmt, trace, source, chosen),)
+    return (render_trace(fmt, trace, source, chosen, by),)

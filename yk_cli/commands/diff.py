@@ -1,0 +1,326 @@
+"""`yk diff`: what a queue config change does — problems, settings and queues that changed, and with a workload each
+ask's effective priority and the two dry runs compared."""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Optional
+
+import typer
+
+from yk_cli.cli import MAX_SIZE_HELP, YkCommand, app, config_size, fail_usage, write_stdout
+from yk_cli.commands.project import CONFIG_HELP, NO_CONFIG_HELP, project_options
+
+if TYPE_CHECKING:
+    from yk_cli.core.config import PartitionConfig
+    from yk_cli.core.diagnostics import Problem
+    from yk_cli.core.diff.config_diff import ConfigSide
+    from yk_cli.core.diff.model import Diff
+    from yk_cli.core.diff.verdict import FailOn
+    from yk_cli.core.sim.run import SimulationOptions
+    from yk_cli.core.timeline import Timeline
+    from yk_cli.core.trace import Trace
+    from yk_cli.core.workload import Workload
+
+TIMELINE_BY = ("queue", "node")
+
+
+@dataclass(slots=True)
+class Side:
+    """One loaded config: the diff's view of it, whether YuniKorn refuses it, and its text (for problem excerpts)."""
+
+    spec: str
+    view: ConfigSide
+    refused: bool
+    text: str
+
+
+@dataclass(slots=True)
+class WorkloadInput:
+    """The workload both configs run, where it came from, and its problems by side."""
+
+    workload: Workload
+    source: str
+
+
+def _display(name: str) -> str:
+    return "<stdin>" if name == "-" else name
+
+
+def load_side(spec: str) -> Side:
+    """Load one config (file, '-', ConfigMap or git:REV:PATH); a usage error when it cannot be read."""
+    from yk_cli.commands.project import active_project
+    from yk_cli.core.diagnostics import Level
+    from yk_cli.core.diff.config_diff import ConfigSide
+    from yk_cli.core.yamldoc import SourceMap
+    from yk_cli.load.gitref import load_config_input
+    from yk_cli.load.source import InputError
+
+    project = active_project()
+    try:
+        result = load_config_input(spec, project.policy_group or "queues")
+    except InputError as err:
+        raise fail_usage(str(err)) from None
+    configs = [c for c in result.configs if c.decoded and c.config.partitions]
+    partitions = configs[0].config.partitions if configs else ()
+    source_map = configs[0].source_map if configs else SourceMap()
+    refused = not configs or any(p.level == Level.ERROR for p in result.problems)
+    view = ConfigSide(result.file, tuple(partitions), source_map, tuple(project.applied(result.problems)))
+    return Side(spec, view, refused, result.text)
+
+
+def _partition(side: Side, name: str, label: str) -> PartitionConfig:
+    found = {p.display_name: p for p in side.view.partitions}
+    partition = found.get(name)
+    if partition is None and len(found) == 1 and name == "default":
+        partition = next(iter(found.values()))
+    if partition is None:
+        known = ", ".join(found) or "none"
+        raise fail_usage(f"{label} {side.view.file} has no partition {name!r} (it has: {known}); use --partition")
+    return partition
+
+
+def load_workload_input(
+    workload: str | None, cluster: str | None, old: Side, new: Side, partition: str | None, quiet: bool
+) -> tuple[WorkloadInput, PartitionConfig, PartitionConfig] | None:
+    """The workload (a file or a kubectl dump) and the partition each side runs it in; problems are reported like
+    `yk validate` reports them and stop the command (exit 1) when they are errors on both sides: a queue the
+    workload names that only one config has is a change the diff shows, not an error."""
+    from yk_cli.commands.tree import report_problems
+    from yk_cli.core.diagnostics import EXIT_PROBLEMS, Level, Problem
+    from yk_cli.core.queues import build_queue_tree
+    from yk_cli.core.workload_checks import may_create_queues
+    from yk_cli.load.source import InputError
+
+    if workload is None and cluster is None:
+        return None
+    texts: dict[str, str] = {}
+    problems: list[Problem] = []
+    if cluster is not None:
+        from yk_cli.load.kubernetes import cluster_from_bytes
+        from yk_cli.load.source import decode_text, read_input
+
+        try:
+            data = read_input(cluster)
+        except InputError as err:
+            raise fail_usage(str(err)) from None
+        loaded_workload, _queues_yaml, found = cluster_from_bytes(data, _display(cluster))
+        texts[_display(cluster)] = decode_text(data)[0] or ""
+        problems.extend(found)
+        source = _display(cluster)
+        by_side: list[list[Problem]] = [[], []]
+        name = partition or loaded_workload.partition
+        parts = _partition(old, name, "OLD"), _partition(new, name, "NEW")
+    else:
+        from yk_cli.load.workload import read_workload
+
+        assert workload is not None
+        try:
+            loaded = read_workload(workload)
+        except InputError as err:
+            raise fail_usage(str(err)) from None
+        texts[loaded.file] = loaded.text
+        problems.extend(loaded.problems)
+        loaded_workload, source = loaded.workload, loaded.file
+        name = partition or loaded_workload.partition
+        parts = _partition(old, name, "OLD"), _partition(new, name, "NEW")
+        by_side = [loaded.check(build_queue_tree(p), may_create_queues(p)) for p in parts]
+    keys = [{(p.rule, p.message) for p in found} for found in by_side]
+    problems.extend(p for p in by_side[1] if (p.rule, p.message) in keys[0])  # on both sides: the workload's own
+    problems.sort(key=Problem.sort_key)
+    report_problems(problems, texts, len(texts), [], quiet)
+    if any(p.level == Level.ERROR for p in problems):
+        raise typer.Exit(EXIT_PROBLEMS)
+    return WorkloadInput(loaded_workload, source), parts[0], parts[1]
+
+
+def run_both(
+    old: PartitionConfig, new: PartitionConfig, workload: Workload, options: SimulationOptions
+) -> tuple[Trace, Trace]:
+    """The two dry runs (with a progress bar on a terminal when they take long)."""
+    from yk_cli.commands.progress import dry_run
+    from yk_cli.core.queues import build_queue_tree
+
+    before = dry_run(old, build_queue_tree(old), workload, options, "dry run 1/2 (OLD)")
+    after = dry_run(new, build_queue_tree(new), workload, options, "dry run 2/2 (NEW)")
+    return before, after
+
+
+@app.command(cls=YkCommand, name="diff")
+def diff_command(
+    old: Annotated[
+        str,
+        typer.Argument(
+            metavar="OLD",
+            help="The queue config before: a file, a ConfigMap, '-' for stdin, or git:REV:PATH (read through "
+            "`git show REV:PATH`, e.g. git:main:queues.yaml).",
+        ),
+    ],
+    new: Annotated[str, typer.Argument(metavar="NEW", help="The queue config after (same forms as OLD).")],
+    workload: Annotated[
+        Optional[str],
+        typer.Argument(metavar="WORKLOAD", help="A workload file: compares priorities and the two dry runs."),
+    ] = None,
+    cluster: Annotated[
+        Optional[str],
+        typer.Option("--cluster", metavar="DUMP", help="A kubectl dump as the workload (instead of WORKLOAD)."),
+    ] = None,
+    fmt: Annotated[
+        Optional[str],
+        typer.Option(
+            "--format", "-f", metavar="FORMAT", help="text, json, markdown or github (github under GitHub Actions)."
+        ),
+    ] = None,
+    fail_on: Annotated[
+        Optional[list[str]],
+        typer.Option(
+            "--fail-on",
+            metavar="CONDITION",
+            help="Exit 1 when this holds (repeatable or comma-separated): new-errors (the default), "
+            "later-start[=DURATION], new-pending, new-preemption, priority-drop, placement-change, or any.",
+        ),
+    ] = None,
+    timeline: Annotated[
+        str, typer.Option("--timeline", metavar="BY", help="Sections of the Markdown timeline: queue or node.")
+    ] = "queue",
+    partition: Annotated[
+        Optional[str],
+        typer.Option("--partition", metavar="NAME", help="The partition the workload runs in (default: its own)."),
+    ] = None,
+    until: Annotated[
+        Optional[str], typer.Option("--until", metavar="TIME", help="Stop both dry runs at this virtual time.")
+    ] = None,
+    max_steps: Annotated[
+        Optional[int], typer.Option("--max-steps", metavar="N", help="Stop both dry runs after this many steps.")
+    ] = None,
+    yunikorn_version: Annotated[
+        str, typer.Option("--yunikorn-version", metavar="VERSION", help="YuniKorn to model (as yk simulate).")
+    ] = "1.8",
+    max_size: Annotated[Optional[str], typer.Option("--max-size", metavar="SIZE", help=MAX_SIZE_HELP)] = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", metavar="", help="No summary line for workload warnings on stderr.")
+    ] = False,
+    project_config: Annotated[Optional[str], typer.Option("--config", metavar="FILE", help=CONFIG_HELP)] = None,
+    no_config: Annotated[bool, typer.Option("--no-config", metavar="", help=NO_CONFIG_HELP)] = False,
+) -> None:
+    """What a queue config change does: problems introduced and fixed, every effective setting that changed (with
+    the line in NEW and where each value came from), queues added, removed or moved.
+
+    With a workload (or --cluster DUMP): each ask's effective priority before and after with the step that changed
+    it, and both dry runs compared — asks that start later or earlier (+4m30s on the virtual clock), now wait or
+    no longer wait, land on another node or in another order, preemptions added or removed, placements changed.
+
+    Exit status: 0 when no --fail-on condition holds, 1 when one does, 2 on usage errors.
+
+    Example: yk diff git:main:queues.yaml queues.yaml workload.yaml --format markdown"""
+    from yk_cli.cli import check_format
+    from yk_cli.commands.simulate import options_from
+    from yk_cli.core.diff.verdict import DEFAULT, failing, parse_fail_on
+    from yk_cli.load.source import collector_paused
+    from yk_cli.report.diff_common import FORMATS
+
+    chosen = fmt if fmt is not None else ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
+    check_format(chosen, FORMATS)
+    if timeline not in TIMELINE_BY:
+        raise fail_usage(f"--timeline {timeline!r}: choose queue or node")
+    if workload is not None and cluster is not None:
+        raise fail_usage("give WORKLOAD or --cluster DUMP, not both")
+    if [old, new, workload, cluster].count("-") > 1:
+        raise fail_usage("'-' (standard input) may be given only once")
+    try:
+        conditions = parse_fail_on(fail_on) if fail_on else parse_fail_on(list(DEFAULT))
+    except ValueError as err:
+        raise fail_usage(str(err)) from None
+    options = options_from(until, max_steps, yunikorn_version)
+    with project_options(project_config, no_config), config_size(max_size), collector_paused():
+        result, timelines = compute(old, new, workload, cluster, partition, options, quiet, chosen == "markdown")
+        holding = failing(result, conditions)
+        write_stdout((render(chosen, result, conditions, holding, timelines, timeline),))
+    raise typer.Exit(1 if holding else 0)
+
+
+def compute(
+    old_spec: str,
+    new_spec: str,
+    workload: str | None,
+    cluster: str | None,
+    partition: str | None,
+    options: SimulationOptions,
+    quiet: bool = False,
+    with_timelines: bool = False,
+) -> tuple[Diff, tuple[Timeline, Timeline] | None]:
+    """Load everything, diff the configs, and with a workload diff its placements, priorities and dry runs."""
+    from yk_cli.core.diff.config_diff import diff_config
+    from yk_cli.core.diff.model import Diff, WorkloadChanges
+    from yk_cli.core.diff.run_diff import diff_workload
+    from yk_cli.core.timeline import timeline
+
+    old, new = load_side(old_spec), load_side(new_spec)
+    config = diff_config(old.view, new.view)
+    loaded = None
+    if not (old.refused or new.refused):
+        loaded = load_workload_input(workload, cluster, old, new, partition, quiet)
+    timelines = None
+    changes = None
+    source = part = ""
+    if workload is not None or cluster is not None:
+        source = _display(cluster if cluster is not None else workload or "")
+        refused = [label for label, side in (("OLD", old), ("NEW", new)) if side.refused]
+        if refused:
+            which = " and ".join(f"{label} ({(old if label == 'OLD' else new).view.file})" for label in refused)
+            changes = WorkloadChanges(
+                skipped=f"YuniKorn refuses {which}: it has errors (see the problems above), so there is no dry run "
+                "to compare"
+            )
+        else:
+            assert loaded is not None
+            inputs, old_partition, new_partition = loaded
+            source, part = inputs.source, new_partition.display_name
+            traces = run_both(old_partition, new_partition, inputs.workload, options)
+            changes = diff_workload(old.view, old_partition, new.view, new_partition, inputs.workload, traces)
+            if with_timelines:
+                timelines = (timeline(traces[0]), timeline(traces[1]))
+    result = Diff(old.view.file, new.view.file, config, changes, source, part)
+    return result, timelines
+
+
+def render(
+    fmt: str,
+    result: Diff,
+    conditions: list[FailOn],
+    holding: list[FailOn],
+    timelines: tuple[Timeline, Timeline] | None,
+    by: str,
+) -> str:
+    """The report in the chosen format."""
+    if fmt == "json":
+        from yk_cli.report import diff_json
+
+        return diff_json.render(result, conditions, holding)
+    if fmt == "markdown":
+        from yk_cli.report import diff_markdown
+
+        return diff_markdown.render(result, conditions, holding, timelines, by)
+    if fmt == "github":
+        from yk_cli.report import diff_github
+
+        return diff_github.render(result, conditions, holding, os.getcwd())
+    from yk_cli.report import diff_text
+
+    text = diff_text.render(result, conditions, holding)
+    if _color_wanted():
+        import shutil
+
+        return diff_text.colorize(text, shutil.get_terminal_size((100, 24)).columns)
+    return text
+
+
+def _color_wanted() -> bool:
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False

@@ -1,0 +1,215 @@
+"""`yk diff --format text`: the summary line first, then every change as plain tables (coloured on a terminal)."""
+
+from __future__ import annotations
+
+from yk_cli.core.diff.model import Diff, RunChanges, SettingChange, WorkloadChanges
+from yk_cli.core.diff.verdict import FailOn
+from yk_cli.report.diff_common import (
+    change_words,
+    count,
+    placement,
+    preemption_words,
+    priority_text,
+    provenance,
+    run_words,
+    summary_line,
+    title,
+)
+from yk_cli.report.problems_text import headline
+from yk_cli.report.trace_common import summary_line as run_summary
+from yk_cli.report.trace_common import when
+from yk_cli.report.trace_text import table
+
+
+def _where(file: str, change: SettingChange) -> str:
+    return f"{file}:{change.span.line}" if change.span is not None else ""
+
+
+def _queue_label(partition: str, path: str, partitions: int) -> str:
+    label = path or "(partition)"
+    return f"[{partition}] {label}" if partitions > 1 else label
+
+
+def config_lines(diff: Diff) -> list[str]:
+    """Problems introduced and fixed, queues added, removed and moved, settings changed."""
+    config = diff.config
+    out: list[str] = []
+    partitions = len({s.partition for s in config.settings} | {q.partition for q in config.queues})
+    for name in config.partitions_added:
+        out.append(f"Partition added: {name}")
+    for name in config.partitions_removed:
+        out.append(f"Partition removed: {name}")
+    if config.partitions_added or config.partitions_removed:
+        out.append("")
+    if config.problems.introduced:
+        out.append(f"Problems introduced ({len(config.problems.introduced)}):")
+        out.extend("  " + headline(p) for p in config.problems.introduced)
+        out.append("")
+    if config.problems.fixed:
+        out.append(f"Problems fixed ({len(config.problems.fixed)}):")
+        out.extend("  " + headline(p) for p in config.problems.fixed)
+        out.append("")
+    if config.queues:
+        out.append(f"Queues ({len(config.queues)}):")
+        rows: list[tuple[str, ...]] = []
+        for q in config.queues:
+            kind = "leaf" if q.is_leaf else "parent"
+            extra = f", {count(q.below, 'queue')} below it" if q.below else ""
+            path = f"{q.old_path} -> {q.queue_path}" if q.kind == "moved" else q.queue_path
+            line = f"{diff.new}:{q.span.line}" if q.span is not None else ""
+            rows.append((q.kind, _queue_label(q.partition, path, partitions), f"({kind}{extra})", line))
+        out.extend("  " + line for line in table(rows))
+        out.append("")
+    if config.settings:
+        out.append(f"Settings changed ({len(config.settings)}):")
+        rows = [("QUEUE", "SETTING", "BEFORE", "AFTER", "WAS", "NOW", "LINE IN NEW")]
+        for s in config.settings:
+            rows.append(
+                (
+                    _queue_label(s.partition, s.queue_path, partitions),
+                    s.key,
+                    s.old,
+                    s.new,
+                    provenance(s.old_from),
+                    provenance(s.new_from),
+                    _where(diff.new, s),
+                )
+            )
+        out.extend("  " + line for line in table(rows))
+        out.append("")
+    return out
+
+
+def workload_lines(diff: Diff, workload: WorkloadChanges) -> list[str]:
+    """Placements, effective priorities, then the dry runs compared."""
+    out: list[str] = []
+    if workload.skipped:
+        out += [f"Dry runs not compared: {workload.skipped}", ""]
+    if workload.placements:
+        out.append(f"Placements ({len(workload.placements)}):")
+        rows: list[tuple[str, ...]] = [("APPLICATION", "BEFORE", "AFTER")]
+        rows += [(c.application, placement(c.old), placement(c.new)) for c in workload.placements]
+        out.extend("  " + line for line in table(rows))
+        out.append("")
+    if workload.priorities:
+        out.append(f"Effective priorities ({count(len(workload.priorities), 'ask')}):")
+        rows = [("ASK", "QUEUE", "BEFORE", "AFTER", "CHANGED AT")]
+        for c in workload.priorities:
+            where = f" ({diff.new}:{c.span.line})" if c.span is not None else ""
+            at = f"{c.step_queue}: {c.old_step} -> {c.new_step}" if c.step_queue else f"{c.old_step} -> {c.new_step}"
+            rows.append(
+                (f"{c.application}/{c.ask}", c.queue_path, priority_text(c.old), priority_text(c.new), at + where)
+            )
+        out.extend("  " + line for line in table(rows, right=(2, 3)))
+        out.append("")
+    if workload.run is not None:
+        out.extend(run_lines(workload.run))
+    return out
+
+
+def run_lines(run: RunChanges) -> list[str]:
+    """The two dry runs compared."""
+    out = [f"Dry run before: {run_summary(run.old_summary)}", f"Dry run after:  {run_summary(run.new_summary)}", ""]
+    if run.asks:
+        out.append(f"Asks ({len(run.asks)}):")
+        rows: list[tuple[str, ...]] = [("ASK", "QUEUE", "BEFORE", "AFTER", "CHANGE")]
+        for c in run.asks:
+            rows.append(
+                (
+                    f"{c.application}/{c.ask}",
+                    c.new.queue_path or c.old.queue_path or "-",
+                    run_words(c.old),
+                    run_words(c.new),
+                    change_words(c),
+                )
+            )
+        out.extend("  " + line for line in table(rows))
+        out.append("")
+    if run.orders:
+        out.append(f"Start order within queues ({len(run.orders)}):")
+        for o in run.orders:
+            out.append(
+                f"  {o.queue_path}: {o.moved} of {count(o.asks, 'ask')} start at another position; from position "
+                f"{o.first + 1}: before {', '.join(o.old)}; after {', '.join(o.new)}"
+            )
+        out.append("")
+    for label, items in (
+        ("Preemptions added", run.preemptions_added),
+        ("Preemptions removed", run.preemptions_removed),
+    ):
+        if not items:
+            continue
+        out.append(f"{label} ({count(len(items), 'victim')}: {preemption_words(items)}):")
+        rows = [("TIME", "TYPE", "PREEMPTOR", "QUEUE", "VICTIM", "VICTIM QUEUE", "NODE")]
+        for p in items:
+            who = f"{p.preemptor_application}/{p.preemptor_ask}" if p.preemptor_application else "-"
+            rows.append(
+                (
+                    when(p.time),
+                    p.type,
+                    who,
+                    p.preemptor_queue,
+                    f"{p.victim_application}/{p.victim_allocation}",
+                    p.victim_queue,
+                    p.node,
+                )
+            )
+        out.extend("  " + line for line in table(rows))
+        out.append("")
+    if run.events:
+        out.append("Other steps:")
+        for e in run.events:
+            detail = []
+            if e.added_total:
+                detail.append(f"only after: {', '.join(e.added)}" + (" ..." if e.added_total > len(e.added) else ""))
+            if e.removed_total:
+                more = " ..." if e.removed_total > len(e.removed) else ""
+                detail.append(f"only before: {', '.join(e.removed)}{more}")
+            out.append(f"  {e.type}: {e.old_count} -> {e.new_count} ({'; '.join(detail)})")
+        out.append("")
+    if run.only_old or run.only_new:
+        out.append(f"Asks in one run only (fresh asks of preempted pods): {run.only_old} before, {run.only_new} after")
+        out.append("")
+    return out
+
+
+def render(diff: Diff, fail_on: list[FailOn], failing: list[FailOn]) -> str:
+    """The whole text report."""
+    out = [title(diff), "", f"Summary: {summary_line(diff)}"]
+    if failing:
+        out.append(f"Fails: {', '.join(map(str, failing))} (--fail-on {','.join(map(str, fail_on))})")
+    out.append("")
+    if diff.empty:
+        out.append("No changes.")
+        return "\n".join(out) + "\n"
+    out += config_lines(diff)
+    if diff.workload is not None:
+        out += workload_lines(diff, diff.workload)
+    while out and out[-1] == "":
+        out.pop()
+    return "\n".join(out) + "\n"
+
+
+def colorize(text: str, width: int) -> str:
+    """The text report with Rich styles for a terminal: the summary bold, headings bold, failures red."""
+    from io import StringIO
+
+    from rich.console import Console
+    from rich.text import Text
+
+    buffer = StringIO()
+    console = Console(file=buffer, force_terminal=True, width=max(width, 40), highlight=False, soft_wrap=True)
+    for line in text.splitlines():
+        styled = Text(line)
+        if line.startswith(("Summary:", "yk diff:")):
+            styled.stylize("bold")
+        elif line.startswith("Fails:"):
+            styled.stylize("bold red")
+        elif (line and not line.startswith(" ") and line.endswith(":")) or line.endswith("):"):
+            styled.stylize("bold cyan")
+        for word, style in ((" now waits", "red"), (" no longer waits", "green"), (" +", "yellow")):
+            start = line.find(word)
+            if start >= 0 and line.startswith("  "):
+                styled.stylize(style, start, start + len(word))
+        console.print(styled)
+    return buffer.getvalue()
