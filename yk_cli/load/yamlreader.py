@@ -5,8 +5,9 @@ pure-Python parser when the C extension is missing. A text either parser refuses
 parser, so a syntax error always carries ruamel.yaml's message and position. The composer keeps its own stack (no
 recursion, whatever the nesting) and counts nesting the way YuniKorn's yaml.v3 does: more than MAX_DEPTH open flow
 collections, or block collections each indented further than the last, is the error yaml.v3 reports. Aliases share
-their node, so an alias bomb stays small in memory; a document whose aliases expand beyond MAX_EXPANDED_NODES, or
-that contains itself, is refused. Scalars resolve like yaml.v3 (core.yamldoc.resolve_plain) and keys keep their text.
+their node, so an alias bomb stays small in memory; a document to which aliases add more than MAX_EXPANDED_NODES
+nodes, or that contains itself, is refused. Scalars resolve like yaml.v3 (core.yamldoc.resolve_plain); keys keep
+their text.
 """
 
 from __future__ import annotations
