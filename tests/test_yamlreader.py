@@ -137,6 +137,13 @@ def test_the_fallback_can_be_forced_and_restored() -> None:
     assert yamlreader.read_plain("a: 1\n") == (True, {"a": 1})
 
 
+def test_plain_data_leaves_a_flow_value_right_after_its_colon_to_the_node_reader() -> None:
+    assert yamlreader.read_plain('a: ["x":y]\n') == (False, None)  # ruamel.yaml's parser refuses it
+    assert yamlreader.read_plain('a: {"x":y}\n') == (False, None)  # it reads this one; the node reader decides
+    assert yamlreader.read_plain('a: ["x": y]\n') == (True, {"a": [{"x": "y"}]})
+    assert yamlreader.read_plain('"a": [1]\n') == (True, {"a": [1]})
+
+
 def test_generated_benchmark_config_agrees() -> None:
     assert agrees(generate(departments=2, teams=2, leaves=3))
 
@@ -220,6 +227,14 @@ CASES = [
     "a: [b, c]  # comment\n",
     "a: [b, c] x\n",
     "a: {b: [c, {d: e}]}\n",
+    # a flow value right after its colon: libyaml takes it after any quoted key, ruamel.yaml's parser not in `[`
+    'a: ["":_"]\n',
+    'a: ["x":y]\n',
+    'a: ["x":]\n',
+    "a: [[1]:y]\n",
+    "a: ['x':y, z]\n",
+    'a: {"x":y}\n',
+    'a: {"x":{"y":z}}\n',
     "a:\n  b: 1\n\n\n  c: 2\n",
     "",
     "# only a comment\n",

@@ -149,7 +149,7 @@ def read_plain(text: str) -> tuple[bool, Any]:
     try:
         # anchors, tags and aliases all need one of these characters: a text without any has none to look for
         properties = "&" in text or "!" in text or "*" in text
-        return True, _plain(_CParser(text).get_event, properties)
+        return True, _plain(_CParser(text).get_event, properties, text if _may_have_adjacent_values(text) else "")
     except (_Declined, YAMLError):
         return False, None
 
@@ -179,6 +179,13 @@ def syntax_hint(message: str) -> str:
     if "could not find expected ':'" in message or "expected <block end>" in message:
         return "check the indentation of this line and the one before it."
     return ""
+
+
+def _may_have_adjacent_values(text: str) -> bool:
+    """Whether a flow mapping value may follow its colon with no space between (`["a":b]`), after a quoted key or
+    a flow collection: libyaml reads that as a value wherever it is, ruamel.yaml's parser (YAML 1.2) only in some
+    places, so such values are left to ruamel.yaml."""
+    return '":' in text or "':" in text or "]:" in text or "}:" in text
 
 
 def _too_deep(event: Any, flow: bool) -> ReadError:
@@ -259,6 +266,7 @@ def _compose_events(
     scalar_event, map_start, seq_start, map_end, seq_end, alias_event, _, doc_end = _event_classes()
     max_depth = MAX_DEPTH
     from_c = c_end is not None
+    adjacent = from_c and _may_have_adjacent_values(text_of)
     last_line, last_column = c_end if c_end is not None else (1 << 62, 0)
     spans = span_of if span_of is not None else _identity_span
     new_span = _new_span
@@ -297,6 +305,8 @@ def _compose_events(
             anchor = event.anchor
             if from_c and (tag is not None or anchor is not None):
                 raise _Reread
+            if adjacent and flow and is_map and key is not None and text_of[start.index - 1] == ":":
+                raise _Reread
             line, col, end_line, end_col = start.line, start.column, end.line, end.column
             if end_line > last_line:
                 end_line, end_col = last_line, last_column
@@ -329,6 +339,8 @@ def _compose_events(
         elif cls is map_start or cls is seq_start:
             anchor = event.anchor
             if from_c and (event.ctag is not None or anchor is not None):
+                raise _Reread
+            if adjacent and flow and is_map and key is not None and text_of[event.start_mark.index - 1] == ":":
                 raise _Reread
             pushed = column
             if event.flow_style:
@@ -443,9 +455,10 @@ def _after_colon(text: str, key_end: Any, value_start: Any, span_of: SpanOf) -> 
     return span_of(here, here)
 
 
-def _plain(get: Callable[[], Any], properties: bool) -> Any:
+def _plain(get: Callable[[], Any], properties: bool, adjacent: str) -> Any:
     """The only document of the events `get` gives, as plain data; raises _Declined for anything the node reader
-    must look at (`properties`: whether the text may have anchors, tags or aliases at all)."""
+    must look at (`properties`: whether the text may have anchors, tags or aliases at all; `adjacent`: the text,
+    when it may have a flow value right after its colon, else "")."""
     scalar_event, map_start, seq_start, map_end, seq_end, alias_event, doc_start, _ = _event_classes()
     max_depth = MAX_DEPTH
     values: dict[str, Any] = {}
@@ -468,6 +481,8 @@ def _plain(get: Callable[[], Any], properties: bool) -> Any:
         if cls is scalar_event:
             if properties and (event.anchor is not None or event.ctag is not None):
                 raise _Declined("anchor or tag")
+            if adjacent and flow and is_map and not expect_key and adjacent[event.start_mark.index - 1] == ":":
+                raise _Declined("a flow value right after its colon")
             text = event.value
             if event.style:
                 value: Any = text
@@ -493,6 +508,8 @@ def _plain(get: Callable[[], Any], properties: bool) -> Any:
         elif cls is map_start or cls is seq_start:
             if properties and (event.anchor is not None or event.ctag is not None):
                 raise _Declined("anchor or tag")
+            if adjacent and flow and is_map and not expect_key and adjacent[event.start_mark.index - 1] == ":":
+                raise _Declined("a flow value right after its colon")
             pushed = column
             if event.flow_style:
                 flow += 1
