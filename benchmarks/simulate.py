@@ -1,14 +1,17 @@
 """Benchmark of the simulation engine on generated workloads: allocations/second, peak memory, growth with size.
 
 Run: `python benchmarks/simulate.py` (all figures), `--runs N` (timed runs per size, median reported),
-`--sizes 10k,50k` (a subset; `--sizes 10k,50k-fixed,200k-fixed` grows the asks and nodes but not the
-queues and apps; `--sizes preempt` is the preemption-heavy cluster below), `--no-cli` (skip the fresh-process
+`--sizes 10k,50k` (a subset; `10k+gang`, `50k+gang`: every 5th application a gang; `--sizes
+10k,50k-fixed,200k-fixed` grows the asks and nodes but not the queues and apps; `--sizes preempt` is the
+preemption-heavy cluster below), `--no-cli` (skip the fresh-process
 `yk simulate` runs), `--cli 50k,preempt` (which sizes get one), `--skip-parse` (build the Workload from the
 generated data without the YAML text round trip, for quick iterations), `--write-preempt DIR` (write the
 preemption-heavy queues.yaml/workload.yaml to DIR and stop, e.g. for a profile).
 
 Generated sizes (10k, 50k, 200k, 150k, the -fixed ones) run with the partition's preemption disabled: the workloads
-that do not preempt. `10k+p` and `50k+p` are the same workloads with preemption on: their guarantees and endless
+that do not preempt. `10k+l` and `50k+l` are the 10k and 50k workloads with user and group limits on every leaf
+(with_limits: every user may run 2 applications there, the leaf's team group a quarter of its max).
+`10k+p` and `50k+p` are the same workloads with preemption on: their guarantees and endless
 churn make every pending ask in a guaranteed queue retry preemption every 15 virtual seconds, as the core does.
 
 The `preempt` size is not from core/generate.py: 1,000 nodes (16 vcore / 64Gi) full of low-priority allocations
@@ -77,6 +80,10 @@ class Size:
     """generated (core/generate.py) or preempt (preempt_texts)."""
     preemption: bool = False
     """A generated size with the partition's preemption left on (its guarantees make failing asks try)."""
+    gang: int = 0
+    """Every gang-th application gets task groups (gang scheduling: one group per ask shape); 0: none."""
+    limits: bool = False
+    """A generated size with user and group limits on every leaf (see with_limits)."""
 
     def options(self) -> GenerateOptions:
         """The generator options for this size."""
@@ -91,6 +98,10 @@ class Size:
                 f"(under guarantee, submitted -60s)"
             )
         label = f"{self.nodes:,} nodes / {self.queues:,} leaf queues / {self.apps:,} apps / {self.asks:,} asks"
+        if self.gang:
+            label += f" with every {self.gang}th application a gang (a task group per ask shape, 5 min timeout)"
+        if self.limits:
+            label += " / user and group limits on every leaf"
         if self.preemption:
             return label + " (preemption on: pending asks in guaranteed queues try it every 15 virtual s)"
         return label + " (preemption.enabled: false: a workload that does not preempt)"
@@ -103,7 +114,13 @@ SIZES = {
     "50k-fixed": Size("50k-fixed", 5_000, 100, 1_000, 50_000),
     "200k-fixed": Size("200k-fixed", 20_000, 100, 1_000, 200_000),
     "150k": Size("150k", 5_000, 500, 5_000, 150_000),
+    "10k+l": Size("10k+l", 1_000, 100, 1_000, 10_000, limits=True),
+    "50k+l": Size("50k+l", 5_000, 500, 5_000, 50_000, limits=True),
     "10k+p": Size("10k+p", 1_000, 100, 1_000, 10_000, preemption=True),
+    "10k+gang": Size("10k+gang", 1_000, 100, 1_000, 10_000, gang=5),
+    "50k+gang": Size("50k+gang", 5_000, 500, 5_000, 50_000, gang=5),
+    "10k+lg": Size("10k+lg", 1_000, 100, 1_000, 10_000, limits=True, gang=5),
+    "50k+lg": Size("50k+lg", 5_000, 500, 5_000, 50_000, limits=True, gang=5),
     "50k+p": Size("50k+p", 5_000, 500, 5_000, 50_000, preemption=True),
     "preempt": Size("preempt", 1_000, 5, 90, 5_000, kind="preempt"),
     "preempt-250": Size("preempt-250", 250, 5, 90, 1_250, kind="preempt"),
@@ -190,12 +207,79 @@ def preempt_texts(size: Size, seed: int = SEED) -> tuple[str, str]:
     return "\n".join(config) + "\n", "\n".join(work) + "\n"
 
 
+def with_limits(config: dict[str, Any], size: Size) -> dict[str, Any]:
+    """The generated config with `limits:` on every leaf when the size asks for them: every user may run 2
+    applications there (the wildcard user entry), and the leaf's team group (its parent's name, which the generated
+    applications list among their groups) may use a quarter of the leaf's max. Applications of 2-6 users share a
+    leaf, so both hold back work."""
+    if not size.limits:
+        return config
+
+    def visit(queue: dict[str, Any], parent: str) -> None:
+        children = queue.get("queues")
+        if children:
+            for child in children:
+                visit(child, queue["name"])
+            return
+        if parent == "root":
+            return
+        limits: list[dict[str, Any]] = [
+            {"limit": f"the {parent} team", "groups": [parent], "maxresources": _quarter(queue)},
+            {
+                "limit": "two applications per user",
+                "users": ["*"],
+                "maxapplications": min(2, queue.get("maxapplications") or 2),
+            },
+        ]
+        if not limits[0]["maxresources"]:
+            del limits[0]
+        queue["limits"] = limits
+
+    for partition in config["partitions"]:
+        for root in partition["queues"]:
+            visit(root, "root")
+    return config
+
+
+def _quarter(queue: dict[str, Any]) -> dict[str, str]:
+    """A quarter of the queue's max (vcore in whole cores, memory in Gi), {} without one."""
+    top = queue.get("resources", {}).get("max") or {}
+    out = {}
+    if "vcore" in top:
+        out["vcore"] = str(max(1, int(str(top["vcore"])) // 4))
+    memory = str(top.get("memory", ""))
+    if memory.endswith("Gi"):
+        out["memory"] = f"{max(1, int(memory[:-2]) // 4)}Gi"
+    return out
+
+
 def without_preemption(config_text: str, size: Size) -> str:
     """The generated config with `preemption: {enabled: false}` on its partition (unless the size keeps it on)."""
     head = "  - name: default\n"
     if size.preemption or head not in config_text:
         return config_text
     return config_text.replace(head, head + "    preemption: {enabled: false}\n", 1)
+
+
+def with_gangs(workload: dict[str, Any], every: int) -> dict[str, Any]:
+    """Every `every`-th application as a gang: one task group per distinct ask shape (minMember its asks of that
+    shape, minResource the shape), its asks naming their group, a 5-minute placeholder timeout (20% with 5)."""
+    if not every:
+        return workload
+    for i, app in enumerate(workload.get("applications") or []):
+        if i % every != every - 1 or not app.get("asks"):
+            continue
+        groups: dict[str, dict[str, Any]] = {}
+        for ask in app["asks"]:
+            shape = json.dumps(ask.get("resources") or {}, sort_keys=True)
+            group = groups.setdefault(
+                shape, {"name": f"g{len(groups)}", "minMember": 0, "minResource": dict(ask.get("resources") or {})}
+            )
+            group["minMember"] += int(ask.get("count", 1))
+            ask["taskGroupName"] = group["name"]
+        app["taskGroups"] = list(groups.values())
+        app["placeholderTimeoutInSeconds"] = 300
+    return workload
 
 
 def write_size(size: Size, out: Path) -> None:
@@ -205,8 +289,8 @@ def write_size(size: Size, out: Path) -> None:
         config_text, workload_text = preempt_texts(size)
     else:
         generated = generate(size.options())
-        config_text = without_preemption(config_yaml(generated.config), size)
-        workload_text = workload_yaml(generated.workload)
+        config_text = without_preemption(config_yaml(with_limits(generated.config, size)), size)
+        workload_text = workload_yaml(with_gangs(generated.workload, size.gang))
     (out / "queues.yaml").write_text(config_text, encoding="utf-8")
     (out / "workload.yaml").write_text(workload_text, encoding="utf-8")
 
@@ -225,9 +309,10 @@ def prepare(size: Size, out: Path, skip_parse: bool) -> dict[str, Any]:
         return _prepare_preempt(size, out)
     started = time.perf_counter()
     generated = generate(size.options())
+    with_gangs(generated.workload, size.gang)
     generate_s = time.perf_counter() - started
     started = time.perf_counter()
-    config_text = without_preemption(config_yaml(generated.config), size)
+    config_text = without_preemption(config_yaml(with_limits(generated.config, size)), size)
     workload_text = workload_yaml(generated.workload)
     write_s = time.perf_counter() - started
     started = time.perf_counter()

@@ -139,6 +139,14 @@ def to_oracle(queues_yaml_text: str, workload: Mapping[str, Any] | None) -> dict
             entry["groups"] = list(app["groups"])
         if app.get("submitTime") is not None:
             entry["submitSeconds"] = age_seconds(app["submitTime"], f"application {app['id']} submitTime")
+        if app.get("taskGroups"):  # gang scheduling: the shim's annotations, as the oracle harness reads them
+            entry["taskGroups"] = [
+                {"name": tg["name"], "minMember": tg["minMember"], "minResource": resources(tg.get("minResource"))}
+                for tg in app["taskGroups"]
+            ]
+            entry["gangSchedulingStyle"] = app.get("gangSchedulingStyle", "Soft")
+            if app.get("placeholderTimeoutInSeconds") is not None:
+                entry["placeholderTimeoutSeconds"] = app["placeholderTimeoutInSeconds"]
         apps.append(entry)
         for alloc in app.get("allocations") or []:
             if alloc.get("duration") is not None:
@@ -176,6 +184,8 @@ def to_oracle(queues_yaml_text: str, workload: Mapping[str, Any] | None) -> dict
                     out["ageSeconds"] = age_seconds(ask["submitTime"], f"ask {name} submitTime")
                 if ask.get("requiredNode") is not None:
                     out["requiredNode"] = ask["requiredNode"]
+                if ask.get("taskGroupName") is not None:
+                    out["taskGroupName"] = ask["taskGroupName"]
                 asks.append(out)
     return {
         "config": queues_yaml_text,
@@ -183,8 +193,13 @@ def to_oracle(queues_yaml_text: str, workload: Mapping[str, Any] | None) -> dict
         "apps": apps,
         "allocations": allocations,
         "asks": asks,
-        "maxSteps": MAX_STEPS_PER_ASK * len(asks) + 20,
+        "maxSteps": MAX_STEPS_PER_ASK * (len(asks) + _placeholders(workload)) + 20,
     }
+
+
+def _placeholders(workload: Mapping[str, Any]) -> int:
+    """How many placeholder asks the shim creates for the workload's gangs."""
+    return sum(tg["minMember"] for app in workload.get("applications") or [] for tg in app.get("taskGroups") or [])
 
 
 def parse_output(text: str, asks: list[str], max_steps: int | None = None) -> tuple[list[Event], list[str]]:

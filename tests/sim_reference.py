@@ -11,13 +11,14 @@ import heapq
 from dataclasses import dataclass, field
 
 from yk_cli.core import policies
-from yk_cli.core.config import PartitionConfig
+from yk_cli.core.config import Limit, PartitionConfig, QueueConfig
 from yk_cli.core.priority import MIN_PRIORITY, priority_by_policy
 from yk_cli.core.queues import Queue, QueueTree
 from yk_cli.core.resources import fits_in, fits_in_max_undef
 from yk_cli.core.workload import Workload
 
 RESERVATION_DELAY = 2_000_000_000
+RESERVATION_WAIT = 2 * 3_600_000_000_000
 CYCLE = 100_000_000
 STARTING = 300_000_000_000
 
@@ -37,6 +38,11 @@ class RApp:
     seq: int
     leaf: Queue
     submit: int
+    user: str = "nobody"
+    group: str = ""
+    """The one group its limits are tracked by ('' for none)."""
+    counted: bool = False
+    """Counted as running by the user-group manager (first allocation until nothing runs or waits)."""
     started: bool = False
     state: str = "New"
     allocations: int = 0
@@ -58,6 +64,7 @@ class RAsk:
     old: bool = False
     reserved: RNode | None = None
     res_seq: int = 0
+    res_time: int = 0
     rank: int = 0
     """Position in the application's request list built as sorted_asks.go inserts (see _insert_ranks)."""
     required: str = ""
@@ -109,21 +116,29 @@ class Reference:
         self.now = 0
         self.events: list[tuple[str, int, str, str, str]] = []
         self.cancel: RAsk | None = None
+        self.limits = _limits(partition)
+        self.live: list[RAlloc] = []
+        known_groups: dict[str, tuple[str, ...]] = {}
         for app in workload.applications:
             leaf = tree.get(app.queue if app.queue.startswith("root") else f"root.{app.queue}")  # type: ignore[union-attr]
             assert leaf is not None and leaf.is_leaf
-            runtime = RApp(app.id, app.seq, leaf, app.submit_time)
+            user = app.user or "nobody"
+            if app.groups:
+                known_groups[user] = tuple(app.groups)
+            groups = known_groups.setdefault(user, (user,))
+            runtime = RApp(app.id, app.seq, leaf, app.submit_time, user, self._group(groups, leaf.path))
             self.apps.append(runtime)
             for al in app.allocations:
                 node = by_name[al.node]
                 self._add(node.available, al.resources, -1)
                 runtime.submit = min(runtime.submit, al.start_time)
                 alloc = RAlloc(al.name, runtime, node, dict(al.resources))
+                self.live.append(alloc)
                 for q in self._path(leaf):
                     self._add(self.allocated[q.path], al.resources, 1)
                 self._add(runtime.allocated, al.resources, 1)
                 runtime.allocations += 1
-                runtime.started, runtime.state = True, "Running"
+                runtime.started, runtime.state, runtime.counted = True, "Running", True
                 if al.duration is not None:
                     self._push(max(al.duration, 0), "complete", alloc)
             for a in app.asks:
@@ -265,9 +280,80 @@ class Reference:
 
         return sorted((n for n in self.nodes if n.schedulable and n.reserved_by is None), key=key)
 
+    # --- user and group limits (read straight from the config, recomputed from every allocation) -----------------
+
+    def _group(self, groups: tuple[str, ...], leaf: str) -> str:
+        """The first level from the leaf up that limits one of the groups (config order), else has a '*' group."""
+        path = leaf
+        while path:
+            for entry in self.limits:
+                if entry[0] == path and entry[1] == "group" and entry[2] != "*" and entry[2] in groups:
+                    return entry[2]
+            if any(e[0] == path and e[1] == "group" and e[2] == "*" for e in self.limits):
+                return "*"
+            path = path.rpartition(".")[0]
+        return ""
+
+    def _rules(self, app: RApp) -> list[tuple[str, str, str, dict[str, int] | None, int]]:
+        """(queue, kind, who, maxresources, maxapplications) of every limit that applies to the application."""
+        out = []
+        for q in reversed(self._path(app.leaf)):
+            named = [e for e in self.limits if e[0] == q.path and e[1] == "user" and e[2] == app.user]
+            wild = [e for e in self.limits if e[0] == q.path and e[1] == "user" and e[2] == "*"]
+            if named or wild:
+                out.append((named or wild)[-1])
+            if app.group:
+                group = [e for e in self.limits if e[0] == q.path and e[1] == "group" and e[2] == app.group]
+                if group:
+                    out.append(group[-1])
+        return out
+
+    def _members(self, kind: str, who: str, queue: str) -> list[RApp]:
+        """The applications of the user (or tracked as the group) with the queue on their path."""
+        return [
+            other
+            for other in self.apps
+            if (other.user == who if kind == "user" else other.group == who)
+            and queue in [q.path for q in self._path(other.leaf)]
+        ]
+
+    def _user_ok(self, app: RApp, ask: RAsk | None) -> bool:
+        """CanRunApp (ask None) or the user's and group's headroom for the ask."""
+        for queue, kind, who, top, maxapps in self._rules(app):
+            members = self._members(kind, app.user if kind == "user" else who, queue)
+            if ask is None:
+                running = sum(1 for m in members if m.counted)
+                if maxapps and not app.counted and running + 1 > maxapps:
+                    return False
+                continue
+            if top is None:
+                continue
+            used: dict[str, int] = {}
+            for alloc in self.live:
+                if alloc.app in members:
+                    self._add(used, alloc.resources, 1)
+            for k, v in ask.resources.items():
+                if v > 0 and k in top and top[k] - used.get(k, 0) < v:
+                    return False
+        return True
+
     # --- the cycle ----------------------------------------------------------------------------------------------
 
+    def _expire(self) -> None:
+        """Reservations older than 2 x 60 min whose ask fails its user's or queue's headroom are cancelled."""
+        for ask in sorted((a for a in self.asks if a.reserved is not None), key=lambda a: a.res_seq):
+            if self.now < ask.res_time + RESERVATION_WAIT + CYCLE:
+                continue
+            room = self._headroom(ask.app.leaf)
+            if self._user_ok(ask.app, ask) and (room is None or fits_in_max_undef(ask.resources, room)):
+                continue
+            node = ask.reserved
+            assert node is not None
+            ask.reserved, node.reserved_by = None, None
+            self.events.append(("unreserve", self.now, ask.app.id, ask.name, node.name))
+
     def _cycle(self) -> tuple[str, RAsk, RNode] | None:
+        self._expire()
         prio = self._priorities()
         found = self._reserved_pass(self.tree.root, prio)
         if found is not None:
@@ -286,16 +372,22 @@ class Reference:
             {a.app for a in self.asks if a.reserved is not None and a.app.leaf is queue}, key=lambda a: a.res_order
         )
         for app in held:
+            if not app.started and not self._user_ok(app, None):
+                continue
             reserved = sorted(
                 (a for a in self.asks if a.app is app and a.reserved is not None), key=lambda a: a.res_seq
             )
             for ask in reserved:
-                if (room is None or fits_in_max_undef(ask.resources, room)) and fits_in(
-                    ask.resources, ask.reserved.available
-                ):  # type: ignore[union-attr]
+                if (
+                    self._user_ok(app, ask)
+                    and (room is None or fits_in_max_undef(ask.resources, room))
+                    and fits_in(ask.resources, ask.reserved.available)  # type: ignore[union-attr]
+                ):
                     return ("allocate", ask, ask.reserved)  # type: ignore[return-value]
             for ask in reserved:
                 if ask.required or (room is not None and not fits_in_max_undef(ask.resources, room)):
+                    continue
+                if not self._user_ok(app, ask):
                     continue
                 for node in self._node_order():
                     if fits_in(ask.resources, node.capacity) and fits_in(ask.resources, node.available):
@@ -320,9 +412,13 @@ class Reference:
         for app in apps:
             if not app.started and not self._can_start(app):
                 continue
+            if not app.started and not self._user_ok(app, None):
+                continue
             if admitted is not None and app not in admitted:
                 continue
             for ask in sorted(self._app_pending(app), key=lambda a: a.rank):
+                if not self._user_ok(app, ask):
+                    continue
                 if room is not None and not fits_in_max_undef(ask.resources, room):
                     continue
                 if ask.required:
@@ -366,8 +462,9 @@ class Reference:
                 self.res_seq += 1
                 app.res_order = self.res_seq
             self.res_seq += 1
-            ask.reserved, ask.res_seq, node.reserved_by = node, self.res_seq, ask
+            ask.reserved, ask.res_seq, node.reserved_by, ask.res_time = node, self.res_seq, ask, self.now
             self.events.append(("reserve", self.now, app.id, ask.name, node.name))
+            self._push(self.now + RESERVATION_WAIT + CYCLE, "expire", ask)
             return
         if ask.reserved is not None:
             ask.reserved.reserved_by = None
@@ -386,8 +483,11 @@ class Reference:
         elif app.state == "Starting":
             app.state = "Running"
         self.events.append(("allocate", self.now, app.id, ask.name, node.name))
+        app.counted = True
+        alloc = RAlloc(ask.name, app, node, ask.resources)
+        self.live.append(alloc)
         if ask.duration is not None:
-            self._push(self.now + ask.duration, "complete", RAlloc(ask.name, app, node, ask.resources))
+            self._push(self.now + ask.duration, "complete", alloc)
 
     def _event(self, kind: str, obj: object) -> bool:
         """Apply one event; False for a timer that no longer matters (it must not move the clock)."""
@@ -406,11 +506,16 @@ class Reference:
                 self._add(self.allocated[q.path], obj.resources, -1)
             self._add(obj.app.allocated, obj.resources, -1)
             obj.app.allocations -= 1
+            self.live.remove(obj)
+            if obj.app.allocations == 0 and not self._app_pending(obj.app):
+                obj.app.counted = False
             self.events.append(("complete", self.now, obj.app.id, obj.name, obj.node.name))
             return True
         if kind == "old":
             assert isinstance(obj, RAsk)
             obj.old = True
+            return True
+        if kind == "expire":
             return True
         assert isinstance(obj, RApp)
         if obj.state == "Starting":
@@ -424,6 +529,9 @@ class Reference:
         if kind == "starting":
             assert isinstance(obj, RApp)
             return obj.state != "Starting"
+        if kind == "expire":
+            assert isinstance(obj, RAsk)
+            return obj.reserved is None
         return False
 
     def run(self) -> tuple[list[tuple[str, int, str, str, str]], list[str]]:
@@ -451,6 +559,31 @@ class Reference:
                 if ask.status == "pending" and ask.reserved is None:
                     self._push(ask.created + RESERVATION_DELAY + CYCLE, "old", ask)
         return self.events, sorted(a.name for a in self.asks if a.status in ("waiting", "pending"))
+
+
+def _limits(partition: PartitionConfig) -> list[tuple[str, str, str, dict[str, int] | None, int]]:
+    """Every limit entry as (queue path as written, user|group, name, maxresources or None, maxapplications), in
+    config order; partition limits are root's when root has none."""
+    from yk_cli.core.resources import parse_resource
+
+    out = []
+    root = partition.root
+
+    def walk(conf: QueueConfig, path: str, limits: tuple[Limit, ...]) -> None:
+        for limit in limits:
+            top = parse_resource(limit.maxresources)
+            maximum = top if any(top.values()) else None
+            for user in limit.users:
+                if user:
+                    out.append((path, "user", user, maximum, limit.maxapplications))
+            for group in limit.groups:
+                if group:
+                    out.append((path, "group", group, maximum, limit.maxapplications))
+        for child in conf.queues:
+            walk(child, f"{path}.{child.name}", child.limits)
+
+    walk(root, root.name, root.limits or partition.limits)
+    return out
 
 
 def _less_than(a: RAsk, b: RAsk) -> bool:

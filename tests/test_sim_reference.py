@@ -52,11 +52,14 @@ def compare(config: str, workload_text: str, version: str, record: bool = False)
     if record:  # only inside @given: --hypothesis-show-statistics shows what the random cases exercised
         for kind in sorted({e.type for e in trace.events}):
             hypothesis.event(kind)
+        for code in sorted({p.code for p in trace.pending}):
+            hypothesis.event(f"pending {code}")
 
 
 @st.composite
 def busy_case(draw: st.DrawFn) -> tuple[str, str, str]:
-    """A crowded cluster: more and larger asks than the nodes hold, old asks, durations, limits at every level."""
+    """A crowded cluster: more and larger asks than the nodes hold, old asks, durations, limits at every level, user
+    and group limits (`limits:`) on random queues for applications of a few users and groups."""
     types = ("memory", "vcore")
 
     def resources(low: int, high: int) -> dict[str, int]:
@@ -74,6 +77,16 @@ def busy_case(draw: st.DrawFn) -> tuple[str, str, str]:
             out["resources"] = limits
         if draw(st.integers(0, 4)) == 0:
             out["maxapplications"] = draw(st.integers(1, 3))
+        entries = []
+        for who in draw(st.lists(st.sampled_from(["u:alice", "u:bob", "u:*", "g:dev", "g:ops", "g:*"]), max_size=2)):
+            entry: dict[str, Any] = {"users" if who[0] == "u" else "groups": [who[2:]]}
+            if draw(st.booleans()):
+                entry["maxapplications"] = draw(st.integers(1, 2))
+            if draw(st.booleans()):
+                entry["maxresources"] = resources(4, 20)
+            entries.append(entry)
+        if entries:
+            out["limits"] = entries
         out["properties"] = {
             "application.sort.policy": draw(st.sampled_from(["fifo", "fair", "stateaware"])),
             "application.sort.priority": draw(st.sampled_from(["enabled", "disabled"])),
@@ -134,6 +147,8 @@ def busy_case(draw: st.DrawFn) -> tuple[str, str, str]:
                 "id": f"app{a}",
                 "queue": draw(st.sampled_from(leaves)),
                 "submitTime": f"{draw(st.integers(-10, 6))}s",
+                "user": draw(st.sampled_from(["alice", "bob", "carol", ""])),
+                "groups": draw(st.lists(st.sampled_from(["dev", "ops", "ml"]), max_size=2, unique=True)),
                 "asks": app_asks,
             }
         )

@@ -38,16 +38,11 @@ applications:
     asks:
       - {name: z, priority: 1, resources: {vcore: 1}}
 """
-LIMITS = (
-    "user and group limits on root, root.a: the dry run places and runs applications as if no user or group "
-    "limit applied"
-)
 BACKOFF = "application.unschedasks.backoff on root.b: the dry run never skips an application after unschedulable asks"
 EXPECTED_JSON = [
-    {"feature": "limits", "message": LIMITS, "queues": ["root", "root.a"], "pods": []},
     {"feature": "backoff", "message": BACKOFF, "queues": ["root.b"], "pods": []},
 ]
-NOTICE = [f"Not modelled: {LIMITS}", f"Not modelled: {BACKOFF}", ""]
+NOTICE = [f"Not modelled: {BACKOFF}", ""]
 
 
 @pytest.fixture
@@ -79,11 +74,11 @@ def test_text_notice_at_the_top(run_yk, files: tuple[str, str], name: str) -> No
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
     if name == "priorities":
-        assert lines[:3] == NOTICE
-        assert lines[3] == "Queue priorities in partition default (n/a: nothing pending)"
+        assert lines[:2] == NOTICE
+        assert lines[2] == "Queue priorities in partition default (n/a: nothing pending)"
     else:
         assert lines[1] == ""
-        assert lines[2:5] == NOTICE
+        assert lines[2:4] == NOTICE
 
 
 @pytest.mark.parametrize("name", list(COMMANDS))
@@ -95,8 +90,7 @@ def test_json_not_modelled(run_yk, files: tuple[str, str], name: str) -> None:
 
 def test_markdown_notice(run_yk, files: tuple[str, str]) -> None:
     result = run_yk("simulate", *files, "--format", "markdown")
-    assert result.stdout.splitlines()[2:5] == [
-        f"> **Not modelled:** {LIMITS}",
+    assert result.stdout.splitlines()[2:4] == [
         f"> **Not modelled:** {BACKOFF}",
         "",
     ]
@@ -111,42 +105,47 @@ def test_nothing_unmodelled_is_an_empty_list(run_yk) -> None:
         assert "Not modelled" not in text.stdout
 
 
-def test_many_queues_are_shortened(run_yk, tmp_path: Path) -> None:
+def test_limits_are_no_longer_reported(run_yk, tmp_path: Path) -> None:
+    """User and group limits are modelled (sim/ugm.py): a config with limits on every queue has no notice."""
     queues = "".join(
         f"          - name: q{i}\n            limits: [{{users: [bob], maxapplications: 1}}]\n" for i in range(7)
     )
     config = tmp_path / "queues.yaml"
-    config.write_text(
-        CONFIG.split("        queues:\n")[0].replace(
-            "    limits:\n      - {limit: everyone, users: ['*'], maxapplications: 10}\n", ""
-        )
-        + "        queues:\n"
-        + queues
-    )
+    config.write_text(CONFIG.split("        queues:\n")[0] + "        queues:\n" + queues)
     workload = tmp_path / "workload.yaml"
     workload.write_text("nodes:\n  - {name: n1, resources: {vcore: 4}}\n")
     result = run_yk("simulate", str(config), str(workload), "--format", "json")
-    [item] = json.loads(result.stdout)["notModelled"]
-    assert item["queues"] == [f"root.q{i}" for i in range(7)]
-    assert item["message"] == (
-        "user and group limits on root.q0, root.q1, root.q2, root.q3, root.q4 and 2 more: the dry run places and "
-        "runs applications as if no user or group limit applied"
-    )
+    assert json.loads(result.stdout)["notModelled"] == []
 
 
-def test_gang_pods_in_a_cluster_dump(run_yk, tmp_path: Path) -> None:
+def _annotated_dump(tmp_path: Path, annotation: str) -> Path:
+    """samples/cluster/dump.yaml with one more annotation on the pod spark-pi-exec-1."""
     dump = (ROOT / "samples/cluster/dump.yaml").read_text()
     marker = "  name: spark-pi-exec-1\n"
     assert marker in dump
     head, tail = dump.split(marker, 1)
     anchor = 'yunikorn.apache.org/user.info: \'{"user":"alice","groups":["team-a","spark-users"]}\'\n'
     indent = tail.split(anchor, 1)[0].rsplit("\n", 1)[1]
-    tail = tail.replace(anchor, anchor + indent + "yunikorn.apache.org/task-group-name: executors\n", 1)
+    tail = tail.replace(anchor, anchor + indent + annotation + "\n", 1)
     path = tmp_path / "dump.yaml"
     path.write_text(head + marker + tail)
+    return path
+
+
+def test_gang_scheduling_is_modelled(run_yk, tmp_path: Path) -> None:
+    """A task-group-name annotation is gang scheduling, which the dry run models: no notice."""
+    path = _annotated_dump(tmp_path, "yunikorn.apache.org/task-group-name: executors")
+    result = run_yk("simulate", "--cluster", str(path), "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["notModelled"] == []
+
+
+def test_placeholder_pods_in_a_cluster_dump(run_yk, tmp_path: Path) -> None:
+    """Placeholder pods already in a dump (a gang in progress) are what remains of gang scheduling to model."""
+    path = _annotated_dump(tmp_path, "internal.yunikorn.apache.org/placeholder: 'true'")
     message = (
-        "gang scheduling (task groups, placeholders) of 1 pod (team-a/spark-pi-exec-1): the dry run schedules each "
-        "pod on its own"
+        "1 gang placeholder pod already in the dump (team-a/spark-pi-exec-1): the dry run treats them as ordinary "
+        "pods (YuniKorn's recovery of a gang in progress is not modelled)"
     )
     result = run_yk("simulate", "--cluster", str(path), "--format", "json")
     assert result.exit_code == 0, result.stderr

@@ -279,6 +279,19 @@ OBJECT_CASES = [
         QUEUE + "metadata: {name: a}\nspec:\n  weight: 2\n",
     ),
     (
+        "priorityClassName on a Queue",
+        QUEUE + "metadata: {name: a}\nspec:\n  priority: 5\n  priorityClassName: high\n",
+        (
+            "volcano-queue-priority-class",
+            "warning",
+            6,
+            3,
+            "Queue a: spec.priorityClassName `high` has no effect: it is the 2023 design proposal's field, not in the "
+            "Queue API; Volcano orders the queue by spec.priority (5) and its jobs inherit nothing from it",
+        ),
+        QUEUE + "metadata: {name: a}\nspec:\n  priority: 5\n",
+    ),
+    (
         "weight 0",
         QUEUE + "metadata: {name: a}\nspec: {weight: 0}\n",
         (

@@ -239,6 +239,39 @@ def test_document_level_input(text: str, expected: list[tuple[str, int, int]]) -
 
 # Each case: a workload snippet and the (rule, line, column) problems it must give, against the tenant tree.
 PROBLEMS = {
+    "repeated task group": (
+        """
+        applications:
+          - id: a
+            taskGroups:
+              - {name: tg, minMember: 1, minResource: {memory: 1}}
+              - {name: tg, minMember: 2, minResource: {memory: 1}}
+        """,
+        [("workload-bad-task-group", 5, 16)],
+        "its own name",
+    ),
+    "unknown task group": (
+        """
+        applications:
+          - id: a
+            taskGroups:
+              - {name: tg, minMember: 1, minResource: {memory: 1}}
+            asks:
+              - {name: x, resources: {memory: 1}, taskGroupName: tgg}
+        """,
+        [("workload-bad-task-group", 6, 58)],
+        "its task groups: tg.",
+    ),
+    "task group without minMember": (
+        """
+        applications:
+          - id: a
+            taskGroups:
+              - {name: tg, minResource: {memory: 1}}
+        """,
+        [("workload-missing-key", 4, 9)],
+        "",
+    ),
     "unknown key with a did-you-mean": (
         """
         applications:

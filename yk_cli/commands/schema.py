@@ -32,8 +32,8 @@ def schema(
         typer.Argument(
             metavar="NAME",
             help="Which schema: queues (the default), workload, trace (`yk simulate --format json`), project "
-            "(.yk.yaml), policy (`yk check`), diff (`yk diff --format json`) or volcano-simulate (`yk volcano "
-            "simulate --format json`).",
+            "(.yk.yaml), policy (`yk check`), diff (`yk diff --format json`), volcano-simulate (`yk volcano simulate "
+            "--format json`) or volcano-explain (`yk volcano explain --format json`).",
         ),
     ] = "queues",
 ) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from yk_cli.core.trace import Trace
     from yk_cli.core.trace_view import TraceFilter
     from yk_cli.core.workload import Workload
-    from yk_cli.load.config import LoadResult
+    from yk_cli.load.config import LoadedConfig, LoadResult
 
 FORMATS = ("text", "json", "markdown")
 BUNDLED_QUEUES = "tenants-queues.yaml"
@@ -45,6 +45,8 @@ class Scenario:
     partition: PartitionConfig
     workload: Workload
     source: str
+    locate: Callable[[tuple[str | int, ...]], str] | None = None
+    """`file:line` of a document path in the queue config ('' when unknown); None without a config file."""
 
 
 @contextmanager
@@ -105,7 +107,7 @@ def load_scenario(config: str | None, workload: str | None, partition: str | Non
         inputs = prepare_inputs(config, workload, partition, quiet)
         source = f"{_display(config)} + {_display(workload)}"
     assert inputs.workload is not None
-    return Scenario(inputs.partition, inputs.workload, source)
+    return Scenario(inputs.partition, inputs.workload, source, inputs.locate)
 
 
 def _display(name: str) -> str:
@@ -137,6 +139,7 @@ def load_cluster_scenario(dump: str, config: str | None, partition_name: str | N
 
     texts = {shown: decode_text(data)[0] or ""}
     partitions: dict[str, PartitionConfig] = {}
+    locate: Callable[[tuple[str | int, ...]], str] | None = None
     if config is None and queues_yaml is None:
         partitions = {"default": default_partition()}
         source = f"{shown} (no yunikorn-configs ConfigMap: YuniKorn's built-in default queue config)"
@@ -153,6 +156,7 @@ def load_cluster_scenario(dump: str, config: str | None, partition_name: str | N
         if decoded:
             chosen = next((c for c in decoded if c.origin.startswith(f"{origin},")), decoded[0])
             partitions = {p.display_name: p for p in chosen.config.partitions}
+            locate = _locator(chosen)
         source = f"{_display(config)} + {shown}" if config is not None else f"{shown} (queue config from its ConfigMap)"
     problems.sort(key=Problem.sort_key)
     _report(problems, texts)
@@ -169,7 +173,30 @@ def load_cluster_scenario(dump: str, config: str | None, partition_name: str | N
         raise fail_usage(
             f"the queue config has no partition {name!r} (it has: {', '.join(partitions)}); use --partition"
         )
-    return Scenario(partition, workload, source)
+    return Scenario(partition, workload, source, locate)
+
+
+def _locator(loaded: LoadedConfig) -> Callable[[tuple[str | int, ...]], str]:
+    """`file:line` of a document path in one loaded queue config."""
+
+    def locate(path: tuple[str | int, ...]) -> str:
+        span = loaded.source_map.span(path, "value") if path else None
+        return f"{loaded.file}:{span.line}" if span is not None else ""
+
+    return locate
+
+
+def located(trace: Trace, locate: Callable[[tuple[str | int, ...]], str] | None) -> Trace:
+    """The trace with `(file:line)` of the limit entry after each pending reason that names a user or group limit."""
+    from dataclasses import replace
+
+    if locate is None or not any(p.where for p in trace.pending):
+        return trace
+    pending = []
+    for ask in trace.pending:
+        where = locate(ask.where) if ask.where else ""
+        pending.append(replace(ask, reason=f"{ask.reason} ({where})") if where else ask)
+    return replace(trace, pending=tuple(pending))
 
 
 def _cluster_config(config: str | None, dump: str, data: bytes, queues_yaml: str | None) -> tuple[LoadResult, str]:
@@ -397,7 +424,7 @@ def simulation_report(
     if unknown:  # before the run: application ids are known from the workload
         raise fail_usage(unknown[0])
     tree = build_queue_tree(scenario.partition)
-    trace = dry_run(scenario.partition, tree, scenario.workload, options, "dry run")
+    trace = located(dry_run(scenario.partition, tree, scenario.workload, options, "dry run"), scenario.locate)
     unknown = unknown_names(chosen, trace.queues, apps)
     if unknown:
         raise fail_usage(unknown[0])

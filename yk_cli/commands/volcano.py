@@ -24,5 +24,6 @@ app.add_typer(volcano_app, name="volcano")
 
 # Each `yk volcano` command lives in its own module and registers itself on `volcano_app` when imported.
 
+from yk_cli.commands import volcano_explain as _volcano_explain  # noqa: E402, F401
 from yk_cli.commands import volcano_simulate as _volcano_simulate  # noqa: E402, F401
 from yk_cli.commands import volcano_validate as _volcano_validate  # noqa: E402, F401

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from yk_cli.cli import YkCommand, check_format, fail_usage, write_stdout
 from yk_cli.commands.volcano import volcano_app
+
+if TYPE_CHECKING:
+    from yk_cli.load.volcano import VolcanoInputs
 
 FORMATS = ("text", "json")
 
@@ -35,6 +38,14 @@ def simulate(
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", metavar="", help="No summary line for warnings on standard error.")
     ] = False,
+    proposal: Annotated[
+        bool,
+        typer.Option(
+            "--proposal", metavar="",
+            help="Add the 2023 queue-priority design proposal's QueueScoreOrder and job-first order beside "
+            "Volcano's (a design proposal, not in any Volcano release).",
+        ),
+    ] = False,
 ) -> None:
     """Dry-run one Volcano scheduling session: the conf's actions in order, with the plugins as configured.
 
@@ -42,15 +53,18 @@ def simulate(
     jobs of each queue in job order, then every bind, eviction, pipeline and admission of each action. Node choice
     follows a documented deterministic rule (Volcano's is not deterministic).
 
+    With --proposal, also the 2023 design proposal's weighted QueueScoreOrder and job-first order (queue priority
+    from a Queue's spec.priorityClassName, else spec.priority), each beside Volcano's real order, labelled as a
+    proposal that no Volcano release implements.
+
     Example: yk volcano simulate dump.yaml --conf volcano-scheduler.conf"""
     check_format(fmt, FORMATS)
-    write_stdout((simulation_report(dumps, conf, fmt, quiet),))
+    write_stdout((simulation_report(dumps, conf, fmt, quiet, proposal),))
 
 
-def simulation_report(dumps: list[str], conf: str | None, fmt: str, quiet: bool) -> str:
-    """Load the inputs, stop on errors (reported like `yk validate`), run the session, render it."""
+def load_inputs(dumps: list[str], conf: str | None, quiet: bool) -> VolcanoInputs:
+    """Load the dumps and the conf; stop on input errors (printed like `yk validate`, exit 1) and bad usage (2)."""
     from yk_cli.core.diagnostics import EXIT_PROBLEMS, Level
-    from yk_cli.core.volcano.simulate import simulate as run
     from yk_cli.load.source import collector_paused
     from yk_cli.load.volcano import InputError, load_volcano
     from yk_cli.load.volcano_fast import load_volcano_fast
@@ -75,11 +89,22 @@ def simulation_report(dumps: list[str], conf: str | None, fmt: str, quiet: bool)
     if problems and not quiet:
         count = len(problems)
         sys.stderr.write(f"{count} warning{'s' * (count != 1)} in the inputs: run yk volcano validate\n")
-    result = run(inputs.cluster, inputs.conf.effective)
+    return inputs
+
+
+def simulation_report(dumps: list[str], conf: str | None, fmt: str, quiet: bool, proposal: bool = False) -> str:
+    """Load the inputs, stop on errors (reported like `yk validate`), run the session, render it."""
+    from yk_cli.core.volcano.proposal_view import ProposalObserver
+    from yk_cli.core.volcano.simulate import simulate as run
+
+    inputs = load_inputs(dumps, conf, quiet)
+    observer = ProposalObserver(inputs.cluster) if proposal else None
+    result = run(inputs.cluster, inputs.conf.effective, observer=observer)
+    view = observer.result() if observer is not None else None
     if fmt == "json":
         from yk_cli.report.volcano_sim_json import render_json
 
-        return render_json(result, inputs.conf_source)
+        return render_json(result, inputs.conf_source, view)
     from yk_cli.report.volcano_sim_text import render
 
-    return render(result, inputs.conf_source)
+    return render(result, inputs.conf_source, view)

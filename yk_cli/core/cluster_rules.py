@@ -72,6 +72,13 @@ MULTIPLE_CONFIGS = warning(
     "YuniKorn reads one `yunikorn-configs` (and one `yunikorn-defaults`) ConfigMap from its namespace; yk uses the "
     "first of each and ignores the rest.",
 )
+TASK_GROUPS = warning(
+    "cluster-task-groups",
+    "A gang annotation (yunikorn.apache.org/task-groups) the shim cannot read.",
+    "The annotation must be a JSON list of task groups, each with a `name`, a `minMember` of at least 1 and a "
+    '`minResource` map of Kubernetes quantities: `[{"name": "executors", "minMember": 4, "minResource": {"cpu": '
+    '"1", "memory": "2Gi"}}]`. Like YuniKorn\'s shim, yk then schedules the application without gang scheduling.',
+)
 
 CLUSTER_RULES: tuple[Rule, ...] = (
     NOT_KUBERNETES,
@@ -85,4 +92,5 @@ CLUSTER_RULES: tuple[Rule, ...] = (
     USER_INFO,
     APP_MISMATCH,
     MULTIPLE_CONFIGS,
+    TASK_GROUPS,
 )

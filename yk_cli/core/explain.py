@@ -35,7 +35,7 @@ from yk_cli.core.sim.cycle import Decision
 from yk_cli.core.sim.reasons import diagnose
 from yk_cli.core.sim.run import LATEST_VERSION, Simulation, SimulationOptions
 from yk_cli.core.sim.state import PENDING, AppState, AskState, QState
-from yk_cli.core.trace import ALLOCATE, RESERVE, Trace, TraceEvent
+from yk_cli.core.trace import ALLOCATE, REPLACE, RESERVE, Trace, TraceEvent
 from yk_cli.core.workload import Application, Ask, Workload
 
 SORTED_FIRST = "sorted-first"
@@ -46,7 +46,9 @@ RESERVATION = "reservation"
 """The winner held a reservation: every cycle tries reserved asks before the regular walk."""
 BOTH_PENDING = "both-pending"
 """Neither ask is ever allocated."""
-VERDICTS = (SORTED_FIRST, OTHER_BLOCKED, RESERVATION, BOTH_PENDING)
+GANG = "gang"
+"""The winner took the place of a placeholder its gang holds: every cycle swaps real pods in before the walk."""
+VERDICTS = (SORTED_FIRST, OTHER_BLOCKED, RESERVATION, BOTH_PENDING, GANG)
 
 QUEUE, APPLICATION, ASK = "queue", "application", "ask"
 """Comparison levels: child queues of a parent, applications of a leaf, asks of one application."""
@@ -209,8 +211,28 @@ def explain(
     winner = 0 if decision.ask is asks[0] else 1
     assert decision.ask is asks[winner], "the run halts before one of the two"
     step = len(run.events) + 1
-    found = _explain_cycle(state, run.events, (asks[0], asks[1]), winner, step, state.now)
+    if decision.kind == REPLACE:
+        found = _explain_gang(state, decision, (asks[0], asks[1]), winner, step)
+    else:
+        found = _explain_cycle(state, run.events, (asks[0], asks[1]), winner, step, state.now)
     return replace(found, asks=_pair(run.resume(), picked))
+
+
+def _explain_gang(
+    state: RunState, decision: Decision, asks: tuple[AskState, AskState], w: int, step: int
+) -> Explanation:
+    """The winner replaces one of its gang's placeholders: the placeholder pass runs before the regular walk."""
+    winner, other = asks[w], asks[1 - w]
+    assert decision.placeholder is not None
+    code, reason = _other_status(state, other)
+    summary = (
+        f"{winner.name} goes first: its gang {winner.app.id} holds placeholders, and every scheduling cycle swaps a "
+        f"real pod in for a placeholder of its task group ({winner.ask.task_group}: {decision.placeholder.name} on "
+        f"{decision.node.name}) before the regular walk over queues"
+    )
+    if code:
+        summary += f"; {other.name} {_reason_phrase(code, reason)}"
+    return Explanation((_NO_FACTS, _NO_FACTS), w, GANG, summary + ".", step, state.now, None, code, reason)
 
 
 def _pair(trace: Trace, picked: tuple[tuple[Application, Ask], ...]) -> tuple[AskFacts, AskFacts]:
@@ -219,7 +241,7 @@ def _pair(trace: Trace, picked: tuple[tuple[Application, Ask], ...]) -> tuple[As
 
 def _facts(trace: Trace, app: Application, ask: Ask) -> AskFacts:
     for event in trace.events:
-        if event.type == ALLOCATE and event.application == app.id and event.ask == ask.name:
+        if event.type in (ALLOCATE, REPLACE) and event.application == app.id and event.ask == ask.name:
             return AskFacts(
                 app.id, ask.name, event.queue_path, ask.priority, ask.submit_time, event.step, event.time, event.node
             )
@@ -508,10 +530,16 @@ def _app_priority(state: RunState, ask: AskState) -> PrioritySide:
 
 def _highest_pending(state: RunState, app: AppState, priority: int) -> AskState:
     """The first pending ask of the application (file order) at the given priority."""
-    for ask in state.asks:
+    for ask in _every_ask(state):
         if ask.app is app and ask.status == PENDING and ask.priority == priority:
             return ask
     raise AssertionError(f"no pending ask of {app.id} at priority {priority}")  # pragma: no cover
+
+
+def _every_ask(state: RunState) -> list[AskState]:
+    """The workload's asks, then the gang placeholders of the run (they count for priorities too)."""
+    gangs = state.gang
+    return [*state.asks, *gangs.placeholders] if gangs is not None else state.asks
 
 
 def _queue_priority(state: RunState, queue: QState, ask: AskState) -> PrioritySide:
@@ -524,7 +552,7 @@ def _queue_priority(state: RunState, queue: QState, ask: AskState) -> PrioritySi
     prefix = queue.path + "."
     values: dict[tuple[str, int], int] = {}
     best: tuple[int, AskState] | None = None
-    for candidate in [ask, *(a for a in state.asks if a is not ask)]:
+    for candidate in [ask, *(a for a in _every_ask(state) if a is not ask)]:
         leaf = candidate.app.leaf
         if leaf is None or candidate.status != PENDING or not (leaf is queue or leaf.path.startswith(prefix)):
             continue

@@ -4,7 +4,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from yk_cli.core.trace import ALLOCATE, COMPLETE, PREEMPT, QUOTA_PREEMPT, PendingAsk, Trace, TraceEvent
+from yk_cli.core.trace import (
+    ALLOCATE,
+    COMPLETE,
+    GANG_TIMEOUT,
+    PLACEHOLDER,
+    PLACEHOLDER_RELEASE,
+    PREEMPT,
+    QUOTA_PREEMPT,
+    REPLACE,
+    PendingAsk,
+    Trace,
+    TraceEvent,
+    replaced_placeholder,
+)
 
 NANOS = 1_000_000_000
 RUNNING = "running"
@@ -13,6 +26,12 @@ COMPLETED = "completed"
 """Its duration ran out."""
 PREEMPTED = "preempted"
 """It was a victim of preemption (or quota preemption)."""
+RELEASED = "released"
+"""A gang placeholder whose place a real pod took, or that was released unused (timeout, larger real pods)."""
+OPENS = (ALLOCATE, PLACEHOLDER, REPLACE)
+"""Steps that start a pod on a node."""
+RELEASES = (PLACEHOLDER_RELEASE, GANG_TIMEOUT)
+"""Steps whose `victims` are placeholders released, not pods preempted."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +47,7 @@ class Bar:
     """Nanoseconds from the start of the run."""
     end: int
     ended: str
-    """RUNNING, COMPLETED or PREEMPTED."""
+    """RUNNING, COMPLETED, PREEMPTED or RELEASED."""
     step: int = 0
     """The allocate step (0 for a pod that ran before the start)."""
 
@@ -75,13 +94,17 @@ def timeline(trace: Trace, events: tuple[TraceEvent, ...] | None = None) -> Time
         done.append(Bar(key[0], key[1], queue, node, start, max(time, start), how, step))
 
     for e in shown:
-        if e.type == ALLOCATE:
+        if e.type in OPENS:
             opened[(e.application, e.ask)] = e
         elif e.type == COMPLETE:
             close((e.application, e.ask), e.queue_path, e.node, e.time, COMPLETED)
+        placeholder = replaced_placeholder(e)
+        if placeholder:
+            close((e.application, placeholder), e.queue_path, e.node, e.time, RELEASED)
+        how = RELEASED if e.type in RELEASES else PREEMPTED
         for v in e.victims:
-            close((v.application, v.allocation), v.queue_path, v.node, e.time, PREEMPTED)
-        if e.type in (PREEMPT, QUOTA_PREEMPT) or e.victims:
+            close((v.application, v.allocation), v.queue_path, v.node, e.time, how)
+        if e.type in (PREEMPT, QUOTA_PREEMPT):
             victims = tuple((f"{v.application}/{v.allocation}", v.queue_path, v.node) for v in e.victims)
             marks.append(Mark(e.time, e.step, e.type, e.application, e.ask, e.queue_path, e.node, victims))
     for (application, ask), e in opened.items():

@@ -20,7 +20,18 @@ PREEMPT = "preempt"
 """Allocations were preempted to make room for an ask; the node is reserved for it until they are gone."""
 QUOTA_PREEMPT = "quota-preempt"
 """Quota preemption (YuniKorn 1.8+): allocations of a queue's subtree were preempted to bring it under its max."""
-EVENT_TYPES = (ALLOCATE, COMPLETE, RESERVE, UNRESERVE, PREEMPT, QUOTA_PREEMPT)
+PLACEHOLDER = "placeholder"
+"""Gang scheduling: a placeholder of a task group was placed on a node (an allocation of the shim's placeholder pod)."""
+REPLACE = "replace"
+"""Gang scheduling: a real pod took the place of one of its task group's placeholders (tryPlaceholderAllocate)."""
+PLACEHOLDER_RELEASE = "placeholder-release"
+"""Gang scheduling: a real pod larger than its task group's placeholders had them released unused."""
+GANG_TIMEOUT = "gang-timeout"
+"""Gang scheduling: an application's placeholder timeout ran out; its placeholders were released (`victims`)."""
+GANG_TYPES = (PLACEHOLDER, REPLACE, PLACEHOLDER_RELEASE, GANG_TIMEOUT)
+REPLACES = "takes the place of placeholder "
+"""How a REPLACE step's reason starts: `takes the place of placeholder <name> (task group <group>)...`."""
+EVENT_TYPES = (ALLOCATE, COMPLETE, RESERVE, UNRESERVE, PREEMPT, QUOTA_PREEMPT, *GANG_TYPES)
 ARRIVE = "arrive"
 """An ask reached the scheduler after the start of the run: a row of the reports, not a step (see Arrival)."""
 
@@ -35,6 +46,10 @@ QUEUE_MISSING = "queue-missing"
 """The application names a queue that does not exist or is not a leaf."""
 MAX_APPLICATIONS = "max-applications"
 """The application has not started and a queue on its path runs maxapplications applications."""
+USER_MAX_APPLICATIONS = "user-max-applications"
+"""The application has not started and its user or group runs its maxapplications applications (`limits:`)."""
+USER_QUOTA = "user-quota"
+"""The ask does not fit its user's or group's headroom (`limits:` maxresources minus usage)."""
 STATE_FILTER = "state-filter"
 """stateaware (YuniKorn 1.5 and older) lets only one new application start at a time."""
 QUEUE_MAX = "queue-max"
@@ -49,19 +64,30 @@ RESERVED = "reserved"
 """The ask holds a reservation and waits for that node to free up."""
 STOPPED = "stopped"
 """The ask could be placed, but the run stopped first (--until or --max-steps)."""
+GANG_REJECTED = "gang-rejected"
+"""Its gang application was rejected: placeholders larger than the queue's max, or a queue that is not fifo."""
+GANG_RESERVING = "gang-reserving"
+"""The shim holds the real pod back while its gang's placeholders are being placed."""
+GANG_FAILED = "gang-failed"
+"""Its gang (gangSchedulingStyle Hard) timed out and failed: the shim never schedules its pods."""
 REASON_CODES = (
     NOT_SUBMITTED,
     UNPLACED,
     INVALID_ASK,
     QUEUE_MISSING,
     MAX_APPLICATIONS,
+    USER_MAX_APPLICATIONS,
     STATE_FILTER,
+    USER_QUOTA,
     QUEUE_MAX,
     NODE_TOO_SMALL,
     NODE_RESERVED,
     NO_NODE_FITS,
     RESERVED,
     STOPPED,
+    GANG_REJECTED,
+    GANG_RESERVING,
+    GANG_FAILED,
 )
 
 
@@ -145,6 +171,8 @@ class PendingAsk:
     reason: str
     """The reason in words, naming the queue, node or ask responsible."""
     submit_time: int = 0
+    where: tuple[str | int, ...] = ()
+    """The config document path of the limit entry the reason names (reports add its `file:line`), else ()."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,3 +298,10 @@ class Trace:
     """Asks that arrived after the start, in order."""
     queues: tuple[str, ...] = ()
     """Every queue path of the partition at the end of the run (dynamic queues included), root first."""
+
+
+def replaced_placeholder(event: TraceEvent) -> str:
+    """The placeholder a REPLACE step's real pod took the place of ("" for any other step)."""
+    if event.type != REPLACE or not event.reason.startswith(REPLACES):
+        return ""
+    return event.reason[len(REPLACES) :].split(" ", 1)[0]

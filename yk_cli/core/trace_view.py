@@ -13,6 +13,9 @@ from yk_cli.core.preemption_loops import PreemptionLoop, find_loops
 from yk_cli.core.trace import (
     ALLOCATE,
     COMPLETE,
+    PREEMPT,
+    QUOTA_PREEMPT,
+    REPLACE,
     Arrival,
     PendingAsk,
     PreemptionAttempt,
@@ -154,10 +157,12 @@ def _totals(
         row[column] += 1
 
     for e in events:
-        if e.type == ALLOCATE and match.row(e.queue_path, e.application):
+        if e.type in (ALLOCATE, REPLACE) and match.row(e.queue_path, e.application):
             add(e.queue_path, 0)
         elif e.type == COMPLETE and match.row(e.queue_path, e.application):
             add(e.queue_path, 3)
+        if e.type not in (PREEMPT, QUOTA_PREEMPT):
+            continue  # gang steps name the placeholders they released: not preempted pods
         for v in e.victims:
             if match.victim(v):
                 add(v.queue_path, 2)

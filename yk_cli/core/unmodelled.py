@@ -15,7 +15,7 @@ class Unmodelled:
     """One feature in use that yk ignores, what that means, and the queues or pods concerned."""
 
     feature: str
-    """limits | gang-scheduling | backoff."""
+    """gang-scheduling (placeholder pods already in a dump) | backoff (limits are modelled, never reported)."""
     message: str
     queues: tuple[str, ...] = ()
     pods: tuple[str, ...] = ()
@@ -27,28 +27,17 @@ def _listed(names: tuple[str, ...], limit: int = 5) -> str:
 
 
 def unmodelled(partition: PartitionConfig, tree: QueueTree, workload: Workload) -> list[Unmodelled]:
-    """Every feature in use that the dry run ignores, in a fixed order: limits, gang scheduling, backoff."""
+    """Every feature in use that the dry run ignores, in a fixed order: gang scheduling, backoff (user and group
+    limits are modelled: sim/ugm.py)."""
     out: list[Unmodelled] = []
-    limited = [q.path for q in tree.queues.values() if q.config is not None and q.config.limits]
-    if partition.limits and "root" not in limited:
-        limited.insert(0, "root")
-    if limited:
-        queues = tuple(limited)
-        out.append(
-            Unmodelled(
-                "limits",
-                f"user and group limits on {_listed(queues)}: the dry run places and runs "
-                "applications as if no user or group limit applied",
-                queues=queues,
-            )
-        )
     if workload.gang_pods:
         pods = workload.gang_pods
         out.append(
             Unmodelled(
                 "gang-scheduling",
-                f"gang scheduling (task groups, placeholders) of {len(pods)} pod{'s' if len(pods) != 1 else ''} "
-                f"({_listed(pods)}): the dry run schedules each pod on its own",
+                f"{len(pods)} gang placeholder pod{'s' if len(pods) != 1 else ''} already in the dump "
+                f"({_listed(pods)}): the dry run treats them as ordinary pods (YuniKorn's recovery of a gang in "
+                "progress is not modelled)",
                 pods=pods,
             )
         )

@@ -77,6 +77,24 @@ class Ask:
     restart_on_preemption: bool = False
     """ReplicaSet-like: once preempted, a fresh ask of the same shape is submitted at once (resolved: the
     application's default already applied)."""
+    task_group: str = ""
+    """Gang scheduling: the task group this pod belongs to (yunikorn.apache.org/task-group-name), '' for none."""
+    placeholder: bool = False
+    """A gang placeholder the dry run created for a task group (never in a workload file)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TaskGroup:
+    """A gang's task group (yunikorn.apache.org/task-groups): minMember placeholders of minResource each."""
+
+    name: str
+    min_member: int
+    min_resource: Resource
+    path: Path = ()
+
+
+SOFT, HARD = "Soft", "Hard"
+"""gangSchedulingStyle: on placeholder timeout Soft resumes the application as a plain one, Hard fails it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +136,12 @@ class Application:
     asks: tuple[Ask, ...] = ()
     allocations: tuple[Allocation, ...] = ()
     path: Path = ()
+    task_groups: tuple[TaskGroup, ...] = ()
+    """Gang scheduling: the application's task groups (none: not a gang)."""
+    gang_style: str = SOFT
+    """gangSchedulingStyle: Soft (the default) or Hard."""
+    placeholder_timeout: int | None = None
+    """placeholderTimeoutInSeconds in nanoseconds; None: YuniKorn's default, 15 minutes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +153,7 @@ class Workload:
     nodes: tuple[NodeSpec, ...] = ()
     applications: tuple[Application, ...] = ()
     gang_pods: tuple[str, ...] = ()
-    """Pods (namespace/name) of gang-scheduled applications: task groups, which the dry run does not model."""
+    """Placeholder pods (namespace/name) already in a cluster dump: the dry run treats them as ordinary pods."""
 
     def asks(self) -> list[Ask]:
         """Every ask in file order."""

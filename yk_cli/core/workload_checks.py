@@ -96,6 +96,15 @@ UNKNOWN_PARTITION = error(
     "`partition` must name a partition of the queue config (YuniKorn on Kubernetes has one, `default`).",
 )
 
+BAD_TASK_GROUP = error(
+    "workload-bad-task-group",
+    "A gang's task groups are inconsistent: a repeated task group name, or an ask naming a task group its "
+    "application does not define.",
+    "Task group names must be unique within an application (yunikorn.apache.org/task-groups), and an ask's "
+    "`taskGroupName` (yunikorn.apache.org/task-group-name) must be one of its application's `taskGroups`: the shim "
+    "cannot place a pod of an unknown task group.",
+)
+
 MAX_COUNT = 1_000_000
 """Largest `count` of one ask entry (the schema's maximum)."""
 MAX_ASKS = 1_000_000
@@ -133,6 +142,7 @@ WORKLOAD_RULES: tuple[Rule, ...] = (
     TOO_MANY_ASKS,
     PARENT_QUEUE,
     UNKNOWN_PARTITION,
+    BAD_TASK_GROUP,
 )
 
 
@@ -142,6 +152,34 @@ def qualify_queue(name: str) -> str:
     if lowered == "root" or lowered.startswith("root."):
         return lowered
     return f"root.{lowered}"
+
+
+def _task_groups(problems: list[Problem], workload: Workload) -> None:
+    """Gang applications: unique task group names, asks naming one of their application's task groups."""
+    for app in workload.applications:
+        names: set[str] = set()
+        for group in app.task_groups:
+            if group.name in names:
+                problems.append(
+                    BAD_TASK_GROUP.problem(
+                        f"task group {group.name} appears twice in application {app.id}",
+                        (*group.path, "name"),
+                        hint="give every task group of an application its own name.",
+                    )
+                )
+            names.add(group.name)
+        for ask in app.asks:
+            if ask.task_group and ask.task_group not in names:
+                known = f"its task groups: {', '.join(sorted(names))}." if names else "it defines no `taskGroups`."
+                problems.append(
+                    BAD_TASK_GROUP.problem(
+                        f"ask {ask.name} names task group {ask.task_group}, which application {app.id} does not "
+                        "define",
+                        (*ask.path, "taskGroupName"),
+                        hint=known,
+                    )
+                )
+                break  # one per application: a count expands one entry into many asks
 
 
 def check_names_and_nodes(workload: Workload) -> list[Problem]:
@@ -155,6 +193,7 @@ def check_names_and_nodes(workload: Workload) -> list[Problem]:
         pods.extend((ask.name, ask.path) for ask in app.asks)
         pods.extend((alloc.name, alloc.path) for alloc in app.allocations)
     _duplicates(problems, "ask or allocation", pods)
+    _task_groups(problems, workload)
     nodes = {node.name: node for node in workload.nodes}
     used: dict[str, dict[str, int]] = {name: dict(node.occupied) for name, node in nodes.items()}
     reported: set[str] = set()

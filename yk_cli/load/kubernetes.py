@@ -30,12 +30,15 @@ from yk_cli.core.resources import Resource, add_into, k8s_quantity
 from yk_cli.core.rules import Rule
 from yk_cli.core.workload import (
     BUILTIN_PRIORITY_CLASSES,
+    HARD,
     NANOS,
+    SOFT,
     Allocation,
     Application,
     Ask,
     NodeSpec,
     PriorityClass,
+    TaskGroup,
     Workload,
 )
 from yk_cli.core.yamldoc import Node, resolve_plain
@@ -60,8 +63,11 @@ ANNOTATION_NS_MAX_CPU = DOMAIN + "namespace.max.cpu"
 ANNOTATION_NS_MAX_MEMORY = DOMAIN + "namespace.max.memory"
 ANNOTATION_NS_GUARANTEED = DOMAIN + "namespace.guaranteed"
 ANNOTATION_NS_MAX_APPS = DOMAIN + "namespace.maxApps"
-GANG_ANNOTATIONS = (DOMAIN + "task-groups", DOMAIN + "task-group-name")
-"""A pod of a gang-scheduled application (task groups), which the dry run does not model."""
+ANNOTATION_TASK_GROUPS = DOMAIN + "task-groups"
+ANNOTATION_TASK_GROUP_NAME = DOMAIN + "task-group-name"
+ANNOTATION_POLICY_PARAMETERS = DOMAIN + "schedulingPolicyParameters"
+"""Gang scheduling (k8shim gang_utils.go): task groups, a pod's task group, `placeholderTimeoutInSeconds=N
+gangSchedulingStyle=Hard` (space-separated)."""
 PLACEHOLDER_ANNOTATIONS = ("internal.yunikorn.apache.org/placeholder", DOMAIN + "placeholder")
 TAG_NAMESPACE = "namespace"
 TAG_PARENT_QUEUE = "namespace.parentqueue"
@@ -282,8 +288,11 @@ class _Pod:
     preempt_other: bool
     allow_preemption: bool
     placeholder: bool
-    gang: bool
-    """It belongs to a gang (task-group annotations, or a placeholder)."""
+    """A gang placeholder pod the shim created (already in the dump): treated as an ordinary pod."""
+    task_group: str
+    """yunikorn.apache.org/task-group-name."""
+    gang: tuple[tuple[TaskGroup, ...], str, int | None]
+    """The task groups, style and timeout its annotations give (an application takes its first pod's)."""
     daemonset_node: str
     daemonset: bool
     restarts: bool
@@ -417,6 +426,54 @@ def _user(
     return labels.get(LABEL_USER) or DEFAULT_USER, ()
 
 
+_NO_GANG: tuple[tuple[TaskGroup, ...], str, int | None] = ((), SOFT, None)
+
+
+def _gang(
+    reader: _Reader, pod: Node, annotations: dict[str, str]
+) -> tuple[tuple[TaskGroup, ...], str, int | None]:
+    """GetTaskGroupsFromAnnotation and GetSchedulingPolicyParam: the task groups (minResource in YuniKorn units,
+    plus the `pods: 1` every pod of the group adds), the style and the timeout in nanoseconds."""
+    text = annotations.get(ANNOTATION_TASK_GROUPS, "")
+    if not text.strip():
+        return _NO_GANG
+    try:
+        raw = json.loads(text)
+        if not isinstance(raw, list):
+            raise ValueError("not a JSON list")
+        groups = []
+        for item in raw:
+            if not isinstance(item, dict):
+                raise ValueError("a task group is not a JSON object")
+            name, members, minimum = item.get("name"), item.get("minMember"), item.get("minResource")
+            if not isinstance(name, str) or not name:
+                raise ValueError("a task group has no name")
+            if not isinstance(members, int) or isinstance(members, bool) or members < 1:
+                raise ValueError(f"task group {name} has no minMember of at least 1")
+            if not isinstance(minimum, dict):
+                raise ValueError(f"task group {name} has no minResource")
+            resources: Resource = {"pods": 1}
+            for key, value in minimum.items():
+                amount = k8s_quantity(str(key), str(value))
+                if amount is None:
+                    raise ValueError(f"task group {name}: {key} {value!r} is not a Kubernetes quantity")
+                resources["vcore" if key == "cpu" else str(key)] = amount
+            groups.append(TaskGroup(name, members, resources))
+    except ValueError as err:
+        node = _get(pod, "metadata", "annotations", ANNOTATION_TASK_GROUPS)
+        reader.report(cr.TASK_GROUPS, f"{ANNOTATION_TASK_GROUPS} cannot be read ({err}): no gang scheduling", node)
+        return _NO_GANG
+    style, timeout = SOFT, None
+    for param in annotations.get(ANNOTATION_POLICY_PARAMETERS, "").split(" "):
+        key, _, value = param.partition("=")
+        if key == "placeholderTimeoutInSeconds" and value.lstrip("-").isdigit():
+            seconds = int(value)
+            timeout = seconds * NANOS if seconds > 0 else None
+        elif key == "gangSchedulingStyle":
+            style = HARD if value == HARD else SOFT
+    return tuple(groups), style, timeout
+
+
 def _restarted_by_controller(pod: Node) -> bool:
     """An owner reference with `controller: true` of a kind that recreates deleted pods (RESTARTING_CONTROLLERS)."""
     owners = _get(pod, "metadata", "ownerReferences")
@@ -493,6 +550,7 @@ def _pod(reader: _Reader, obj: _Object, index: int, classes: _Classes, unique_id
     placeholder = any(_go_bool(annotations.get(key, "")) for key in PLACEHOLDER_ANNOTATIONS)
     user, groups = _user(reader, pod, labels, annotations)
     daemonset, daemonset_node = _daemonset_node(pod)
+    gang = _gang(reader, pod, annotations) if ANNOTATION_TASK_GROUPS in annotations else _NO_GANG
     return _Pod(
         index=index,
         node=pod,
@@ -512,7 +570,8 @@ def _pod(reader: _Reader, obj: _Object, index: int, classes: _Classes, unique_id
         preempt_other=policy != "Never",
         allow_preemption=allow,
         placeholder=placeholder,
-        gang=placeholder or any(annotations.get(key, "").strip() for key in GANG_ANNOTATIONS),
+        task_group=annotations.get(ANNOTATION_TASK_GROUP_NAME, ""),
+        gang=gang,
         daemonset_node=daemonset_node,
         daemonset=daemonset,
         restarts=_restarted_by_controller(pod),
@@ -743,7 +802,7 @@ def _build(reader: _Reader, objects: list[_Object]) -> tuple[Workload, str | Non
         for n in nodes.values()
     )
     applications = _applications(reader, pods, now, namespace_tag_map)
-    gang = tuple(f"{p.namespace}/{p.name}" for p in pods if p.gang)
+    gang = tuple(f"{p.namespace}/{p.name}" for p in pods if p.placeholder)
     workload = Workload(priority_classes=tuple(classes), nodes=node_specs, applications=applications, gang_pods=gang)
     return workload, queues_yaml
 
@@ -821,9 +880,11 @@ def _applications(
                         priority_class=pod.priority_class,
                         priority_source=pod.priority_source,
                         restart_on_preemption=pod.restarts,
+                        task_group=pod.task_group,
                     )
                 )
         submit = _seconds(first.created, now)
+        groups, style, timeout = first.gang
         app = Application(
             id=app_id,
             queue=first.queue,
@@ -834,6 +895,9 @@ def _applications(
             tags=tags,
             asks=tuple(asks),
             allocations=tuple(allocations),
+            task_groups=groups,
+            gang_style=style,
+            placeholder_timeout=timeout,
         )
         built.append(((submit, first.index), app))
     built.sort(key=lambda item: item[0])

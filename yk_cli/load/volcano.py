@@ -159,6 +159,7 @@ def _queue(reader: ObjectReader, obj: YamlNode, name: str) -> Queue:
         state=_text(obj, "status", "state") or QUEUE_OPEN,
         hierarchy=annotations.get(HIERARCHY_ANNOTATION),
         hierarchy_weights=annotations.get(HIERARCHY_WEIGHTS_ANNOTATION),
+        priority_class_name=_text(spec, "priorityClassName"),
     )
 
 

@@ -258,6 +258,7 @@ def _queue(obj: Any, name: str) -> Queue:
         state=_text(obj, "status", "state") or QUEUE_OPEN,
         hierarchy=annotations.get(HIERARCHY_ANNOTATION),
         hierarchy_weights=annotations.get(HIERARCHY_WEIGHTS_ANNOTATION),
+        priority_class_name=_text(spec, "priorityClassName"),
     )
 
 
@@ -294,7 +295,7 @@ def _node(obj: Any, name: str) -> Node:
 
 def _priority_class(obj: Any, name: str) -> PriorityClass:
     value = _get(obj, "value")
-    if not value or isinstance(value, bool) or not isinstance(value, int):
+    if value is None or isinstance(value, bool) or not isinstance(value, int):
         raise _GiveUp
     return PriorityClass(name=name, value=value, global_default=_get(obj, "globalDefault") is True)
 

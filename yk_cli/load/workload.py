@@ -33,6 +33,7 @@ from yk_cli.core.workload import (
     Ask,
     NodeSpec,
     PriorityClass,
+    TaskGroup,
     Workload,
 )
 from yk_cli.core.yamldoc import Node, SourceMap, plain_number
@@ -344,6 +345,8 @@ class _Builder:
             self.allocation(item, app_id, restart, (*path, "allocations", i))
             for i, item in self._items(raw, "allocations")
         )
+        timeout = _int(raw.get("placeholderTimeoutInSeconds"))
+        style = raw.get("gangSchedulingStyle")
         return Application(
             id=app_id,
             queue=queue.strip() if isinstance(queue, str) and queue.strip() else None,
@@ -354,6 +357,21 @@ class _Builder:
             tags={k: v for k, v in tags.items() if isinstance(v, str)} if isinstance(tags, dict) else {},
             asks=tuple(asks),
             allocations=allocations,
+            path=path,
+            task_groups=tuple(
+                self.task_group(item, (*path, "taskGroups", i)) for i, item in self._items(raw, "taskGroups")
+            ),
+            gang_style=style if style in ("Soft", "Hard") else "Soft",
+            placeholder_timeout=timeout * 1_000_000_000 if timeout is not None and timeout > 0 else None,
+        )
+
+    def task_group(self, raw: dict[str, Any], path: Path) -> TaskGroup:
+        """One task group of a gang application."""
+        members = _int(raw.get("minMember"))
+        return TaskGroup(
+            name=_str(raw, "name"),
+            min_member=members if members is not None and members > 0 else 1,
+            min_resource=dict(self.resources(raw, "minResource", path)),
             path=path,
         )
 
@@ -371,6 +389,7 @@ class _Builder:
             get("requiredNode"),
             get("originator"),
         )
+        group = get("taskGroupName")
         try:
             attrs = self.ask_shapes.get(shape)
         except TypeError:  # an unhashable value: the schema reports it
@@ -423,6 +442,7 @@ class _Builder:
                     path,
                     source,
                     restart,
+                    group if group.__class__ is str else "",
                 )
             )
             seq += 1

@@ -22,7 +22,14 @@ from yk_cli.report.tree_common import Locate, cause_text, nowhere
 from yk_cli.report.unmodelled import unmodelled_lines
 
 MARK = "<- first difference"
-NOT_PENDING = (codes.NOT_SUBMITTED, codes.UNPLACED, codes.QUEUE_MISSING)
+NOT_PENDING = (
+    codes.NOT_SUBMITTED,
+    codes.UNPLACED,
+    codes.QUEUE_MISSING,
+    codes.GANG_REJECTED,
+    codes.GANG_RESERVING,
+    codes.GANG_FAILED,
+)
 """Reasons that keep an ask out of the scheduler altogether."""
 
 

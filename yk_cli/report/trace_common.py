@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from yk_cli.core.priority import PriorityChange, show
 from yk_cli.core.properties import format_duration
 from yk_cli.core.resources import format_resource
-from yk_cli.core.trace import Arrival, PreemptionAttempt, Summary, Trace, TraceEvent
+from yk_cli.core.trace import GANG_TYPES, Arrival, PreemptionAttempt, Summary, Trace, TraceEvent
 from yk_cli.core.trace_view import QueueTotals, TraceFilter, TraceView
 
 FORMATS = ("text", "json", "markdown")
@@ -46,8 +46,9 @@ def notes(event: TraceEvent | Arrival) -> list[str]:
         return out
     if event.reason:
         out.append(f"({event.reason})")
+    verb = "released" if event.type in GANG_TYPES else "preempted"
     for v in event.victims:
-        line = f"preempted {v.application}/{v.allocation} ({v.queue_path}, P{v.priority}"
+        line = f"{verb} {v.application}/{v.allocation} ({v.queue_path}, P{v.priority}"
         line += f", {format_resource(v.resources)})" if v.resources else ")"
         if v.restarted_as:
             line += f", restarted as {v.restarted_as}"

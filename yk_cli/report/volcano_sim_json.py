@@ -6,8 +6,10 @@ import json
 from dataclasses import asdict
 from typing import Any
 
+from yk_cli.core.volcano.proposal_view import ProposalResult
 from yk_cli.core.volcano.session import Event
 from yk_cli.core.volcano.simulate import SimulationResult
+from yk_cli.report.volcano_proposal import proposal_json
 
 UNITS = {"cpu": "millicores", "memory": "bytes", "pods": "count", "ephemeral-storage": "milli-bytes"}
 
@@ -19,13 +21,15 @@ def event_json(item: Event) -> dict[str, Any]:
     return out
 
 
-def simulation_json(result: SimulationResult, conf_source: str) -> dict[str, Any]:
+def simulation_json(
+    result: SimulationResult, conf_source: str, proposal: ProposalResult | None = None
+) -> dict[str, Any]:
     """The whole result as JSON-ready data."""
     conf = result.conf
     binds = sum(1 for _, events in result.actions for e in events if e.type == "bind")
     evictions = sum(1 for _, events in result.actions for e in events if e.type == "evict")
     pipelined = sum(1 for _, events in result.actions for e in events if e.type == "pipeline")
-    return {
+    data = {
         "conf_source": conf_source,
         "conf": {
             "actions": list(conf.actions),
@@ -40,17 +44,20 @@ def simulation_json(result: SimulationResult, conf_source: str) -> dict[str, Any
         "queues_after": [asdict(row) for row in result.queues_after],
         "summary": {"binds": binds, "evictions": evictions, "pipelined": pipelined},
     }
+    if proposal is not None:
+        data["proposal"] = proposal_json(proposal)
+    return data
 
 
 def _compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
-def render_json(result: SimulationResult, conf_source: str) -> str:
+def render_json(result: SimulationResult, conf_source: str, proposal: ProposalResult | None = None) -> str:
     """JSON text, one line per top-level key, per queue and job row, per action and per event (a final newline).
 
     Written piecewise with the C encoder: indenting a 50,000-event session with `indent=` is several times slower."""
-    data = simulation_json(result, conf_source)
+    data = simulation_json(result, conf_source, proposal)
     parts = ["{\n"]
     keys = list(data)
     for index, key in enumerate(keys):

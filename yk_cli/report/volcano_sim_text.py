@@ -6,8 +6,10 @@ import textwrap
 from collections.abc import Iterator, Sequence
 
 from yk_cli.core.volcano import resource as res
+from yk_cli.core.volcano.proposal_view import ProposalResult
 from yk_cli.core.volcano.session import Event
 from yk_cli.core.volcano.simulate import QueueRow, SimulationResult
+from yk_cli.report.volcano_proposal import proposal_text
 
 WIDTH = 100
 
@@ -81,7 +83,7 @@ def event_text(item: Event) -> str:
     return f"{item.type} " + ", ".join(f"{k} {v}" for k, v in item.fields)
 
 
-def render_text(result: SimulationResult, conf_source: str) -> Iterator[str]:
+def render_text(result: SimulationResult, conf_source: str, proposal: ProposalResult | None = None) -> Iterator[str]:
     """The report, line by line."""
     conf = result.conf
     yield "Volcano scheduling session (one cycle), dry run\n"
@@ -141,7 +143,10 @@ def render_text(result: SimulationResult, conf_source: str) -> Iterator[str]:
             yield f"  {event_text(item)}\n"
     yield "\n"
     yield f"{binds} bind{'s' * (binds != 1)}, {evictions} eviction{'s' * (evictions != 1)}, {pipelined} pipelined\n"
+    if proposal is not None:
+        yield "\n"
+        yield from proposal_text(proposal)
 
 
-def render(result: SimulationResult, conf_source: str) -> str:
-    return "".join(render_text(result, conf_source))
+def render(result: SimulationResult, conf_source: str, proposal: ProposalResult | None = None) -> str:
+    return "".join(render_text(result, conf_source, proposal))

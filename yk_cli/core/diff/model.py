@@ -184,7 +184,7 @@ class Preemption:
     """One victim of one preemption step: who asked (for quota preemption: the queue over its max) and who was hit."""
 
     type: str
-    """preempt or quota-preempt (or a newer step kind that has victims)."""
+    """preempt or quota-preempt (or a newer step kind that has victims; gang placeholder releases are not counted)."""
     time: int
     preemptor_application: str
     preemptor_ask: str

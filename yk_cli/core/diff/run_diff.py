@@ -31,7 +31,7 @@ from yk_cli.core.diff.model import (
 from yk_cli.core.placement import place_all
 from yk_cli.core.priority import AskBreakdown, Step, explain_pending, pending_priorities
 from yk_cli.core.queues import Queue, QueueTree, build_queue_tree
-from yk_cli.core.trace import ALLOCATE, PREEMPT, QUOTA_PREEMPT, Trace
+from yk_cli.core.trace import ALLOCATE, GANG_TYPES, PREEMPT, QUOTA_PREEMPT, Trace
 from yk_cli.core.workload import Application, Workload
 
 EXAMPLES = 10
@@ -198,6 +198,8 @@ def _orders(
 def _preemptions(trace: Trace) -> dict[tuple[str, ...], Preemption]:
     out: dict[tuple[str, ...], Preemption] = {}
     for e in trace.events:
+        if e.type in GANG_TYPES:  # placeholders released (timeout, larger real pods) are not preemptions
+            continue
         for v in e.victims:
             key = (e.type, e.application, e.ask, e.queue_path, v.application, v.allocation)
             if key not in out:

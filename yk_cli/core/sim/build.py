@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import heapq
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from yk_cli.core import policies
 from yk_cli.core.config import PartitionConfig
@@ -22,13 +22,17 @@ from yk_cli.core.sim.state import (
     fit_of,
     vector,
 )
+from yk_cli.core.sim.ugm import DEFAULT_USER, Ugm, limit_config
 from yk_cli.core.trace import QUEUE_MISSING, UNPLACED, PreemptionAttempt, TraceEvent
 from yk_cli.core.workload import Application, Workload
 
-ARRIVE, COMPLETE, OLD, STARTED, PREEMPT_READY, QUOTA = 0, 1, 2, 3, 4, 5
+if TYPE_CHECKING:
+    from yk_cli.core.sim.gang import GangState
+
+ARRIVE, COMPLETE, OLD, STARTED, PREEMPT_READY, QUOTA, GANG_TIMER = 0, 1, 2, 3, 4, 5, 6
 """Kinds of heap events: an ask arrives, an allocation completes, an ask becomes old enough to reserve,
 an application's Starting state times out (YuniKorn <= 1.5), an ask's preemption.delay or 15 s retry wait ends,
-a queue's quota.preemption.delay ends (quota preemption, see quota.py)."""
+a queue's quota.preemption.delay ends (quota preemption, see quota.py), a gang's placeholder timeout ends (gang.py)."""
 RESERVATION_DELAY = 2_000_000_000
 """Nanoseconds an ask must have waited (strictly more) before it may reserve a node."""
 CYCLE_INTERVAL = 100_000_000
@@ -122,6 +126,13 @@ class RunState:
     """Size vector -> the core's resource map of it (preemption works on maps)."""
     restarts: int = 0
     """Asks created for preempted pods with restartOnPreemption."""
+    gang: GangState | None = None
+    """Gang scheduling (gang.py): None when no application has task groups."""
+    ugm: Ugm | None = None
+    """The user-group manager when the partition sets user or group limits (see ugm.py)."""
+    expiring: list[tuple[AskState, int]] = field(default_factory=list)
+    """(reserved ask, reservation time) past the reservation's 2 x 60 min wait: cancelled once the ask fails a headroom
+    (timeouts.py)."""
 
     def push(self, time: int, kind: int, obj: object) -> None:
         """Schedule a heap event; equal times keep insertion order."""
@@ -171,6 +182,8 @@ def _types(workload: Workload, tree: QueueTree) -> list[str]:
             names.update(ask.resources)
         for alloc in app.allocations:
             names.update(alloc.resources)
+        for group in app.task_groups:
+            names.update(group.min_resource)
     for queue in tree.queues.values():
         names.update(queue.max or {}, queue.guaranteed or {})
     return sorted(names)
@@ -229,6 +242,9 @@ def build_state(
         preemption_enabled=partition.preemption_enabled is not False,
         type_index=index_of,
     )
+    limits = limit_config(partition)
+    if limits:
+        state.ugm = Ugm(limits, width, index_of)
     never = {pc.name for pc in workload.priority_classes if pc.preemption_policy == "Never"}
     for app in workload.applications:
         _application(state, app, placements, index_of, never)
@@ -242,7 +258,12 @@ def build_state(
             queue.parent.children.append(queue.entry)
     for queue in queues.values():
         queue.children.sort()
-        queue.limited = queue.max is not None or queue.maxapps > 0
+        queue.limited = queue.max is not None or queue.maxapps > 0 or state.ugm is not None
+    if state.ugm is not None:  # no ask has arrived yet: only the flags
+        for runtime in state.apps:
+            held_by = runtime.limits
+            runtime.held = held_by is not None and not runtime.started and held_by.nfull > 0
+        state.ugm.flipped.clear()
     return state, {app_id: note for app_id, (_, note) in placements.items() if note}
 
 
@@ -318,6 +339,12 @@ def _application(
         state.cache.add_app(app.id, leaf.queue)
         runtime.prio = state.cache.apps[app.id]
         runtime.usage_dens = policies.usage_denominators(state.types, leaf.guaranteed)
+        if state.ugm is not None:
+            user = app.user or DEFAULT_USER
+            levels = [q.path for q in reversed(leaf.ancestors())]
+            runtime.limits = state.ugm.for_app(user, state.ugm.groups_of(user, app.groups), levels)
+            if runtime.limits is not None:
+                runtime.limits.owner = runtime
     state.apps.append(runtime)
     if leaf is not None:
         leaf.members.append(runtime)
@@ -356,6 +383,8 @@ def _application(
             state.push(running.end, COMPLETE, running)
         leaf.allocs[running] = None
         runtime.nalloc += 1
+        if runtime.limits is not None:
+            runtime.limits.add(size)
         for i, v in enumerate(size):
             runtime.allocated[i] += v
         for queue in leaf.ancestors():

@@ -10,7 +10,7 @@ from bisect import bisect_left, insort
 from collections.abc import Sequence
 
 from yk_cli.core.priority import PriorityChange
-from yk_cli.core.sim import preconditions
+from yk_cli.core.sim import preconditions, timeouts
 from yk_cli.core.sim.build import (
     COMPLETE,
     CYCLE_INTERVAL,
@@ -134,6 +134,9 @@ def allocate(state: RunState, ask: AskState, node: NodeState) -> tuple[list[Prio
     allocated = app.allocated
     for i, v in fit:
         allocated[i] += v
+    if app.limits is not None:
+        app.limits.add(size)
+        _flip_held(state)
     new = not app.started
     if new:
         _start(state, app)  # first: the climb below then sees the application counted as running
@@ -165,6 +168,7 @@ def reserve(state: RunState, ask: AskState, node: NodeState) -> None:
     if ask.required:
         app.required -= 1
     ask.reserved = node
+    ask.res_time = state.now
     ask.own_live = False
     state.res_seq += 1
     ask.res_seq = state.res_seq
@@ -188,6 +192,7 @@ def reserve(state: RunState, ask: AskState, node: NodeState) -> None:
     state.nres += 1
     state.reservations += 1
     state.gen += 1
+    timeouts.arm(state, ask)
     if ask.required and not ask.triggered and not node.fits(ask.fit):
         state.required_waiting.append(ask)  # RequiredNodePreemptor runs in the next reservation pass
     _climb(state, app, ask.size, ask.fit, -1, 0, 0, ask.old, not app.started, bool(ask.required))
@@ -252,6 +257,8 @@ def release_victims(state: RunState, victims: Sequence[AllocState]) -> dict[Allo
             continue  # completed meanwhile
         _release(state, victim)
         state.victims += 1
+        if state.gang is not None and victim.ask is not None and victim.ask.ask.placeholder:
+            state.gang.on_victim(state, victim)
         if victim.restart:
             restarted[victim] = _restart(state, victim).name
     return restarted
@@ -302,6 +309,10 @@ def _release(state: RunState, alloc: AllocState) -> None:
     allocated = app.allocated
     for i, v in fit:
         allocated[i] -= v
+    if app.limits is not None:
+        app.limits.remove(size, app.nalloc == 0 and app.npending == 0)
+        _flip_held(state)
+        _wake_limited(state)
     if app.nalloc == 0 and app.npending == 0 and app.active:
         _set_active(app, False)
     _climb(state, app, size, fit, 0, -1, 0, False, False)
@@ -318,6 +329,62 @@ def _wake(state: RunState, queue: QState) -> None:
             node = waiter.reserved
             if node is not None and node.fits(waiter.fit):
                 set_own_live(waiter, True)  # (otherwise its node freeing up wakes it)
+
+
+def _flip_held(state: RunState) -> None:
+    """Applications whose user's or group's maxapplications filled up or freed: those that have not started are held
+    (their asks move into held_sizes on every queue of their path) or released, and the queues re-counted."""
+    assert state.ugm is not None
+    flipped = state.ugm.flipped
+    if not flipped:
+        return
+    seen: set[AppState] = set()
+    for limits in flipped:
+        app = limits.owner
+        assert isinstance(app, AppState)
+        if app in seen:
+            continue
+        seen.add(app)
+        held = not app.started and not limits.counted and limits.nfull > 0
+        if held == app.held:
+            continue
+        app.held = held
+        if app.sizes:
+            set_held(state, app, held)
+    flipped.clear()
+
+
+def set_held(state: RunState, app: AppState, held: bool) -> None:
+    """Move the application's unreserved pending asks into (or out of) held_sizes on its path, then re-count."""
+    sign = 1 if held else -1
+    leaf = app.leaf
+    assert leaf is not None
+    cached = state.fits
+    queue: QState | None = leaf
+    while queue is not None:
+        for size, count in app.sizes.items():
+            bump(queue.held_sizes, size, sign * count)
+        queue.refresh_blocked(cached)
+        parent = queue.parent
+        now = bool(queue.sizes) and not queue.blocked and (queue.is_leaf or queue.open_children > 0)
+        if now != queue.open:
+            queue.open = now
+            if parent is not None:
+                parent.open_children += 1 if now else -1
+        queue = parent
+
+
+def _wake_limited(state: RunState) -> None:
+    """A user's or group's usage dropped: reserved asks that waited for their user quota are worth a try again."""
+    assert state.ugm is not None
+    waiters = state.ugm.waiters
+    if waiters:
+        for waiter in waiters:
+            assert isinstance(waiter, AskState)
+            node = waiter.reserved
+            if node is not None and node.fits(waiter.fit):
+                set_own_live(waiter, True)  # (otherwise its node freeing up wakes it)
+        waiters.clear()
 
 
 def starting_timeout(app: AppState) -> None:
@@ -361,6 +428,8 @@ def _climb(
                 del sizes[size]
             if new:
                 bump(queue.new_sizes, size, count)
+                if app.held:
+                    bump(queue.held_sizes, size, count)
             if old:
                 bump(queue.old, size, count)
             if required:

@@ -30,7 +30,7 @@ from yk_cli.core.sim import preconditions
 from yk_cli.core.sim.build import RunState
 from yk_cli.core.sim.nodes import NodeState
 from yk_cli.core.sim.preemption import Preemption, try_preemption
-from yk_cli.core.sim.state import AppState, AskState, QState, Size, fits
+from yk_cli.core.sim.state import AllocState, AppState, AskState, QState, Size, fits
 from yk_cli.core.trace import ALLOCATE, PREEMPT, RESERVE, Candidate, PreemptionAttempt
 
 SIZE_LIMIT = 48
@@ -50,6 +50,8 @@ class Decision:
     """A reservation on the node that a required-node ask cancels first (YuniKorn's tryRequiredNode)."""
     preemption: Preemption | None = None
     """PREEMPT: the victims to release; the node is then reserved for the ask."""
+    placeholder: AllocState | None = None
+    """REPLACE: the gang placeholder the ask takes the place of (on its node)."""
 
 
 def find_decision(state: RunState) -> Decision | None:
@@ -57,6 +59,11 @@ def find_decision(state: RunState) -> Decision | None:
     preconditions.wake_dormant(state)
     if state.nres:
         found = _reserved(state, state.root, None)
+        if found is not None:
+            return found
+    gangs = state.gang
+    if gangs is not None and gangs.candidates:  # tryPlaceholderAllocate: gang.py
+        found = gangs.replacement(state)
         if found is not None:
             return found
     root = state.root
@@ -72,8 +79,10 @@ def _possible(
     old: dict[Size, int],
     hr: list[float],
     required: int,
+    user_hr: list[float] | None = None,
 ) -> bool:
-    """Whether some ask counted in sizes might succeed: fits the headroom and either fits a node or may reserve.
+    """Whether some ask counted in sizes might succeed: fits the headroom (and the user's, when given) and either fits
+    a node or may reserve.
 
     Required-node asks allocate or reserve their node whenever the headroom allows: they always count.
     """
@@ -85,10 +94,13 @@ def _possible(
     for size, count in sizes.items():
         if new is not None and count <= new.get(size, 0):
             continue  # only asks of applications that may not start
-        for i, v in cached[size]:
+        fit = cached[size]
+        for i, v in fit:
             if hr[i] < v:
                 break
         else:
+            if user_hr is not None and not fits(user_hr, fit):
+                continue
             if size not in node_dead:
                 return True
             if size not in reserve_dead and old.get(size):
@@ -108,7 +120,7 @@ def _visit(state: RunState, queue: QState, parent_hr: list[float] | None, new_ok
     if new_ok and queue.maxapps and queue.running + 1 > queue.maxapps:
         new_ok = False
     if not queue.pready and not _possible(
-        state, queue.sizes, None if new_ok else queue.new_sizes, queue.old, hr, queue.required
+        state, queue.sizes, (queue.held_sizes or None) if new_ok else queue.new_sizes, queue.old, hr, queue.required
     ):
         return None
     if queue.is_leaf:
@@ -133,9 +145,13 @@ def _leaf(state: RunState, leaf: QState, hr: list[float], new_ok: bool) -> Decis
         app: AppState = entry[-1]
         if not app.started and not new_ok:
             continue  # maxapplications: an application that has not started may not start now
+        if app.held:
+            continue  # the user's or group's maxapplications
+        limits = app.limits
+        user_hr = limits.headroom() if limits is not None else None
         if admitted is not None and app not in admitted:
             continue
-        if _possible(state, app.sizes, None, app.old, hr, app.required):
+        if _possible(state, app.sizes, None, app.old, hr, app.required, user_hr):
             asks = app.asks
             if app.pready and any(e[-1].reserved is not None for e in app.pready):
                 # reserved asks are tried in the walk too, where only preemption can come of them
@@ -145,6 +161,8 @@ def _leaf(state: RunState, leaf: QState, hr: list[float], new_ok: bool) -> Decis
         else:
             continue
         for ask_entry in list(asks) if app.pready else asks:
+            if user_hr is not None and not fits(user_hr, ask_entry[-1].fit):
+                continue  # not enough user quota: checked first, and preemption is never tried for it
             found = try_ask(state, ask_entry[-1], hr, budget)
             if found is not None:
                 return found
@@ -274,14 +292,18 @@ def _reserved(state: RunState, queue: QState, parent_hr: list[float] | None) -> 
                     return found
         return None
     dead, cached = state.index.dead, state.fits
+    tried: set[AppState] = set()
     while True:
         # the first application (reservation order) with a reserved ask that might now be placed
-        best = queue.res_live_apps[0] if queue.res_live_apps else None
+        best = next((item for item in queue.res_live_apps if item[1] not in tried), None)
         for size, apps in queue.res_by_size.items():
-            if size not in dead and fits(hr, cached[size]) and (best is None or apps[0] < best):
-                best = apps[0]
+            if size not in dead and fits(hr, cached[size]):
+                first = next((item for item in apps if item[1] not in tried), None)
+                if first is not None and (best is None or first < best):
+                    best = first
         if best is None:
             return None
+        tried.add(best[1])
         found = _reserved_app(state, queue, best[1], hr)
         if found is not None:
             return found
@@ -293,7 +315,18 @@ def _reserved_app(state: RunState, leaf: QState, app: AppState, hr: list[float])
     Every ask tried and failed is marked (not live, or its size known to fit no node), so the leaf's loop ends.
     Reserved asks of one size behave alike on other nodes, so only the oldest reservation of each size is tried.
     """
+    limits = app.limits
+    user_hr = None
+    if limits is not None:
+        if not app.started and not limits.can_run():
+            return None  # the user's or group's maxapplications (TryReservedAllocate skips the application)
+        user_hr = limits.headroom()
     for _, ask in list(app.res_live_asks):
+        if user_hr is not None and not fits(user_hr, ask.fit):
+            set_own_live(ask, False)  # until the user's or group's usage drops
+            assert state.ugm is not None
+            state.ugm.waiters.append(ask)
+            continue
         if not fits(hr, ask.fit):
             set_own_live(ask, False)  # until the queue that is full frees resources
             blocking_queue(leaf, ask).hr_waiters.setdefault(ask.size, []).append(ask)
@@ -308,7 +341,13 @@ def _reserved_app(state: RunState, leaf: QState, app: AppState, hr: list[float])
     while True:
         best = None
         for size, group in app.res_groups.items():
-            if size not in dead and size not in failed and fits(hr, cached[size]) and (best is None or group[0] < best):
+            if (
+                size not in dead
+                and size not in failed
+                and fits(hr, cached[size])
+                and (user_hr is None or fits(user_hr, cached[size]))
+                and (best is None or group[0] < best)
+            ):
                 best = group[0]
         if best is None:
             return None

@@ -9,6 +9,7 @@ from yk_cli.core.sim import preconditions
 from yk_cli.core.sim.build import RunState
 from yk_cli.core.sim.cycle import stateaware_admitted
 from yk_cli.core.sim.state import INF, PENDING, WAITING, AskState, QState, Size
+from yk_cli.core.sim.ugm import describe
 from yk_cli.core.trace import PendingAsk
 
 
@@ -20,6 +21,11 @@ def pending_asks(state: RunState, notes: dict[str, str]) -> tuple[PendingAsk, ..
         if ask.status not in (WAITING, PENDING):
             continue
         code, reason = diagnose(state, ask, nodes)
+        where: tuple[str | int, ...] = ()
+        if code in (codes.USER_MAX_APPLICATIONS, codes.USER_QUOTA):
+            found = limit_failure(state, ask)
+            if found is not None:
+                where = found[2]
         app = ask.app
         out.append(
             PendingAsk(
@@ -31,6 +37,7 @@ def pending_asks(state: RunState, notes: dict[str, str]) -> tuple[PendingAsk, ..
                 code=code,
                 reason=reason,
                 submit_time=ask.created,
+                where=where,
             )
         )
     return tuple(out)
@@ -63,6 +70,11 @@ def diagnose(state: RunState, ask: AskState, nodes: Nodes | None = None) -> tupl
     app = ask.app
     if app.problem is not None:
         return app.problem
+    gangs = state.gang
+    if gangs is not None and app in gangs.by_app and not ask.ask.placeholder:
+        found = gangs.diagnose(state, ask, diagnose)
+        if found is not None:
+            return found
     if not ask.fit:
         return codes.INVALID_ASK, "requests no resources: YuniKorn refuses such an ask (invalid ask added to app)"
     if ask.status == WAITING:
@@ -76,8 +88,13 @@ def diagnose(state: RunState, ask: AskState, nodes: Nodes | None = None) -> tupl
                 return codes.MAX_APPLICATIONS, (
                     f"maxapplications reached at {queue.path}: {queue.running} of {queue.maxapps} applications run"
                 )
+    limited = limit_failure(state, ask)
+    if limited is not None and limited[0] == codes.USER_MAX_APPLICATIONS:
+        return limited[0], limited[1]
     if leaf.stateaware and app not in stateaware_admitted(leaf):
         return codes.STATE_FILTER, _state_filter(leaf)
+    if limited is not None:
+        return limited[0], limited[1]
     limit = headroom_failure(state, leaf, ask)
     if limit is not None:
         return codes.QUEUE_MAX, limit + preemption_note(state, ask)
@@ -154,6 +171,37 @@ def headroom_failure(state: RunState, leaf: QState, ask: AskState) -> str | None
             return f"the cluster is full: {used} of {limit} in use, the ask needs {wanted}"
         return f"queue max reached at {queue.path}: {used} of max {limit} in use, the ask needs {wanted}"
     return None
+
+
+def limit_failure(state: RunState, ask: AskState) -> tuple[str, str, tuple[str | int, ...]] | None:
+    """(code, message, config path of the limit entry) when a user or group limit holds the ask: its application
+    may not start (maxapplications), or the ask does not fit the user's or group's headroom; None otherwise."""
+    app = ask.app
+    limits = app.limits
+    if limits is None:
+        return None
+    if not app.started:
+        full = limits.full_tracker()
+        if full is not None:
+            rule = full.rule
+            who, note = describe(full, limits.user)
+            message = (
+                f"{who} at maxapplications {rule.maxapps} of {rule.queue}{note}: "
+                f"{len(full.apps)} of {rule.maxapps} applications run"
+            )
+            return codes.USER_MAX_APPLICATIONS, message, rule.where
+    short = limits.short_tracker(ask.fit)
+    if short is None:
+        return None
+    rule = short.rule
+    limit = dict(short.max)
+    types = [i for i, v in ask.fit if i in limit and limit[i] - short.used[i] < v]
+    who, note = describe(short, limits.user)
+    used = format_resource({state.types[i]: short.used[i] for i in types})
+    top = format_resource({state.types[i]: limit[i] for i in types})
+    wanted = format_resource({state.types[i]: ask.size[i] for i in types})
+    message = f"{who} at maxresources {top} of {rule.queue}{note}: {used} in use, the ask needs {wanted}"
+    return codes.USER_QUOTA, message, rule.where
 
 
 def _state_filter(leaf: QState) -> str:

@@ -9,13 +9,25 @@ from __future__ import annotations
 
 import gc
 import heapq
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from yk_cli.core.config import PartitionConfig
 from yk_cli.core.priority import PriorityChange
 from yk_cli.core.queues import QueueTree
-from yk_cli.core.sim import preconditions, quota
-from yk_cli.core.sim.build import ARRIVE, COMPLETE, OLD, PREEMPT_READY, QUOTA, STARTED, RunState, build_state
+from yk_cli.core.resources import format_resource
+from yk_cli.core.sim import gang, preconditions, quota, timeouts
+from yk_cli.core.sim.build import (
+    ARRIVE,
+    COMPLETE,
+    GANG_TIMER,
+    OLD,
+    PREEMPT_READY,
+    QUOTA,
+    STARTED,
+    RunState,
+    build_state,
+)
 from yk_cli.core.sim.commit import (
     allocate,
     arrive,
@@ -35,8 +47,12 @@ from yk_cli.core.sim.reasons import pending_asks
 from yk_cli.core.sim.state import PENDING, AllocState, AppState, AskState, QState
 from yk_cli.core.trace import (
     ALLOCATE,
+    GANG_TIMEOUT,
+    PLACEHOLDER,
+    PLACEHOLDER_RELEASE,
     PREEMPT,
     QUOTA_PREEMPT,
+    REPLACE,
     RESERVE,
     UNRESERVE,
     Arrival,
@@ -72,6 +88,10 @@ class SimulationOptions:
     """(application, ask) pairs: stop just before the first of them is allocated (yk explain; see resume)."""
     explain_preemption: bool = False
     """Record every candidate of every preemption try and the verdict that kept it out."""
+
+
+Arrive = Callable[[RunState, AskState, list[PriorityChange] | None], None]
+"""How an ask reaches the scheduler (commit.arrive, or a gang's own way)."""
 
 
 def version_tuple(text: str) -> tuple[int, int]:
@@ -110,6 +130,7 @@ class Simulation:
         self.state: RunState
         self.state, self.placement_notes = build_state(partition, tree, workload, legacy)
         self.state.explain = options.explain_preemption
+        self.state.gang = gang.setup(self.state)
         self.notes = over_max_notes(self.state, partition)
         if partition.quota_preemption_enabled:
             quota.arm(self.state)
@@ -119,7 +140,7 @@ class Simulation:
         self.events: list[TraceEvent] = []
         self.arrivals: list[Arrival] = []
         self.stopped_by = "idle"
-        self.halted: Decision | AllocState | QState | None = None
+        self.halted: object = None
         """The outcome (or completion) that halt_before_step stopped in front of."""
         self._stop = False
         self._halt_asks = frozenset(options.halt_before_allocating)
@@ -150,6 +171,7 @@ class Simulation:
         if self._may_step(decision):  # (a step limit may still stop it here)
             self._apply(decision)
         self._release(held)
+        self._gang_confirm()
         self._advance(True)
         return self._finish()
 
@@ -228,14 +250,14 @@ class Simulation:
             tuple(state.queues),
         )
 
-    def _may_step(self, what: Decision | AllocState | QState) -> bool:
+    def _may_step(self, what: object) -> bool:
         """Whether one more trace event may happen; records why not."""
         step = len(self.events) + 1
         halt = self.options.halt_before_step
         if (halt is not None and step >= halt) or (
             self._halt_asks
             and isinstance(what, Decision)
-            and what.kind == ALLOCATE
+            and what.kind in (ALLOCATE, REPLACE)
             and (what.ask.app.id, what.ask.name) in self._halt_asks
         ):
             self.halted, self.stopped_by, self._stop = what, "halt", True
@@ -250,7 +272,9 @@ class Simulation:
         state = self.state
         if kind == ARRIVE:
             assert isinstance(obj, AskState)
-            if state.now > 0:
+            if state.gang is not None and obj.app in state.gang.by_app:
+                self._gang_arrive(obj)
+            elif state.now > 0:
                 self._arrived(obj)
             else:
                 arrive(state, obj)
@@ -269,11 +293,16 @@ class Simulation:
             preconditions.on_timer(state, obj)  # type: ignore[arg-type]
         elif kind == QUOTA and not quota.stale(state, obj, state.now):  # type: ignore[arg-type]
             self._quota()
+        elif kind == GANG_TIMER:
+            assert isinstance(obj, gang.Gang)
+            self._gang_timeout(obj)
+        elif kind == timeouts.RESERVATION_EXPIRED:
+            timeouts.expire(state, obj)
 
-    def _arrived(self, ask: AskState) -> None:
+    def _arrived(self, ask: AskState, how: Arrive = arrive) -> None:
         """An ask arriving after the start: applied, and recorded for the reports with the priorities it raised."""
         changes: list[PriorityChange] = []
-        arrive(self.state, ask, changes)
+        how(self.state, ask, changes)
         leaf = ask.app.leaf
         self.arrivals.append(
             Arrival(
@@ -287,6 +316,67 @@ class Simulation:
                 priority_changes=tuple(c for c in changes if c.queue_path != "root"),
             )
         )
+
+    def _gang_arrive(self, ask: AskState) -> None:
+        """An ask of a gang application: held by the shim, waiting to replace a placeholder, or ordinary."""
+        gangs = self.state.gang
+        assert gangs is not None
+        how = gangs.route(self.state, ask)
+        if how is None:
+            return
+        if self.state.now > 0:
+            self._arrived(ask, how)
+        else:
+            how(self.state, ask, None)
+
+    def _gang_timeout(self, found: gang.Gang) -> None:
+        """A gang's placeholder timer fired: one step naming the placeholders released; Soft sends the real pods."""
+        gangs = self.state.gang
+        assert gangs is not None
+        if not self._may_step(found):
+            return
+        changes: list[PriorityChange] = []
+        reason, released, send = gangs.timeout(self.state, found, changes)
+        self._emit(GANG_TIMEOUT, found.app, "", None, "", (), changes, reason, self._victims(released, {}))
+        self._gang_send(send)
+
+    def _gang_send(self, asks: list[AskState]) -> None:
+        """The shim sends a gang's held real pods now: after the start they are arrivals of their own; at the start
+        the queue priorities they raise are folded into the step that sent them."""
+        if self.state.now > 0 or not asks:
+            for ask in asks:
+                self._gang_arrive(ask)
+            return
+        gangs = self.state.gang
+        assert gangs is not None
+        changes: list[PriorityChange] = []
+        for ask in asks:
+            how = gangs.route(self.state, ask)
+            if how is not None:
+                how(self.state, ask, changes)
+        last = self.events[-1]
+        last.priority_changes = merge_changes(last.priority_changes, changes)
+
+    def _gang_releases(self) -> bool:
+        """Placeholders the cycle released because a real ask is larger (one step per task group); False when the
+        step limit stopped the run."""
+        gangs = self.state.gang
+        assert gangs is not None
+        while gangs.releasing:
+            ask, group, phs = gangs.releasing[0]
+            if not self._may_step(Decision(PLACEHOLDER_RELEASE, ask, phs[0].node)):
+                return False
+            gangs.releasing.pop(0)
+            gangs.released.append((ask, group, phs))
+            count = f"{len(phs)} placeholder{'' if len(phs) == 1 else 's'}"
+            reason = (
+                f"{ask.name} asks more than the placeholders of task group {group.name} "
+                f"({format_resource(group.resources)} each): the core releases its {count} unused, and the group's "
+                "real pods run as ordinary asks"
+            )
+            self._emit(PLACEHOLDER_RELEASE, ask.app, ask.name, ask.priority, "", ask.size, (), reason,
+                       self._victims(phs, {}))
+        return True
 
     def _quota(self) -> None:
         """A pass of the core's quota preemption loop: each queue that fires is one step naming its victims (all
@@ -361,10 +451,19 @@ class Simulation:
             self._held = held  # released on resume, after the halted outcome, as in an uninterrupted cycle
             return False
         self._release(held)
-        return go_on or bool(held)
+        confirmed = self._gang_confirm()
+        return go_on or bool(held) or confirmed
+
+    def _gang_confirm(self) -> bool:
+        """The shim confirms the placeholders released in the cycle: they go now."""
+        gangs = self.state.gang
+        if gangs is None:
+            return False
+        gangs.marked.clear()
+        return gangs.apply_releases(self.state)
 
     def _release(self, held: list[tuple[Preemption, TraceEvent]]) -> None:
-        """The DaemonSet preemptions a cycle named: their victims go now."""
+        """The DaemonSet preemptions a cycle named: their victims go now (and placeholders the cycle released)."""
         for found, event in held:
             restarted = preempt(self.state, found)
             if restarted:
@@ -377,8 +476,12 @@ class Simulation:
         state = self.state
         if state.required_waiting and not self._required_preemptions(held):
             return False
+        if state.expiring and not self._expired():
+            return False
         tries = state.gen, len(state.heap)
         decision = find_decision(state)
+        if state.gang is not None and state.gang.releasing and not self._gang_releases():
+            return False
         if decision is None:
             # a cycle that only tried preemption (and stamped the asks it tried) is followed by another
             return (state.gen, len(state.heap)) != tries
@@ -386,12 +489,36 @@ class Simulation:
             return False
         return self._apply(decision)
 
+    def _expired(self) -> bool:
+        """Cancel the reservations past their 2 x 60 min wait whose ask no longer fits a headroom (each an
+        `unreserve` step; the cycle goes on): False when the step limit stopped it."""
+        from yk_cli.core.properties import format_duration
+
+        for ask in timeouts.due(self.state):
+            node = ask.reserved
+            assert node is not None
+            if not self._may_step(Decision(UNRESERVE, ask, node)):
+                return False
+            unreserve(self.state, ask)
+            reason = (
+                f"cancelled: reserved for more than {format_duration(timeouts.RESERVATION_WAIT)} "
+                "and the ask no longer fits its queue's or its user's headroom"
+            )
+            self._emit(UNRESERVE, ask.app, ask.name, ask.priority, node.name, ask.size, (), reason)
+        return True
+
     def _apply(self, decision: Decision) -> bool:
         """Carry out a cycle's outcome and record its step."""
         ask = decision.ask
         if decision.kind == PREEMPT:
             assert decision.preemption is not None
             self._preempted(decision.preemption, "")
+            return True
+        gangs = self.state.gang
+        if decision.kind == REPLACE:
+            assert gangs is not None and decision.placeholder is not None
+            changes, note = gangs.replace(self.state, ask, decision.placeholder)
+            self._emit(REPLACE, ask.app, ask.name, ask.priority, decision.node.name, ask.size, changes, note)
             return True
         holder = decision.cancel
         if holder is not None:
@@ -403,6 +530,13 @@ class Simulation:
             self._emit(RESERVE, ask.app, ask.name, ask.priority, decision.node.name, ask.size, (), "")
             return True
         changes, note = allocate(self.state, ask, decision.node)
+        if ask.ask.placeholder:
+            assert gangs is not None
+            placed, send = gangs.placed(self.state, ask)
+            note = f"{note}; {placed}" if note else placed
+            self._emit(PLACEHOLDER, ask.app, ask.name, ask.priority, decision.node.name, ask.size, changes, note)
+            self._gang_send(send)  # the shim sends the held real pods right after the cycle
+            return True
         self._emit(ALLOCATE, ask.app, ask.name, ask.priority, decision.node.name, ask.size, changes, note)
         return True
 
@@ -517,6 +651,18 @@ def over_max_notes(state: RunState, partition: PartitionConfig) -> list[str]:
     return notes
 
 
+def merge_changes(first: tuple[PriorityChange, ...], then: list[PriorityChange]) -> tuple[PriorityChange, ...]:
+    """Two lists of queue priority changes as one: each queue from its first old value to its last new one (root and
+    queues that end where they started are left out), in the order of first appearance."""
+    merged: dict[str, PriorityChange] = {}
+    for change in (*first, *then):
+        if change.queue_path == "root":
+            continue
+        seen = merged.get(change.queue_path)
+        merged[change.queue_path] = change if seen is None else replace(seen, new=change.new)
+    return tuple(c for c in merged.values() if c.old != c.new)
+
+
 def _next_time(state: RunState) -> int:
     """The time of the next heap event or arrival."""
     arrivals, heap = state.arrivals, state.heap
@@ -558,6 +704,15 @@ def _stale(state: RunState, time: int, _seq: int, kind: int, obj: object) -> boo
     if kind == QUOTA:
         assert isinstance(obj, QState)
         return quota.stale(state, obj, time)
+    if kind == GANG_TIMER:
+        assert isinstance(obj, gang.Gang)
+        return obj.timer != time
+    if kind == timeouts.RESERVATION_EXPIRED:
+        if timeouts.stale(obj):
+            return True
+        arrivals = state.arrivals  # (checked as the heap's first event: it is next unless an arrival comes first)
+        first = arrivals[state.next_arrival][0] if state.next_arrival < len(arrivals) else None
+        return (first is None or first > time) and timeouts.quiet(state, obj)
     return False
 
 

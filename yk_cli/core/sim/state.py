@@ -12,6 +12,7 @@ from yk_cli.core.priority import MIN_PRIORITY, QueueState
 from yk_cli.core.priority import AppState as PrioAppState
 from yk_cli.core.queues import Queue
 from yk_cli.core.sim.nodes import Fit, NodeState
+from yk_cli.core.sim.ugm import AppLimits
 from yk_cli.core.workload import Allocation, Application, Ask
 
 INF = math.inf
@@ -78,6 +79,7 @@ class QState:
         "entry",
         "fair_dens",
         "guaranteed",
+        "held_sizes",
         "hr_waiters",
         "is_leaf",
         "limited",
@@ -159,6 +161,8 @@ class QState:
         """Unreserved pending asks below this queue, by size."""
         self.new_sizes: dict[Size, int] = {}
         """The part of sizes whose application has not started (subject to maxapplications)."""
+        self.held_sizes: dict[Size, int] = {}
+        """The part of new_sizes whose application its user's or group's maxapplications holds back (AppState.held)."""
         self.old: dict[Size, int] = {}
         """The part of sizes old enough to reserve a node."""
         self.blocked = False
@@ -218,8 +222,10 @@ class QState:
         if not sizes or self.required:
             self.blocked = False
             return
-        top, allocated, new = self.max, self.allocated, self.new_sizes
+        top, allocated = self.max, self.allocated
         full = self.maxapps and self.running + 1 > self.maxapps
+        new = self.new_sizes if full else self.held_sizes
+        full = full or bool(new)
         last = self.open_size
         if last is not None:
             count = sizes.get(last)
@@ -328,10 +334,13 @@ class AppState:
         "allocated",
         "app",
         "asks",
+        "backoff",
         "dirty",
         "entry",
+        "held",
         "id",
         "leaf",
+        "limits",
         "nalloc",
         "npending",
         "old",
@@ -388,6 +397,12 @@ class AppState:
         """The priority cache's record of this application (None when it has no queue)."""
         self.pready: list[SortKey] = []
         """Entries (ask key..., AskState) of asks ready to try preemption now, reserved ones included, in sort order."""
+        self.limits: AppLimits | None = None
+        """The user and group limits that apply to the application (None: none does; see ugm.py)."""
+        self.held = False
+        """Not started and held back by a user's or group's maxapplications: its asks count in held_sizes."""
+        self.backoff = 0
+        """application.unschedasks.backoff: skipped by the normal walk until this time (see backoff.py)."""
 
     def key(self) -> SortKey:
         """The application's sort entry in its leaf."""
@@ -424,6 +439,7 @@ class AskState:
         "pverdict",
         "required",
         "res_seq",
+        "res_time",
         "reserved",
         "size",
         "status",
@@ -447,6 +463,8 @@ class AskState:
         self.reserved: NodeState | None = None
         self.res_seq = 0
         """Order in which the ask reserved its node."""
+        self.res_time = 0
+        """When the ask reserved its node (the core's reservation createTime: its 2 x 60 min wait timeout)."""
         self.own_live = False
         """Reserved: worth trying on the reserved node in the next reservation pass."""
         self.node: NodeState | None = None

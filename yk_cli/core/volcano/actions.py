@@ -14,6 +14,7 @@ from yk_cli.core.volcano import resource as res
 from yk_cli.core.volcano.framework import Framework
 from yk_cli.core.volcano.heap import PriorityQueue
 from yk_cli.core.volcano.model import POD_GROUP_INQUEUE
+from yk_cli.core.volcano.observe import Observer, VictimSelection
 from yk_cli.core.volcano.session import (
     ALLOCATED,
     BINDING,
@@ -80,10 +81,13 @@ class NodeIndex:
 class Actions:
     """Runs the configured actions on a session and records their events."""
 
-    def __init__(self, ssn: Session, fw: Framework) -> None:
+    def __init__(self, ssn: Session, fw: Framework, observer: Observer | None = None) -> None:
         self.ssn = ssn
         self.fw = fw
         self.index = NodeIndex(ssn)
+        self.observer = observer
+        self.step = 0
+        """allocate's pops so far (an Overused drop counts as one), for the observer."""
 
     # -- node choice -----------------------------------------------------------------------------------------------
     def choose_node(self, task: TaskInfo) -> tuple[NodeInfo | None, bool, str]:
@@ -159,15 +163,22 @@ class Actions:
                 queues.push(ssn.queues[job.queue])
             jobs_map[job.queue].push(job)
         pending: dict[int, PriorityQueue[TaskInfo]] = {}
+        observer = self.observer
         while not queues.empty():
             queue = queues.pop()
             if fw.overused(queue):
                 ssn.emit(event("skip-queue-overused", queue=queue.name))
+                if observer is not None:
+                    self.step += 1
+                    observer.allocate_dropped(self.step, queue, queues)
                 continue
             jobs = jobs_map.get(queue.name)
             if jobs is None or jobs.empty():
                 continue
             job = jobs.pop()
+            if observer is not None:
+                self.step += 1
+                observer.allocate_popped(self.step, queue, job, queues, jobs)
             tasks = pending.get(id(job))
             if tasks is None:
                 tasks = PriorityQueue(fw.task_less)
@@ -188,6 +199,8 @@ class Actions:
         stmt = Statement(ssn, "allocate")
         while not tasks.empty():
             task = tasks.pop()
+            if self.observer is not None:
+                self.observer.allocate_task(self.step, job, task)
             refused = fw.allocatable(queue, task)
             if refused is not None:
                 ssn.emit(event("not-allocatable", task=task.key, job=job.uid, queue=queue.name, by=refused))
@@ -333,33 +346,57 @@ class Actions:
             queues.push(queue)
 
     def _reclaim_for(self, task: TaskInfo, job: JobInfo, queue: QueueInfo) -> bool:
-        ssn, fw = self.ssn, self.fw
+        ssn, fw, observer = self.ssn, self.fw, self.observer
         for node in self._victim_nodes(task):
             reclaimees = []
+            seen = VictimSelection("reclaim", task, node.name) if observer is not None else None
             room = node.future_idle()
             for other in node.tasks.values():
-                if other.status != RUNNING or not other.preemptable or other.job is None:
-                    continue
-                if other.job.queue == job.queue or not ssn.queues[other.job.queue].queue.reclaimable:
+                if other.status != RUNNING or not other.preemptable or other.job is None or (
+                    other.job.queue == job.queue or not ssn.queues[other.job.queue].queue.reclaimable
+                ):
+                    if seen is not None:
+                        seen.excluded.append((other, _reclaim_exclusion(ssn, other, job)))
                     continue
                 reclaimees.append(other)
                 res.iadd(room, other.resreq)
+            if seen is not None:
+                seen.candidates = list(reclaimees)
             if not reclaimees or not res.less_equal(task.resreq, room):
+                if seen is not None and observer is not None:
+                    seen.outcome = "no candidates" if not reclaimees else "the candidates cannot free enough room"
+                    observer.victims(seen)
                 continue
-            victims = fw.victims("reclaimable", task, reclaimees)
+            victims = fw.victims("reclaimable", task, reclaimees, seen.trail if seen is not None else None)
             if not victims or not self._valid_victims(task, node, victims):
+                if seen is not None and observer is not None:
+                    seen.victims = victims
+                    seen.outcome = "no victims" if not victims else "the victims cannot free enough room"
+                    observer.victims(seen)
                 continue
             order = fw.victims_queue(victims, task)
+            if seen is not None:
+                seen.victims = victims
+                seen.order = _drain(fw.victims_queue(victims, task))
             stmt = Statement(ssn, "reclaim")
             while not order.empty():
                 if res.less_equal(task.resreq, node.future_idle()):
                     break
-                stmt.evict(order.pop(), "reclaim", task.key)
+                victim = order.pop()
+                stmt.evict(victim, "reclaim", task.key)
+                if seen is not None:
+                    seen.evicted.append(victim)
             if res.less_equal(task.resreq, node.future_idle()):
                 stmt.pipeline(task, node)
                 stmt.commit()
+                if seen is not None and observer is not None:
+                    seen.outcome = "pipelined"
+                    observer.victims(seen)
                 return True
             stmt.discard()
+            if seen is not None and observer is not None:
+                seen.outcome = "evictions undone: the task still does not fit"
+                observer.victims(seen)
         return False
 
     @staticmethod
@@ -389,14 +426,20 @@ class Actions:
                     if preemptor.pod.preemption_policy == "Never":
                         continue
 
-                    def other_jobs(candidate: TaskInfo, preemptor: TaskInfo = preemptor, job: JobInfo = job) -> bool:
+                    def other_jobs(candidate: TaskInfo, preemptor: TaskInfo = preemptor, job: JobInfo = job) -> str:
                         if candidate.status not in PREEMPTABLE_STATUSES:
-                            return False
+                            return f"status {candidate.status}"
                         if preemptor.best_effort and not candidate.best_effort:
-                            return False
-                        if not candidate.preemptable or candidate.job is None:
-                            return False
-                        return candidate.job.queue == job.queue and candidate.job is not job
+                            return "a best-effort preemptor evicts only best-effort tasks"
+                        if not candidate.preemptable:
+                            return "volcano.sh/preemptable is false"
+                        if candidate.job is None:
+                            return "not in a job"
+                        if candidate.job.queue != job.queue:
+                            return f"in queue {candidate.job.queue}: preempt never crosses queues"
+                        if candidate.job is job:
+                            return "the preemptor's own job (the intra-job pass decides)"
+                        return ""
 
                     if self._preempt_for(stmt, queue, preemptor, other_jobs):
                         assigned = True
@@ -416,12 +459,14 @@ class Actions:
             while not heap.empty():
                 preemptor = heap.pop()
 
-                def same_job(candidate: TaskInfo, preemptor: TaskInfo = preemptor) -> bool:
+                def same_job(candidate: TaskInfo, preemptor: TaskInfo = preemptor) -> str:
                     if candidate.status not in PREEMPTABLE_STATUSES:
-                        return False
+                        return f"status {candidate.status}"
                     if preemptor.best_effort and not candidate.best_effort:
-                        return False
-                    return candidate.job is preemptor.job
+                        return "a best-effort preemptor evicts only best-effort tasks"
+                    if candidate.job is not preemptor.job:
+                        return "another job (the intra-job pass takes only the preemptor's own job)"
+                    return ""
 
                 stmt = Statement(ssn, "preempt")
                 assigned = self._preempt_for(stmt, queue, preemptor, same_job)
@@ -430,20 +475,68 @@ class Actions:
                     break
 
     def _preempt_for(
-        self, stmt: Statement, queue: QueueInfo, preemptor: TaskInfo, keep: Callable[[TaskInfo], bool]
+        self, stmt: Statement, queue: QueueInfo, preemptor: TaskInfo, exclusion: Callable[[TaskInfo], str]
     ) -> bool:
-        fw = self.fw
+        """Evict for `preemptor` on the first node (in name order) where its victims make room; `exclusion` says why
+        a task on the node is not a candidate ("" when it is one)."""
+        fw, observer = self.fw, self.observer
         for node in self._victim_nodes(preemptor):
-            preemptees = [t for t in node.tasks.values() if keep(t)]
-            victims = fw.victims("preemptable", preemptor, preemptees)
+            seen = VictimSelection("preempt", preemptor, node.name) if observer is not None else None
+            preemptees = []
+            for other in node.tasks.values():
+                why = exclusion(other)
+                if not why:
+                    preemptees.append(other)
+                elif seen is not None:
+                    seen.excluded.append((other, why))
+            victims = fw.victims("preemptable", preemptor, preemptees, seen.trail if seen is not None else None)
+            if seen is not None:
+                seen.candidates = list(preemptees)
+                seen.victims = victims
             if not victims or not self._valid_victims(preemptor, node, victims):
+                if seen is not None and observer is not None:
+                    seen.outcome = "no victims" if not victims else "the victims cannot free enough room"
+                    observer.victims(seen)
                 continue
             order = fw.victims_queue(victims, preemptor)
+            if seen is not None:
+                seen.order = _drain(fw.victims_queue(victims, preemptor))
             while not order.empty():
                 if fw.allocatable(queue, preemptor) is None and res.less_equal(preemptor.resreq, node.future_idle()):
                     break
-                stmt.evict(order.pop(), "preempt", preemptor.key)
+                victim = order.pop()
+                stmt.evict(victim, "preempt", preemptor.key)
+                if seen is not None:
+                    seen.evicted.append(victim)
             if fw.allocatable(queue, preemptor) is None and res.less_equal(preemptor.resreq, node.future_idle()):
                 stmt.pipeline(preemptor, node)
+                if seen is not None and observer is not None:
+                    seen.outcome = "pipelined"
+                    observer.victims(seen)
                 return True
+            if seen is not None and observer is not None:
+                seen.outcome = "evicted, but the task still does not fit or its queue is at its limit"
+                observer.victims(seen)
         return False
+
+
+def _drain(queue: PriorityQueue[TaskInfo]) -> list[TaskInfo]:
+    out = []
+    while not queue.empty():
+        out.append(queue.pop())
+    return out
+
+
+def _reclaim_exclusion(ssn: Session, other: TaskInfo, job: JobInfo) -> str:
+    """Why reclaim does not consider `other` (on the node) for a task of `job`; "" when it is a candidate."""
+    if other.status != RUNNING:
+        return f"status {other.status}"
+    if not other.preemptable:
+        return "volcano.sh/preemptable is false"
+    if other.job is None:
+        return "not in a job"
+    if other.job.queue == job.queue:
+        return "in the reclaiming queue itself (reclaim takes only from other queues)"
+    if not ssn.queues[other.job.queue].queue.reclaimable:
+        return f"queue {other.job.queue} has reclaimable: false"
+    return ""

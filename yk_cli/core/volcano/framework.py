@@ -173,8 +173,24 @@ class OrderChain(Generic[T]):
     def _decision(
         self, left: T, right: T, plugin: str, tier: int, describe: Callable[[T], str], result: int
     ) -> Decision:
-        first, second = (left, right) if result < 0 else (right, left)
+        first, second = (left, right) if result <= 0 else (right, left)
         return Decision(self.name(first), self.name(second), plugin, tier, describe(first), describe(second), result)
+
+    def trail(self, left: T, right: T) -> list[Decision]:
+        """Every comparison of the chain in order, up to and including the one that decided (ties have result 0;
+        `first` is then left)."""
+        out = []
+        for entry in self.entries:
+            result = entry.compare(left, right)
+            out.append(self._decision(left, right, entry.plugin, entry.tier, entry.describe, result))
+            if result:
+                return out
+        for label, fn, describe in self.fallbacks:
+            result = fn(left, right)
+            out.append(self._decision(left, right, label, 0, describe, result))
+            if result:
+                return out
+        return out
 
     def sorted(self, items: Sequence[T]) -> list[T]:
         from functools import cmp_to_key

@@ -25,6 +25,10 @@ class PriorityQueue(Generic[T]):
     def __len__(self) -> int:
         return len(self._items)
 
+    def items(self) -> tuple[T, ...]:
+        """The elements in heap order (for explanations; not a sorted order)."""
+        return tuple(self._items)
+
     def empty(self) -> bool:
         return not self._items
 

@@ -114,6 +114,23 @@ def _queue(queue: LoadedObject) -> list[Problem]:
                 "remove it; a job that does not fit is passed over whatever it says.",
             )
         )
+    class_key = _key(spec, "priorityClassName")
+    if class_key is not None:
+        value = _text(_get(spec, "priorityClassName"))
+        queue_priority = _int_value(_get(spec, "priority"))
+        out.append(
+            _problem(
+                vr.QUEUE_PRIORITY_CLASS,
+                queue,
+                class_key,
+                f"Queue {name}: spec.priorityClassName `{value}` has no effect: it is the 2023 design proposal's "
+                "field, not in the Queue API; Volcano orders the queue by spec.priority "
+                f"({queue_priority or 0}) and its jobs inherit nothing from it",
+                ("spec", "priorityClassName"),
+                "set spec.priority (an integer, higher first) and a priorityClassName on each PodGroup or Job; "
+                "`--proposal` shows what the design would have done.",
+            )
+        )
     weight = _int_value(_get(spec, "weight"))
     if weight is not None and weight < 1:
         out.append(

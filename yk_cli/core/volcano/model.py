@@ -47,6 +47,9 @@ class Queue:
     """Annotation volcano.sh/hierarchy (HDRF path, e.g. root/eng/team-a)."""
     hierarchy_weights: str | None = None
     """Annotation volcano.sh/hierarchy-weights (e.g. 1/2/1)."""
+    priority_class_name: str = ""
+    """spec.priorityClassName: the 2023 design proposal's field. Volcano never reads it (it is not in the Queue API);
+    only `--proposal` does."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -182,6 +182,17 @@ DEQUEUE_STRATEGY = warning(
     "volcano-sh/volcano HEAD (the PR that would have used it, #4580, is open). Every queue behaves as traverse: a "
     "job that does not fit is passed over and the next one tried.",
 )
+QUEUE_PRIORITY_CLASS = warning(
+    "volcano-queue-priority-class",
+    "Queue spec.priorityClassName: the 2023 design proposal's field, which no Volcano release has.",
+    "The 2023 queue-priority design (volcano-sh/volcano #2660, API PR volcano-sh/apis#99, both closed unmerged) "
+    "gave the Queue a Kubernetes PriorityClass through spec.priorityClassName and let jobs without a class inherit "
+    "it. Volcano v1.10 shipped an integer spec.priority instead. spec.priorityClassName is not in the Queue API: the "
+    "API server drops it as an unknown field, the scheduler never reads it, and jobs inherit nothing from their "
+    "queue. Set spec.priority (an integer, higher first) for the queue and a priorityClassName on each PodGroup or "
+    "Volcano Job. `yk volcano simulate --proposal` and `yk volcano explain --proposal` read the field to show what "
+    "the design would have done.",
+)
 UNKNOWN_PRIORITY_CLASS = warning(
     "volcano-unknown-priority-class",
     "A PodGroup (or Volcano Job) priorityClassName that names no PriorityClass of the input.",
@@ -275,6 +286,7 @@ HDRF_PREFIX = warning(
 
 OBJECT_LINT_RULES: tuple[Rule, ...] = (
     DEQUEUE_STRATEGY,
+    QUEUE_PRIORITY_CLASS,
     UNKNOWN_PRIORITY_CLASS,
     GLOBAL_DEFAULT,
     QUEUE_WEIGHT,

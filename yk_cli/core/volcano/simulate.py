@@ -22,6 +22,7 @@ from yk_cli.core.volcano.capacity import CapacityPlugin
 from yk_cli.core.volcano.conf import SIMULATED_ACTIONS, SchedulerConf
 from yk_cli.core.volcano.framework import Framework, Plugin, _Slot
 from yk_cli.core.volcano.model import Cluster
+from yk_cli.core.volcano.observe import Observer
 from yk_cli.core.volcano.plugins import NOT_MODELLED, DrfPlugin, builders, job_ready
 from yk_cli.core.volcano.proportion import ProportionPlugin
 from yk_cli.core.volcano.session import PENDING, Event, JobInfo, Session, open_session
@@ -189,15 +190,19 @@ def job_rows(ssn: Session, fw: Framework) -> list[JobRow]:
     return rows
 
 
-def simulate(cluster: Cluster, conf: SchedulerConf, scheduler_name: str = "volcano") -> SimulationResult:
-    """Run one session of `conf` on `cluster` (see the module docstring)."""
+def simulate(
+    cluster: Cluster, conf: SchedulerConf, scheduler_name: str = "volcano", observer: Observer | None = None
+) -> SimulationResult:
+    """Run one session of `conf` on `cluster` (see the module docstring); `observer` hears the actions' moments."""
     ssn = open_session(cluster, scheduler_name)
     ssn.enqueue_configured = "enqueue" in conf.actions
     fw = build_framework(ssn, conf)
     notes = list(ssn.notes) + list(fw.notes)
     queues = queue_rows(ssn, fw)
     jobs = job_rows(ssn, fw)
-    runner = Actions(ssn, fw)
+    if observer is not None:
+        observer.opened(ssn, fw)
+    runner = Actions(ssn, fw, observer)
     actions: list[tuple[str, list[Event]]] = []
     for name in conf.actions:
         start = len(ssn.events)

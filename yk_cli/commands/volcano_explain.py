@@ -1,0 +1,112 @@
+"""`yk volcano explain`: why Volcano serves one job or task before another; or what reclaim and preempt did to a pod."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from yk_cli.cli import YkCommand, check_format, fail_usage, write_stdout
+from yk_cli.commands.volcano import volcano_app
+
+FORMATS = ("text", "json")
+
+
+@volcano_app.command(cls=YkCommand)
+def explain(
+    args: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="DUMP... X [Y]",
+            help="kubectl dumps (files, directories or '-'), then one or two names: a PodGroup `<ns>/<name>` or a "
+            "pod `<ns>/<pod>` (the namespace may be left out when the name is unique).",
+        ),
+    ],
+    conf: Annotated[
+        Optional[str],
+        typer.Option(
+            "--conf", metavar="FILE",
+            help="volcano-scheduler.conf (or its ConfigMap); default: the dump's volcano-scheduler-configmap, else "
+            "Volcano's built-in default.",
+        ),
+    ] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text or json.")] = "text",
+    proposal: Annotated[
+        bool,
+        typer.Option(
+            "--proposal", metavar="",
+            help="Add the 2023 queue-priority design proposal's view (not in any Volcano release).",
+        ),
+    ] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", metavar="", help="No summary line for warnings on standard error.")
+    ] = False,
+) -> None:
+    """Why Volcano serves job or task X before Y; or, for one pod, what reclaim and preempt did to it.
+
+    Two names: the session is simulated and read at the allocate pop that first served each job. One queue: the
+    first job comparator that differs (plugin, tier, values); different queues: the queue comparator at that
+    moment, with the shares then (job priority is never compared across queues). A job never served says why.
+
+    One name (a pod): whether it was evicted, by which action and for whom, and for every victim selection that
+    looked at it the plugin and tier that chose or kept it, and the victim order.
+
+    Example: yk volcano explain dump.yaml shop/search-reindex ml/sweep-17"""
+    check_format(fmt, FORMATS)
+    if len(args) < 2:
+        raise fail_usage("give at least one dump and one name (DUMP... X [Y])")
+    names, dumps = _split(args)
+    write_stdout((explain_report(dumps, names, conf, fmt, proposal, quiet),))
+
+
+def _split(args: list[str]) -> tuple[list[str], list[str]]:
+    """The trailing names (one or two) and the dumps before them: a name is an argument that is not an existing
+    path and not '-'."""
+    import os
+
+    names: list[str] = []
+    for arg in reversed(args):
+        if arg == "-" or os.path.exists(arg) or len(names) == 2:
+            break
+        names.insert(0, arg)
+    dumps = args[: len(args) - len(names)]
+    if not names:
+        raise fail_usage(f"no job or pod name after the dumps: {args[-1]!r} is a file")
+    if not dumps:
+        raise fail_usage(f"no dump given: {args[0]!r} is not a file or directory")
+    return names, dumps
+
+
+def explain_report(
+    dumps: list[str], names: list[str], conf: str | None, fmt: str, proposal: bool, quiet: bool
+) -> str:
+    """Load, explain, render; unknown names are usage errors (exit 2) with a did-you-mean."""
+    from yk_cli.commands.volcano_simulate import load_inputs
+    from yk_cli.core.volcano.explain import UnknownName, explain_pair, pod_story
+
+    inputs = load_inputs(dumps, conf, quiet)
+    try:
+        if len(names) == 2:
+            pair = explain_pair(inputs.cluster, inputs.conf.effective, names[0], names[1], proposal)
+            pair.conf_source = inputs.conf_source
+            if fmt == "json":
+                from yk_cli.report.volcano_explain_json import pair_json, render
+
+                return render(pair_json(pair))
+            from yk_cli.report.volcano_explain_text import render_pair
+
+            return render_pair(pair)
+        if proposal:
+            raise fail_usage("--proposal needs two names (X Y): the proposal changes the order, not the victims")
+        story = pod_story(inputs.cluster, inputs.conf.effective, names[0])
+    except UnknownName as err:
+        hint = f" (did you mean {' or '.join(err.suggestions)}?)" if err.suggestions else ""
+        raise fail_usage(f"{err}{hint}") from None
+    story.conf_source = inputs.conf_source
+    if fmt == "json":
+        from yk_cli.report.volcano_explain_json import pod_json, render
+
+        return render(pod_json(story))
+    from yk_cli.report.volcano_explain_text import render_pod
+
+    return render_pod(story)
