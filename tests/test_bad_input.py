@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -56,7 +57,7 @@ def test_yaml_bomb_is_bounded(run_yk, tmp_path: Path) -> None:
     path.write_text("\n".join(lines) + "\n")
     code, data = validate_json(run_yk, path)
     assert code == 1
-    assert data["problems"][0]["message"] == "aliases expand this document beyond 2,000,000 nodes (a YAML bomb?)"
+    assert data["problems"][0]["message"] == "aliases add more than 2,000,000 nodes to this document (a YAML bomb?)"
 
 
 def test_recursive_alias(run_yk, tmp_path: Path) -> None:
@@ -67,13 +68,26 @@ def test_recursive_alias(run_yk, tmp_path: Path) -> None:
     assert data["problems"][0]["message"] == "an alias refers to the node that contains it (recursive YAML)"
 
 
-@pytest.mark.parametrize("depth", [1200, 5000, 30000])
-def test_very_deep_nesting(run_yk, tmp_path: Path, depth: int) -> None:
+@pytest.mark.parametrize("depth", [1200, 10000])
+def test_deep_nesting_within_yaml_v3s_limit_is_read(run_yk, tmp_path: Path, depth: int) -> None:
     path = tmp_path / "deep.yaml"
     path.write_text("partitions: " + "[" * depth + "]" * depth + "\n")
     code, data = validate_json(run_yk, path)
     assert code == 1
-    assert data["problems"][0]["message"] == "nesting is deeper than 1000 levels"
+    assert [(p["line"], p["column"], p["message"]) for p in data["problems"]] == [
+        (1, 14, "cannot unmarshal !!seq into configs.PartitionConfig")
+    ]
+
+
+@pytest.mark.parametrize("depth", [10001, 30000])
+def test_nesting_past_yaml_v3s_limit_is_its_error(run_yk, tmp_path: Path, depth: int) -> None:
+    path = tmp_path / "deep.yaml"
+    path.write_text("partitions: " + "[" * depth + "]" * depth + "\n")
+    code, data = validate_json(run_yk, path)
+    assert code == 1
+    assert [(p["line"], p["column"], p["message"]) for p in data["problems"]] == [
+        (1, 10013, "YAML syntax error: while increasing flow level exceeded max depth of 10000")
+    ]
 
 
 def test_huge_number_for_uint(run_yk, tmp_path: Path) -> None:
@@ -294,12 +308,30 @@ def test_deep_queue_trees_are_valid_as_in_yunikorn(run_yk, tmp_path: Path, level
         assert result.exit_code == 0, result.stderr
 
 
-def test_a_queue_tree_past_the_nesting_limit_is_refused(run_yk, tmp_path: Path) -> None:
+def flow_tree(levels: int) -> str:
+    """deep_tree in flow style: `levels` queues deep on one line, two flow levels per queue."""
+    text = "partitions: [{name: default, queues: ["
+    for i in range(levels):
+        text += "{name: " + ("root, submitacl: '*'" if i == 0 else f"l{i}") + (", queues: [" if i < levels - 1 else "")
+    return text + "}" + "]}" * (levels - 1) + "]}]\n"
+
+
+def test_a_queue_tree_past_the_old_nesting_limit_is_valid(run_yk, tmp_path: Path) -> None:
     path = tmp_path / "deep.yaml"
-    path.write_text(deep_tree(499))
+    path.write_text(flow_tree(1200))
+    assert validate_json(run_yk, path) == (0, {"problems": [], "summary": {"files": 1, "errors": 0, "warnings": 0}})
+
+
+def test_a_queue_tree_past_yaml_v3s_nesting_limit_is_refused(run_yk, tmp_path: Path) -> None:
+    path = tmp_path / "deep.yaml"
+    path.write_text(flow_tree(5000))  # 2 + 2 x 5000 flow levels: yaml.v3 stops at 10,000
     code, data = validate_json(run_yk, path)
     assert code == 1
-    assert [(p["line"], p["message"]) for p in data["problems"]] == [(1001, "nesting is deeper than 1000 levels")]
+    depths = itertools.accumulate({"[": 1, "{": 1, "]": -1, "}": -1}.get(char, 0) for char in path.read_text())
+    column = next(i for i, depth in enumerate(depths, start=1) if depth > 10000)  # where the 10,001st bracket opens
+    assert [(p["line"], p["column"], p["message"]) for p in data["problems"]] == [
+        (1, column, "YAML syntax error: while increasing flow level exceeded max depth of 10000")
+    ]
 
 
 def test_a_huge_count_is_a_workload_problem(run_yk, tmp_path: Path) -> None:

@@ -535,16 +535,19 @@ def _full_data(text: str) -> object:
     return document.data
 
 
-@pytest.mark.parametrize("text", FAST_CASES)
-def test_fast_reader_matches_the_full_parser(text: str) -> None:
-    from yk_cli.load import workload_fast
+def _plain_data(text: str) -> tuple[bool, object]:
+    from yk_cli.load.yamlreader import read_plain
 
-    try:
-        fast = workload_fast.read(text)
-    except workload_fast.Unsupported:
+    return read_plain(text)
+
+
+@pytest.mark.parametrize("text", FAST_CASES)
+def test_plain_reader_matches_the_node_reader(text: str) -> None:
+    read, plain = _plain_data(text)
+    if not read:
         return
-    assert fast == _full_data(text)
-    assert repr(fast) == repr(_full_data(text))  # same types too (1 vs 1.0 vs True)
+    assert plain == _full_data(text)
+    assert repr(plain) == repr(_full_data(text))  # same types too (1 vs 1.0 vs True)
 
 
 @pytest.mark.parametrize(
@@ -552,11 +555,9 @@ def test_fast_reader_matches_the_full_parser(text: str) -> None:
     [*sorted((SAMPLES / "workloads").glob("*.yaml")), *CONFORMANCE_WORKLOADS[:20]],
     ids=lambda p: f"{p.parent.name}/{p.name}",
 )
-def test_fast_reader_reads_every_sample_like_the_full_parser(path: Path) -> None:
-    from yk_cli.load import workload_fast
-
+def test_plain_reader_reads_every_sample_like_the_node_reader(path: Path) -> None:
     text = path.read_text()
-    assert repr(workload_fast.read(text)) == repr(_full_data(text))
+    assert repr(_plain_data(text)) == repr((True, _full_data(text)))
 
 
 _SCALARS = st.sampled_from(
@@ -576,9 +577,7 @@ _FLOW = st.recursive(
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["p", "q", "r"]), st.lists(_FLOW, min_size=1, max_size=4)), max_size=3))
-def test_fast_reader_matches_on_generated_documents(blocks: list[tuple[str, list[str]]]) -> None:
-    from yk_cli.load import workload_fast
-
+def test_plain_reader_matches_on_generated_documents(blocks: list[tuple[str, list[str]]]) -> None:
     seen: set[str] = set()
     lines = []
     for key, items in blocks:
@@ -588,11 +587,9 @@ def test_fast_reader_matches_on_generated_documents(blocks: list[tuple[str, list
         lines.append(f"{key}:")
         lines.extend(f"  - {item}" for item in items)
     text = "\n".join(lines) + "\n"
-    try:
-        fast = workload_fast.read(text)
-    except workload_fast.Unsupported:
-        return
-    assert repr(fast) == repr(_full_data(text))
+    read, plain = _plain_data(text)
+    assert read
+    assert repr(plain) == repr(_full_data(text))
 
 
 GATE_ASK_KEYS = ("name", "priority", "priorityClass", "count", "resources", "preemptionPolicy", "restartOnPreemption",

@@ -65,6 +65,7 @@ def simulate(
 def load_inputs(dumps: list[str], conf: str | None, quiet: bool) -> VolcanoInputs:
     """Load the dumps and the conf; stop on input errors (printed like `yk validate`, exit 1) and bad usage (2)."""
     from yk_cli.core.diagnostics import EXIT_PROBLEMS, Level
+    from yk_cli.load.source import collector_paused
     from yk_cli.load.volcano import InputError, load_volcano
     from yk_cli.load.volcano_fast import load_volcano_fast
     from yk_cli.report.problems import render_problems
@@ -72,7 +73,8 @@ def load_inputs(dumps: list[str], conf: str | None, quiet: bool) -> VolcanoInput
     if dumps.count("-") + (conf == "-") > 1:
         raise fail_usage("'-' (standard input) may be given only once")
     try:
-        inputs = load_volcano_fast(dumps, conf) or load_volcano(dumps, conf)
+        with collector_paused():  # a YAML dump of 50,000 pods is millions of nodes: 2.5x faster without the collector
+            inputs = load_volcano_fast(dumps, conf) or load_volcano(dumps, conf)
     except InputError as err:
         raise fail_usage(str(err)) from None
     problems = inputs.problems

@@ -44,8 +44,8 @@ LOADER_RULES = (
         "The file is not valid YAML (or not UTF-8 text).",
         "YuniKorn parses queues.yaml with Go's yaml.v3 and refuses text it cannot parse: tabs used for "
         "indentation, broken indentation, unclosed quotes, invalid UTF-8. yk also refuses inputs that would "
-        "be dangerous to expand (alias bombs, recursive aliases, nesting deeper than 1,000 levels, about 490 "
-        "queue levels).",
+        "be dangerous to expand (alias bombs, recursive aliases), and nesting deeper than yaml.v3's own limit "
+        "(10,000 flow or indentation levels).",
     ),
     error(
         "duplicate-key",

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import gc
 import sys
-import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -13,17 +12,16 @@ from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 
 from yk_cli.core.diagnostics import Level, Problem, Span
-from yk_cli.core.yamldoc import Node, resolve_plain
+from yk_cli.core.yamldoc import Node
+from yk_cli.load.yamlreader import MAX_DEPTH as MAX_DEPTH
+from yk_cli.load.yamlreader import MAX_EXPANDED_NODES as MAX_EXPANDED_NODES
+from yk_cli.load.yamlreader import read_nodes
 
 MAX_BYTES = 64 * 1024 * 1024
 """Largest input read (workloads, cluster dumps)."""
 MAX_CONFIG_BYTES = 2 * 1024 * 1024
 """Largest queue config read by default (`--max-size` changes it): Kubernetes stores at most 1 MiB in a ConfigMap."""
 _CONFIG_LIMIT: ContextVar[int] = ContextVar("config_limit", default=MAX_CONFIG_BYTES)
-MAX_EXPANDED_NODES = 2_000_000
-"""Largest document after alias expansion (bounds YAML bombs)."""
-MAX_DEPTH = 1000
-"""Deepest YAML nesting accepted: about 490 queue levels (YuniKorn's yaml.v3 takes 10,000, its queue tree any)."""
 RECURSION_LIMIT = 20_000
 """Python's recursion limit while yk runs: the decoder, checks, dry run and renderers walk a queue tree recursively,
 a few frames per level, so a tree at MAX_DEPTH needs more than Python's default 1,000 (Python-to-Python calls use
@@ -217,8 +215,8 @@ def decode_text(data: bytes) -> tuple[str | None, Problem | None]:
 
 
 def parse_yaml(text: str, position: Position = identity_position) -> ParsedText:
-    """Compose every document of a YAML text into Nodes; a syntax error becomes a problem, never an exception."""
-    from yk_cli.load.fastyaml import Unsupported, compose_document
+    """Compose every document of a YAML text into Nodes (load.yamlreader); a syntax error becomes a problem, never an
+    exception."""
 
     def span_of(start: tuple[int, int], end: tuple[int, int]) -> Span:
         line, column = position(*start)
@@ -227,170 +225,11 @@ def parse_yaml(text: str, position: Position = identity_position) -> ParsedText:
             end_line, end_column = line, column + 1
         return Span(line, column, end_line, end_column)
 
-    def identity_span_of(start: tuple[int, int], end: tuple[int, int]) -> Span:
-        if end <= start:
-            return Span(start[0] + 1, start[1] + 1, start[0] + 1, start[1] + 2)
-        return Span(start[0] + 1, start[1] + 1, end[0] + 1, end[1] + 1)
-
-    try:  # the plain block YAML of most configs, without ruamel.yaml's slow scanner (same nodes, same spans)
-        spans = identity_span_of if position is identity_position else span_of
-        return ParsedText(documents=[compose_document(text, spans, MAX_DEPTH, MAX_EXPANDED_NODES)])
-    except Unsupported:
-        return parse_yaml_ruamel(text, position)
-
-
-def parse_yaml_ruamel(text: str, position: Position = identity_position) -> ParsedText:
-    """parse_yaml through ruamel.yaml's composer: any YAML, every syntax error with its position."""
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
-
-    result = ParsedText()
-    yaml = YAML(typ="safe", pure=True)
-    raw_docs: list[object] = []
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # yaml.v3 accepts a re-used anchor silently; so do we
-            for doc in yaml.compose_all(text):
-                raw_docs.append(doc)
-    except MarkedYAMLError as err:
-        mark = err.problem_mark or err.context_mark
-        line, column = position(mark.line, mark.column) if mark else position(0, 0)
-        message = " ".join(str(part) for part in (err.context, err.problem) if part)
-        result.problems.append(syntax_problem(f"YAML syntax error: {message}", line, column, _syntax_hint(message)))
-    except RecursionError:
-        result.problems.append(syntax_problem(f"nesting is deeper than {MAX_DEPTH} levels", *position(0, 0)))
-        return result
-    except YAMLError as err:
-        result.problems.append(syntax_problem(f"YAML syntax error: {err}", *position(0, 0)))
-    converter = _Converter(position)
-    for raw in raw_docs:
-        try:
-            node = converter.convert(raw, 0)
-        except _TooDeep as err:
-            result.problems.append(syntax_problem(f"nesting is deeper than {MAX_DEPTH} levels", err.line, err.column))
-            continue
-        except RecursionError:
-            result.problems.append(syntax_problem(f"nesting is deeper than {MAX_DEPTH} levels", *position(0, 0)))
-            continue
-        problem = _expansion_problem(node)
-        if problem is not None:
-            result.problems.append(problem)
-            continue
-        result.documents.append(node)
+    documents, errors = read_nodes(text, None if position is identity_position else span_of)
+    result = ParsedText(documents=documents)
+    for error in errors:
+        if error.span is not None:
+            result.problems.append(syntax_problem(error.message, error.span.line, error.span.column, error.hint))
+        else:
+            result.problems.append(syntax_problem(error.message, *position(*error.mark), error.hint))
     return result
-
-
-def _syntax_hint(message: str) -> str:
-    if "\\t" in message or "tab" in message.lower():
-        return "YAML does not allow tabs for indentation; use spaces."
-    if "could not find expected ':'" in message or "expected <block end>" in message:
-        return "check the indentation of this line and the one before it."
-    return ""
-
-
-class _TooDeep(Exception):
-    def __init__(self, line: int, column: int) -> None:
-        super().__init__("too deep")
-        self.line = line
-        self.column = column
-
-
-class _Converter:
-    """ruamel nodes -> core Nodes; aliases stay shared so a YAML bomb does not grow in memory."""
-
-    def __init__(self, position: Position) -> None:
-        self.position = position
-        self.memo: dict[int, Node] = {}
-
-    def span(self, raw: object) -> Span:
-        start = raw.start_mark  # type: ignore[attr-defined]
-        end = raw.end_mark  # type: ignore[attr-defined]
-        line, column = self.position(start.line, start.column)
-        end_line, end_column = self.position(end.line, end.column)
-        if (end_line, end_column) <= (line, column):
-            end_line, end_column = line, column + 1
-        return Span(line, column, end_line, end_column)
-
-    def convert(self, raw: object, depth: int) -> Node:
-        from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
-
-        known = self.memo.get(id(raw))
-        if known is not None:
-            return known
-        span = self.span(raw)
-        if depth > MAX_DEPTH:
-            raise _TooDeep(span.line, span.column)
-        if isinstance(raw, ScalarNode):
-            node = _scalar(raw, span)
-            self.memo[id(raw)] = node
-            return node
-        if isinstance(raw, SequenceNode):
-            node = Node("seq", span, tag="seq")
-            self.memo[id(raw)] = node
-            node.items = [self.convert(item, depth + 1) for item in raw.value]
-            return node
-        if isinstance(raw, MappingNode):
-            node = Node("map", span, tag="map")
-            self.memo[id(raw)] = node
-            node.pairs = [(self.convert(k, depth + 1), self.convert(v, depth + 1)) for k, v in raw.value]
-            return node
-        raise TypeError(f"unexpected YAML node {type(raw).__name__}")  # pragma: no cover
-
-
-def _scalar(raw: object, span: Span) -> Node:
-    text = str(raw.value)  # type: ignore[attr-defined]
-    style = raw.style or ""  # type: ignore[attr-defined]
-    tag_text = str(getattr(raw.tag, "value", raw.tag) or "")  # type: ignore[attr-defined]
-    explicit = {
-        "tag:yaml.org,2002:binary": "binary",
-    }.get(tag_text)
-    if explicit:
-        return Node("scalar", span, tag=explicit, text=text, value=text, style=style)
-    if style:
-        return Node("scalar", span, tag="str", text=text, value=text, style=style)
-    tag, value = resolve_plain(text)
-    return Node("scalar", span, tag=tag, text=text, value=value, style=style)
-
-
-def _expansion_problem(root: Node) -> Problem | None:
-    """A problem when the document expands (through aliases) beyond the limit or refers to itself."""
-    sizes: dict[int, int] = {}
-    on_path: set[int] = set()
-
-    def size(node: Node) -> int:
-        key = id(node)
-        if key in sizes:
-            return sizes[key]
-        if key in on_path:
-            raise _Recursive(node)
-        on_path.add(key)
-        children = node.items if node.kind == "seq" else [n for pair in node.pairs for n in pair]
-        total = 1
-        for child in children:
-            total += size(child)
-            if total > MAX_EXPANDED_NODES:
-                break
-        on_path.discard(key)
-        sizes[key] = total
-        return total
-
-    try:
-        total = size(root)
-    except _Recursive as err:
-        span = err.node.span
-        return syntax_problem("an alias refers to the node that contains it (recursive YAML)", span.line, span.column)
-    except RecursionError:
-        return syntax_problem(f"nesting is deeper than {MAX_DEPTH} levels", root.span.line, root.span.column)
-    if total > MAX_EXPANDED_NODES:
-        return syntax_problem(
-            f"aliases expand this document beyond {MAX_EXPANDED_NODES:,} nodes (a YAML bomb?)",
-            root.span.line,
-            root.span.column,
-        )
-    return None
-
-
-class _Recursive(Exception):
-    def __init__(self, node: Node) -> None:
-        super().__init__("recursive")
-        self.node = node

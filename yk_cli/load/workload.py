@@ -37,9 +37,9 @@ from yk_cli.core.workload import (
     Workload,
 )
 from yk_cli.core.yamldoc import Node, SourceMap, plain_number
-from yk_cli.load import workload_fast
 from yk_cli.load.schema import Gate, SchemaRules, compile_gate, load_schema, schema_problems
 from yk_cli.load.source import collector_paused, decode_text, parse_yaml, read_input
+from yk_cli.load.yamlreader import read_plain
 
 SCHEMA_FILE = "workload.schema.json"
 SCHEMA_RULES = SchemaRules(unknown_key=rules.UNKNOWN_KEY, missing_key=rules.MISSING_KEY, wrong_type=rules.WRONG_TYPE)
@@ -136,7 +136,7 @@ class WorkloadDocument:
     problems: list[Problem]
     root: Node | None = None
     text: str | None = None
-    """Set when the fast reader gave the data: the full parser reads it again only if a problem needs a span."""
+    """Set when the reader gave plain data: the text is read again, as nodes, only if a problem needs a span."""
     _map: SourceMap | None = None
 
     def span(self, path: Path, anchor: str) -> Span | None:
@@ -150,14 +150,14 @@ class WorkloadDocument:
 
 
 def _parse_document(text: str) -> WorkloadDocument:
-    try:
-        return WorkloadDocument(workload_fast.read(text), [], text=text)
-    except workload_fast.Unsupported:
-        return _full_parse(text)
+    read, data = read_plain(text)
+    if read:
+        return WorkloadDocument(data, [], text=text)
+    return _full_parse(text)
 
 
 def _full_parse(text: str) -> WorkloadDocument:
-    """Every node with its span (ruamel.yaml, or the project's fast composer where it applies)."""
+    """Every node with its span, the data, and the problems (syntax, repeated keys, ignored documents)."""
     parsed = parse_yaml(text)
     problems = list(parsed.problems)
     if not parsed.documents:
@@ -175,16 +175,37 @@ def _full_parse(text: str) -> WorkloadDocument:
     return WorkloadDocument(_plain(root, problems, ()), problems, root)
 
 
-def _plain(node: Node, problems: list[Problem], path: Path) -> Any:
-    """A node as plain data (dict, list, str, int, float, bool, None); repeated keys are problems."""
-    if node.kind == "scalar":
-        if node.tag in ("int", "float", "bool", "null"):
-            return plain_number(node.tag, node.text, node.value)
-        return node.text
-    if node.kind == "seq":
-        return [_plain(item, problems, (*path, i)) for i, item in enumerate(node.items)]
+def _plain(root: Node, problems: list[Problem], path: Path) -> Any:
+    """A node as plain data (dict, list, str, int, float, bool, None); repeated keys are problems. Iterative: a
+    document may nest up to yaml.v3's 10,000 levels (times two: flow and block)."""
+    out: list[Any] = [None]
+    work: list[tuple[Node, Path, Any, Any]] = [(root, path, out, 0)]
+    """(node, its path, the container its value goes into, the key or index there)."""
+    while work:
+        node, where, container, slot = work.pop()
+        if node.kind == "scalar":
+            value = (
+                plain_number(node.tag, node.text, node.value)
+                if node.tag in ("int", "float", "bool", "null")
+                else node.text
+            )
+            container[slot] = value
+        elif node.kind == "seq":
+            items: list[Any] = [None] * len(node.items)
+            container[slot] = items
+            work.extend((item, (*where, i), items, i) for i, item in reversed(list(enumerate(node.items))))
+        else:
+            container[slot] = _mapping(node, problems, where, work)
+    return out[0]
+
+
+def _mapping(
+    node: Node, problems: list[Problem], path: Path, work: list[tuple[Node, Path, Any, Any]]
+) -> dict[str, Any]:
+    """A mapping's dict, its values queued on `work`; repeated and non-scalar keys are problems."""
     out: dict[str, Any] = {}
     first: dict[str, Node] = {}
+    queued: list[tuple[Node, Path, Any, Any]] = []
     for key, value in node.pairs:
         if key.kind != "scalar":
             problems.append(
@@ -208,7 +229,9 @@ def _plain(node: Node, problems: list[Problem], path: Path) -> Any:
             )
             continue
         first[name] = key
-        out[name] = _plain(value, problems, (*path, name))
+        out[name] = None
+        queued.append((value, (*path, name), out, name))
+    work.extend(reversed(queued))
     return out
 
 

@@ -1,4 +1,5 @@
-"""The fast composer gives exactly ruamel.yaml's nodes and spans, or declines (never a different answer)."""
+"""The one YAML reader (load.yamlreader) gives exactly ruamel.yaml's composer's nodes, spans and problems, with
+libyaml's C parser and with the pure-Python fallback alike; its plain data is the node reader's."""
 
 from __future__ import annotations
 
@@ -12,10 +13,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import REALWORLD, ROOT, SAMPLES, dedent
+from tests.conftest import DATA, REALWORLD, ROOT, SAMPLES, dedent
+from tests.yaml_reference import parse_yaml_ruamel
+from yk_cli.core.diagnostics import Span
 from yk_cli.core.yamldoc import Node
-from yk_cli.load.fastyaml import Unsupported, compose_document
-from yk_cli.load.source import MAX_DEPTH, MAX_EXPANDED_NODES, parse_yaml, parse_yaml_ruamel
+from yk_cli.load import yamlreader
+from yk_cli.load.source import MAX_DEPTH, MAX_EXPANDED_NODES, collector_paused, parse_yaml
 
 
 def _benchmark_module() -> Any:
@@ -52,29 +55,32 @@ def tree(node: Node) -> tuple:
     )
 
 
-def fast(text: str) -> Node | None:
-    """The fast composer's document, or None when it declines."""
-    try:
-        return compose_document(text, identity, MAX_DEPTH, MAX_EXPANDED_NODES)
-    except Unsupported:
-        return None
+def outcome(parsed: Any) -> tuple:
+    """Documents (as trees) and problems of a parse."""
+    return [tree(doc) for doc in parsed.documents], parsed.problems
 
 
 def agrees(text: str) -> bool:
-    """Assert the fast composer declines or matches ruamel.yaml; True when it handled the text."""
-    mine = fast(text)
-    if mine is None:
-        return False
-    slow = parse_yaml_ruamel(text)
-    assert slow.problems == [], f"fast path accepted text ruamel refuses: {slow.problems[0].message}\n{text}"
-    assert len(slow.documents) == 1
-    assert tree(mine) == tree(slow.documents[0]), text
-    return True
+    """Assert the reader (with the C parser and with the pure-Python fallback) gives ruamel.yaml's composer's nodes,
+    spans and problems; True when the text has no problem."""
+    expected = outcome(parse_yaml_ruamel(text))
+    assert outcome(parse_yaml(text)) == expected, text
+    previous = yamlreader.use_c_parser(False)
+    try:
+        assert outcome(parse_yaml(text)) == expected, f"pure-Python fallback: {text}"
+    finally:
+        yamlreader.use_c_parser(previous)
+    return not expected[1]
 
 
 def corpus() -> list[tuple[str, str]]:
     """(name, text) of every YAML text at hand: samples, real-world configs and the queues.yaml inside them."""
-    texts = [(p.name, p.read_text()) for p in sorted(SAMPLES.rglob("*.yaml"))]
+    texts = [(str(p.relative_to(ROOT)), p.read_text()) for p in sorted(SAMPLES.rglob("*.yaml"))]
+    texts += [
+        (str(p.relative_to(ROOT)), p.read_text())
+        for p in sorted(DATA.rglob("*.yaml"))
+        if REALWORLD not in p.parents and p.stat().st_size < 200_000
+    ]
     for path in sorted((REALWORLD / "configs").glob("*.yaml")):
         text = path.read_text()
         texts.append((path.name, text))
@@ -116,12 +122,29 @@ def test_corpus_agrees(name: str, text: str) -> None:
     agrees(text)
 
 
-def test_most_plain_configs_take_the_fast_path() -> None:
-    handled = [name for name, text in CORPUS if fast(text) is not None]
-    assert len(handled) >= len(CORPUS) // 2, handled
+def test_the_c_parser_is_installed_and_used() -> None:
+    assert yamlreader.c_parser_available()  # ruamel.yaml.clib is a dependency (pyproject.toml)
 
 
-def test_generated_benchmark_config_takes_the_fast_path() -> None:
+def test_the_fallback_can_be_forced_and_restored() -> None:
+    previous = yamlreader.use_c_parser(False)
+    try:
+        assert not yamlreader.c_parser_available()
+        assert yamlreader.read_plain("a: 1\n") == (False, None)  # plain data comes from the node reader then
+    finally:
+        yamlreader.use_c_parser(previous)
+    assert yamlreader.c_parser_available()
+    assert yamlreader.read_plain("a: 1\n") == (True, {"a": 1})
+
+
+def test_plain_data_leaves_a_flow_value_right_after_its_colon_to_the_node_reader() -> None:
+    assert yamlreader.read_plain('a: ["x":y]\n') == (False, None)  # ruamel.yaml's parser refuses it
+    assert yamlreader.read_plain('a: {"x":y}\n') == (False, None)  # it reads this one; the node reader decides
+    assert yamlreader.read_plain('a: ["x": y]\n') == (True, {"a": [{"x": "y"}]})
+    assert yamlreader.read_plain('"a": [1]\n') == (True, {"a": [1]})
+
+
+def test_generated_benchmark_config_agrees() -> None:
     assert agrees(generate(departments=2, teams=2, leaves=3))
 
 
@@ -204,6 +227,14 @@ CASES = [
     "a: [b, c]  # comment\n",
     "a: [b, c] x\n",
     "a: {b: [c, {d: e}]}\n",
+    # a flow value right after its colon: libyaml takes it after any quoted key, ruamel.yaml's parser not in `[`
+    'a: ["":_"]\n',
+    'a: ["x":y]\n',
+    'a: ["x":]\n',
+    "a: [[1]:y]\n",
+    "a: ['x':y, z]\n",
+    'a: {"x":y}\n',
+    'a: {"x":{"y":z}}\n',
     "a:\n  b: 1\n\n\n  c: 2\n",
     "",
     "# only a comment\n",
@@ -248,16 +279,104 @@ def test_handles_the_usual_shapes() -> None:
     assert agrees(usual)
 
 
-def test_deep_nesting_is_left_to_ruamel() -> None:
-    deep = "".join(f"{' ' * (2 * i)}k{i}:\n" for i in range(MAX_DEPTH + 5)) + " " * (2 * MAX_DEPTH + 10) + "x: 1\n"
-    assert fast(deep) is None
-    assert [p.message for p in parse_yaml(deep).problems] == [f"nesting is deeper than {MAX_DEPTH} levels"]
+# --- nesting: yaml.v3's limits (max_flow_level and max_indents, 10,000 each), counted without recursion -----------
 
 
-def test_node_budget_is_left_to_ruamel() -> None:
-    text = "a: [" + ", ".join(["1"] * 20) + "]\n"
-    with pytest.raises(Unsupported):
-        compose_document(text, identity, MAX_DEPTH, 10)
+def messages(text: str) -> list[tuple[int, int, str]]:
+    """(line, column, message) of the problems, asserting the fallback parser gives the same."""
+    found = [(p.span.line, p.span.column, p.message) for p in parse_yaml(text).problems]
+    previous = yamlreader.use_c_parser(False)
+    try:
+        assert [(p.span.line, p.span.column, p.message) for p in parse_yaml(text).problems] == found
+    finally:
+        yamlreader.use_c_parser(previous)
+    return found
+
+
+FLOW_ERROR = f"YAML syntax error: while increasing flow level exceeded max depth of {MAX_DEPTH}"
+INDENT_ERROR = f"YAML syntax error: while increasing indent level exceeded max depth of {MAX_DEPTH}"
+
+
+def test_the_limit_is_yaml_v3s() -> None:
+    assert MAX_DEPTH == 10_000
+
+
+def test_flow_nesting_up_to_the_limit_is_read() -> None:
+    assert messages("[" * MAX_DEPTH + "]" * MAX_DEPTH) == []
+    node = parse_yaml("a: " + "[" * MAX_DEPTH + "x" + "]" * MAX_DEPTH).documents[0].pairs[0][1]
+    for _ in range(MAX_DEPTH - 1):
+        node = node.items[0]
+    assert node.items[0].text == "x"
+
+
+def test_flow_nesting_past_the_limit_is_yaml_v3s_error() -> None:
+    assert messages("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)) == [(1, MAX_DEPTH + 1, FLOW_ERROR)]
+    assert messages("a: " + "{b: " * (MAX_DEPTH + 5) + "c" + "}" * (MAX_DEPTH + 5)) == [
+        (1, 4 + 4 * MAX_DEPTH, FLOW_ERROR)
+    ]
+
+
+def block(depth: int) -> str:
+    """Mappings nested `depth` deep, one column further each (the root at column 0)."""
+    return "".join(f"{' ' * i}k{i}:\n" for i in range(depth - 1)) + " " * (depth - 1) + "x: 1\n"
+
+
+def test_block_nesting_counts_indentation_levels(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(yamlreader, "MAX_DEPTH", 50)
+    error = INDENT_ERROR.replace(str(MAX_DEPTH), "50")
+    assert messages(block(50)) == []
+    assert messages(block(51)) == [(51, 51, error)]
+    # an indentless sequence (`- ` at its key's column) is no new indentation level, as in yaml.v3
+    indentless = "".join(f"{' ' * i}k{i}:\n{' ' * i}- \n" for i in range(49)) + " " * 49 + "x: 1\n"
+    assert messages(indentless) == []
+    indented = "".join(f"{' ' * (2 * i)}k{i}:\n{' ' * (2 * i + 1)}- \n" for i in range(25)) + " " * 52 + "x: 1\n"
+    assert messages(indented) == [(51, 53, error)]
+    # flow levels are counted apart from indentation levels
+    assert messages(block(49).replace("x: 1", "x: " + "[" * 50 + "]" * 50)) == []
+    flow_error = FLOW_ERROR.replace(str(MAX_DEPTH), "50")
+    assert messages(block(50).replace("x: 1", "x: [" + "[" * 50 + "]" * 51)) == [(50, 54 + 49, flow_error)]
+
+
+def test_block_nesting_at_the_real_limit() -> None:
+    text = block(MAX_DEPTH)  # about 50 MB: libyaml only (ruamel.yaml's pure-Python parser takes minutes)
+    assert [p.message for p in parse_yaml(text).problems] == []
+    deeper = text.replace(" " * (MAX_DEPTH - 1) + "x: 1\n", " " * (MAX_DEPTH - 1) + "x:\n" + " " * MAX_DEPTH + "y: 1\n")
+    assert [(p.span.line, p.span.column, p.message) for p in parse_yaml(deeper).problems] == [
+        (MAX_DEPTH + 1, MAX_DEPTH + 1, INDENT_ERROR)
+    ]
+
+
+# --- the alias guard counts the nodes aliases add, so a large document without aliases is read ------------------------
+
+
+def problems_of(text: str) -> list[tuple[int, int, str]]:
+    return [(p.span.line, p.span.column, p.message) for p in parse_yaml(text).problems]
+
+
+def test_aliases_may_add_up_to_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(yamlreader, "MAX_EXPANDED_NODES", 100)
+    ten = "a: &a [" + ", ".join(["x"] * 9) + "]\n"  # the sequence and its 9 items: 10 nodes
+    assert problems_of(ten + "b: [" + ", ".join(["*a"] * 10) + "]\n") == []  # 10 aliases add 100 nodes
+    assert problems_of(ten + "b: [" + ", ".join(["*a"] * 10) + "]\nc: *a\n") == [
+        (1, 1, "aliases add more than 100 nodes to this document (a YAML bomb?)")
+    ]
+    # an alias to a node holding aliases counts them all: 2 x (1 + 10 x 10) nodes
+    nested = ten + "b: &b [" + ", ".join(["*a"] * 9) + "]\nc: [*b]\n"
+    assert problems_of(nested) == [(1, 1, "aliases add more than 100 nodes to this document (a YAML bomb?)")]
+    assert problems_of("a: [" + ", ".join(["x"] * 500) + "]\nb: &b 1\nc: *b\n") == []  # 503 nodes, 1 by alias
+
+
+def test_a_document_without_aliases_has_no_size_limit() -> None:
+    text = "items:\n" + "- 1\n" * (MAX_EXPANDED_NODES + 1)  # about 8 MB, like a large kubectl dump
+    with collector_paused():  # as the commands read (the collector's passes over millions of nodes take long)
+        parsed = parse_yaml(text)
+    assert parsed.problems == []
+    items = parsed.documents[0].pairs[0][1].items
+    assert len(items) == MAX_EXPANDED_NODES + 1
+    assert (items[-1].value, items[-1].span) == (1, Span(MAX_EXPANDED_NODES + 2, 3, MAX_EXPANDED_NODES + 2, 4))
+    with collector_paused():
+        ok, data = yamlreader.read_plain(text)
+    assert ok and len(data["items"]) == MAX_EXPANDED_NODES + 1
 
 
 def test_positions_of_embedded_configs_still_map_to_the_outer_file() -> None:
@@ -340,7 +459,7 @@ def test_random_documents(value: dict[str, object], seed: int) -> None:
     agrees("\n".join(render(value, 0, random.Random(seed))) + "\n")
 
 
-MUTABLE = [text for _, text in CORPUS if fast(text) is not None][:30]
+MUTABLE = [text for _, text in CORPUS if not parse_yaml_ruamel(text).problems][:30]
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -1,0 +1,586 @@
+"""The one YAML reader: libyaml's event parser (ruamel.yaml.clib) and an iterative composer, to Nodes or plain data.
+
+Events come from `_ruamel_yaml.CParser` (libyaml, the C parser that ruamel.yaml.clib ships), or from ruamel.yaml's
+pure-Python parser when the C extension is missing. A text either parser refuses is read again by the pure-Python
+parser, so a syntax error always carries ruamel.yaml's message and position. The composer keeps its own stack (no
+recursion, whatever the nesting) and counts nesting the way YuniKorn's yaml.v3 does: more than MAX_DEPTH open flow
+collections, or block collections each indented further than the last, is the error yaml.v3 reports. Aliases share
+their node, so an alias bomb stays small in memory; a document to which aliases add more than MAX_EXPANDED_NODES
+nodes, or that contains itself, is refused. Scalars resolve like yaml.v3 (core.yamldoc.resolve_plain); keys keep
+their text.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+from yk_cli.core.diagnostics import Span
+from yk_cli.core.yamldoc import Node, plain_number, resolve_plain
+
+MAX_DEPTH = 10_000
+"""yaml.v3's limit, for flow collections (max_flow_level) and block indentation levels (max_indents) alike."""
+MAX_EXPANDED_NODES = 2_000_000
+"""Most nodes that aliases may add to a document when expanded (bounds YAML bombs; documents without aliases may
+be of any size)."""
+
+Mark = tuple[int, int]
+"""A 0-based (line, column) of the parsed text."""
+SpanOf = Callable[[Mark, Mark], Span]
+"""Turns the start and end marks of a node into its span in the file shown to the user."""
+
+try:
+    from _ruamel_yaml import CParser as _CParser
+except ImportError:  # pragma: no cover - the test suite forces this path with use_c_parser(False)
+    _CParser = None
+
+_use_c = _CParser is not None
+
+
+@functools.cache
+def _awkward() -> re.Pattern[str]:
+    """Characters that libyaml and ruamel.yaml treat differently (tabs, other line breaks, a BOM, characters outside
+    YAML's printable set): a text with any of them is read by ruamel.yaml's parser, so its verdict never depends on
+    which parser is installed. Compiled when first needed (it takes milliseconds, a start-up's worth)."""
+    return re.compile("[\t\r\x85\u2028\u2029\ufeff]|[^\n\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _c_parser_for(text: str) -> bool:
+    """Whether libyaml reads this text exactly as ruamel.yaml's parser would."""
+    if not _use_c:
+        return False
+    if text.isascii():  # then only control characters are awkward: the bytes left once the others are deleted
+        return not text.encode("ascii").translate(None, _ASCII_FINE)
+    # Python's printable characters are YAML's, less some it reads alike (the test is fast, the expression slow)
+    return text.replace("\n", " ").isprintable() or not _awkward().search(text)
+
+
+_ASCII_FINE = bytes(range(0x20, 0x7F)) + b"\n"
+
+
+def c_parser_available() -> bool:
+    """Whether libyaml's parser (ruamel.yaml.clib) is installed and in use."""
+    return _use_c
+
+
+def use_c_parser(enabled: bool) -> bool:
+    """Read with the C parser (when installed) or, with False, with ruamel.yaml's pure-Python one; returns the
+    previous setting. For tests and comparisons."""
+    global _use_c
+    previous = _use_c
+    _use_c = enabled and _CParser is not None
+    return previous
+
+
+class ReadError(Exception):
+    """Why a text, or one document of it, is refused: the message as yk prints it, where, and a hint.
+
+    `mark` is a 0-based (line, column) of the parsed text; `span` instead when the place is a node's span.
+    """
+
+    def __init__(self, message: str, mark: Mark = (0, 0), hint: str = "", span: Span | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.mark = mark
+        self.hint = hint
+        self.span = span
+
+
+class _Declined(Exception):
+    """The plain-data reader leaves this text to the node reader (which reports what is wrong with it)."""
+
+
+class _Reread(Exception):
+    """The text has anchors, aliases or tags, whose syntax libyaml and ruamel.yaml read differently (the characters
+    of an anchor's name, of a tag): ruamel.yaml's parser reads it."""
+
+
+class _ParserError(Exception):
+    """The event parser stopped on a syntax error."""
+
+    def __init__(self, error: ReadError) -> None:
+        super().__init__(error.message)
+        self.error = error
+
+
+def read_nodes(text: str, span_of: SpanOf | None = None) -> tuple[list[Node], list[ReadError]]:
+    """Every document of a text as Nodes, and what was refused: a syntax error stops reading (the documents before
+    it are kept) and comes first; a document whose aliases expand too far or that contains itself is left out.
+    Without `span_of`, spans are the marks plus one (1-based lines and columns of the text itself)."""
+    errors: list[ReadError] = []
+    if _c_parser_for(text):
+        assert _CParser is not None
+        documents: list[Node] = []
+        depth = [0]
+        try:
+            _compose(_CParser(text).get_event, span_of, documents, errors, _end_mark(text), depth, text)
+            return documents, errors
+        except _Reread:
+            errors = []
+        except _ParserError as err:
+            if depth[0] > _PURE_DEPTH:  # ruamel.yaml's scanner is too slow this deep: libyaml's words then
+                return documents, [err.error, *errors]
+            errors = []  # ruamel.yaml's parser says what is wrong, in its words
+        except ReadError as err:
+            return documents, [err, *errors]
+    documents = []
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            _compose(_pure_events(text), span_of, documents, errors)
+    except _ParserError as err:
+        return documents, [err.error, *errors]
+    except ReadError as err:
+        return documents, [err, *errors]
+    return documents, errors
+
+
+def read_plain(text: str) -> tuple[bool, Any]:
+    """(True, the only document as plain data: dict, list, str, int, float, bool or None), or (False, None) when the
+    text needs the node reader: anchors, aliases, tags, repeated or non-scalar keys, several documents, errors."""
+    if not _c_parser_for(text):
+        return False, None
+    from ruamel.yaml.error import YAMLError
+
+    assert _CParser is not None
+    try:
+        # anchors, tags and aliases all need one of these characters: a text without any has none to look for
+        properties = "&" in text or "!" in text or "*" in text
+        return True, _plain(_CParser(text).get_event, properties, text if _may_have_adjacent_values(text) else "")
+    except (_Declined, YAMLError):
+        return False, None
+
+
+def _pure_events(text: str) -> Callable[[], Any]:
+    """ruamel.yaml's pure-Python parser, as a function giving the next event (None at the end)."""
+    from ruamel.yaml import YAML
+
+    return functools.partial(next, iter(YAML(typ="safe", pure=True).parse(text)), None)
+
+
+def _syntax_error(err: Exception) -> ReadError:
+    from ruamel.yaml.error import MarkedYAMLError
+
+    if isinstance(err, MarkedYAMLError):
+        mark = err.problem_mark or err.context_mark
+        message = " ".join(str(part) for part in (err.context, err.problem) if part)
+        where = (mark.line, mark.column) if mark else (0, 0)
+        return ReadError(f"YAML syntax error: {message}", where, syntax_hint(message))
+    return ReadError(f"YAML syntax error: {err}")
+
+
+def syntax_hint(message: str) -> str:
+    """A hint for the usual causes of a syntax error."""
+    if "\\t" in message or "tab" in message.lower():
+        return "YAML does not allow tabs for indentation; use spaces."
+    if "could not find expected ':'" in message or "expected <block end>" in message:
+        return "check the indentation of this line and the one before it."
+    return ""
+
+
+def _may_have_adjacent_values(text: str) -> bool:
+    """Whether a flow mapping value may follow its colon with no space between (`["a":b]`), after a quoted key or
+    a flow collection: libyaml reads that as a value wherever it is, ruamel.yaml's parser (YAML 1.2) only in some
+    places, so such values are left to ruamel.yaml."""
+    return '":' in text or "':" in text or "]:" in text or "}:" in text
+
+
+def _too_deep(event: Any, flow: bool) -> ReadError:
+    where = "flow" if flow else "indent"
+    mark = event.start_mark
+    return ReadError(
+        f"YAML syntax error: while increasing {where} level exceeded max depth of {MAX_DEPTH}",
+        (mark.line, mark.column),
+        f"YuniKorn's YAML decoder (yaml.v3) stops at {MAX_DEPTH:,} nested levels too.",
+    )
+
+
+def _event_classes() -> tuple[type, ...]:
+    from ruamel.yaml.events import (
+        AliasEvent,
+        DocumentEndEvent,
+        DocumentStartEvent,
+        MappingEndEvent,
+        MappingStartEvent,
+        ScalarEvent,
+        SequenceEndEvent,
+        SequenceStartEvent,
+    )
+
+    return (ScalarEvent, MappingStartEvent, SequenceStartEvent, MappingEndEvent, SequenceEndEvent, AliasEvent,
+            DocumentStartEvent, DocumentEndEvent)  # fmt: skip
+
+
+_BINARY = "tag:yaml.org,2002:binary"
+
+
+_PURE_DEPTH = 1000
+"""Deeper than this, a syntax error libyaml found is not read again by ruamel.yaml's parser, whose scanner slows
+down with the nesting depth (seconds per thousand tokens at a depth of 10,000)."""
+
+
+def _end_mark(text: str) -> Mark:
+    """The mark of the end of a text."""
+    last = text.rfind("\n")
+    return text.count("\n"), len(text) - last - 1
+
+
+def _compose(
+    get: Callable[[], Any],
+    span_of: SpanOf | None,
+    out: list[Node],
+    errors: list[ReadError],
+    c_end: Mark | None = None,
+    deepest: list[int] | None = None,
+    text_of: str = "",
+) -> None:
+    """Nodes from the events `get` gives, appended to `out` as each document ends (or its error to `errors`).
+
+    With `c_end` (the end of the text), the events are libyaml's, whose marks are moved to where ruamel.yaml's
+    parser puts them: libyaml ends the last node after a line break the text lacks, and places an empty mapping
+    value right after its colon where ruamel.yaml places it at the next token (and the other way round in a flow
+    mapping, found in `text_of`, the text). `deepest[0]` is kept at the deepest nesting met (flow and block levels
+    together). Without `span_of`, a span is its marks plus one (an empty one covers one column).
+    """
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        _compose_events(get, span_of, out, errors, c_end, deepest, text_of)
+    except YAMLError as err:
+        raise _ParserError(_syntax_error(err)) from None
+
+
+def _compose_events(
+    get: Callable[[], Any],
+    span_of: SpanOf | None,
+    out: list[Node],
+    errors: list[ReadError],
+    c_end: Mark | None,
+    deepest: list[int] | None,
+    text_of: str,
+) -> None:
+    """_compose without the translation of the parser's errors: one loop, one branch per kind of event."""
+    scalar_event, map_start, seq_start, map_end, seq_end, alias_event, _, doc_end = _event_classes()
+    max_depth = MAX_DEPTH
+    from_c = c_end is not None
+    adjacent = from_c and _may_have_adjacent_values(text_of)
+    last_line, last_column = c_end if c_end is not None else (1 << 62, 0)
+    spans = span_of if span_of is not None else _identity_span
+    new_span = _new_span
+    resolved: dict[str, tuple[str, object]] = {}
+    anchors: dict[str, Node] = {}
+    aliases = 0
+    stack: list[tuple[Node | None, Node | None, Any, bool, int, int]] = []
+    """Per open collection, what to restore at its end: (parent, parent's pending key, start mark, whether the
+    parent is a mapping, flow depth, block indentation column)."""
+    parent: Node | None = None
+    key: Node | None = None
+    is_map = False
+    root: Node | None = None
+    flow = 0
+    column = -1
+    indents = 0
+    empty: Node | None = None
+    """A libyaml empty mapping value whose span waits for the next event."""
+    last_end: Any = None
+    """The end mark of the last node read (a flow mapping's key, before an empty value)."""
+    while True:
+        event = get()
+        if event is None:
+            return
+        if empty is not None:
+            mark = event.start_mark
+            here = (mark.line, mark.column) if mark.line <= last_line else (last_line, last_column)
+            empty.span = spans(here, here)
+            empty = None
+        cls = event.__class__
+        if cls is scalar_event:
+            start = event.start_mark
+            end = event.end_mark
+            text = event.value
+            tag = event.ctag
+            anchor = event.anchor
+            if from_c and (tag is not None or anchor is not None):
+                raise _Reread
+            if adjacent and flow and is_map and key is not None and text_of[start.index - 1] == ":":
+                raise _Reread
+            line, col, end_line, end_col = start.line, start.column, end.line, end.column
+            if end_line > last_line:
+                end_line, end_col = last_line, last_column
+            if span_of is None:
+                if end_line < line or (end_line == line and end_col <= col):
+                    span = new_span(line + 1, col + 1, line + 1, col + 2)
+                else:
+                    span = new_span(line + 1, col + 1, end_line + 1, end_col + 1)
+            else:
+                span = span_of((line, col), (end_line, end_col))
+            style = event.style
+            if tag is not None and str(tag) == _BINARY:
+                node = Node("scalar", span, "binary", text, text, [], [], style or "")
+            elif style:
+                node = Node("scalar", span, "str", text, text, [], [], style)
+            else:
+                found = resolved.get(text)
+                if found is None:
+                    found = resolved[text] = resolve_plain(text)
+                node = Node("scalar", span, found[0], text, found[1], [], [], "")
+                if not text and from_c and is_map and key is not None:
+                    if not flow:
+                        if start.index == end.index:
+                            empty = node
+                    elif last_end is not None:
+                        node.span = _after_colon(text_of, last_end, start, spans) or span
+            last_end = end
+            if anchor is not None:
+                anchors[anchor] = node
+        elif cls is map_start or cls is seq_start:
+            anchor = event.anchor
+            if from_c and (event.ctag is not None or anchor is not None):
+                raise _Reread
+            if adjacent and flow and is_map and key is not None and text_of[event.start_mark.index - 1] == ":":
+                raise _Reread
+            pushed = column
+            if event.flow_style:
+                flow += 1
+                if flow > max_depth:
+                    raise _too_deep(event, True)
+            elif event.start_mark.column > column:
+                indents += 1
+                if indents > max_depth:
+                    raise _too_deep(event, False)
+                column = event.start_mark.column
+            if deepest is not None and flow + indents > deepest[0]:
+                deepest[0] = flow + indents
+            is_mapping = cls is map_start
+            node = Node("map", _NO_SPAN, "map") if is_mapping else Node("seq", _NO_SPAN, "seq")
+            if anchor is not None:
+                anchors[anchor] = node
+            if parent is None:
+                root = node
+            elif is_map:
+                if key is None:
+                    key = node
+                else:
+                    parent.pairs.append((key, node))
+                    key = None
+            else:
+                parent.items.append(node)
+            stack.append((parent, key, event.start_mark, is_map, flow - 1 if event.flow_style else flow, pushed))
+            parent, key, is_map = node, None, is_mapping
+            continue
+        elif cls is map_end or cls is seq_end:
+            assert parent is not None
+            node = parent
+            parent, key, start, is_map, flow, previous = stack.pop()
+            if previous != column:
+                indents -= 1
+                column = previous
+            end = last_end = event.end_mark
+            end_mark = (end.line, end.column) if end.line <= last_line else (last_line, last_column)
+            node.span = spans((start.line, start.column), end_mark)
+            continue  # the collection was attached when it started
+        elif cls is alias_event:
+            if from_c:
+                raise _Reread
+            found_node = anchors.get(event.anchor)
+            if found_node is None:
+                mark = event.start_mark
+                raise ReadError(f"YAML syntax error: found undefined alias {event.anchor!r}", (mark.line, mark.column))
+            node = found_node
+            aliases += 1
+        elif cls is doc_end:
+            if root is not None:
+                problem = _expansion_error(root) if aliases else None
+                if problem is None:
+                    out.append(root)
+                else:
+                    errors.append(problem)
+            root, anchors, aliases = None, {}, 0
+            continue
+        else:
+            continue  # stream and document starts
+        if parent is None:
+            root = node
+        elif is_map:
+            if key is None:
+                key = node
+            else:
+                parent.pairs.append((key, node))
+                key = None
+        else:
+            parent.items.append(node)
+
+
+_NO_SPAN = Span(0, 0, 0, 0)
+"""A collection's span until its end is read."""
+
+
+def _identity_span(start: Mark, end: Mark) -> Span:
+    """The span of marks in the text itself: 1-based, and an empty one covers one column."""
+    if end <= start:
+        return _new_span(start[0] + 1, start[1] + 1, start[0] + 1, start[1] + 2)
+    return _new_span(start[0] + 1, start[1] + 1, end[0] + 1, end[1] + 1)
+
+
+_set_line = vars(Span)["line"].__set__
+_set_column = vars(Span)["column"].__set__
+_set_end_line = vars(Span)["end_line"].__set__
+_set_end_column = vars(Span)["end_column"].__set__
+
+
+def _new_span(line: int, column: int, end_line: int, end_column: int) -> Span:
+    """Span(line, column, end_line, end_column), made without the frozen dataclass's __init__ (four
+    object.__setattr__ calls), through its slots: twice as fast, and a reader makes one per node."""
+    span: Span = object.__new__(Span)
+    _set_line(span, line)
+    _set_column(span, column)
+    _set_end_line(span, end_line)
+    _set_end_column(span, end_column)
+    return span
+
+
+def _after_colon(text: str, key_end: Any, value_start: Any, span_of: SpanOf) -> Span | None:
+    """Where ruamel.yaml puts an empty flow mapping value: right after the `:` that follows its key (libyaml: at
+    the next token)."""
+    colon = text.find(":", key_end.index, value_start.index)
+    if colon < 0:
+        return None
+    between = text[key_end.index : colon + 1]
+    newlines = between.count("\n")
+    column = key_end.column + len(between) if not newlines else len(between) - between.rfind("\n") - 1
+    here = (key_end.line + newlines, column)
+    return span_of(here, here)
+
+
+def _plain(get: Callable[[], Any], properties: bool, adjacent: str) -> Any:
+    """The only document of the events `get` gives, as plain data; raises _Declined for anything the node reader
+    must look at (`properties`: whether the text may have anchors, tags or aliases at all; `adjacent`: the text,
+    when it may have a flow value right after its colon, else "")."""
+    scalar_event, map_start, seq_start, map_end, seq_end, alias_event, doc_start, _ = _event_classes()
+    max_depth = MAX_DEPTH
+    values: dict[str, Any] = {}
+    """Plain scalars resolved, by their text: keys and values repeat a lot."""
+    stack: list[tuple[Any, Any, bool, int, int]] = []
+    parent: Any = None
+    key: Any = None
+    is_map = False
+    expect_key = False
+    root: Any = None
+    documents = 0
+    flow = 0
+    column = -1
+    indents = 0
+    while True:
+        event = get()
+        if event is None:
+            return root
+        cls = event.__class__
+        if cls is scalar_event:
+            if properties and (event.anchor is not None or event.ctag is not None):
+                raise _Declined("anchor or tag")
+            if adjacent and flow and is_map and not expect_key and adjacent[event.start_mark.index - 1] == ":":
+                raise _Declined("a flow value right after its colon")
+            text = event.value
+            if event.style:
+                value: Any = text
+            else:
+                value = values.get(text, values)
+                if value is values:
+                    tag, resolved = resolve_plain(text)
+                    value = plain_number(tag, text, resolved) if tag in _NUMBERS else text
+                    values[text] = value
+            if is_map:
+                if expect_key:
+                    if text in parent:
+                        raise _Declined("repeated key")
+                    key = text
+                    expect_key = False
+                else:
+                    parent[key] = value
+                    expect_key = True
+            elif parent is not None:
+                parent.append(value)
+            else:
+                root = value
+        elif cls is map_start or cls is seq_start:
+            if properties and (event.anchor is not None or event.ctag is not None):
+                raise _Declined("anchor or tag")
+            if adjacent and flow and is_map and not expect_key and adjacent[event.start_mark.index - 1] == ":":
+                raise _Declined("a flow value right after its colon")
+            pushed = column
+            if event.flow_style:
+                flow += 1
+                if flow > max_depth:
+                    raise _Declined("too deep")
+            elif event.start_mark.column > column:
+                indents += 1
+                if indents > max_depth:
+                    raise _Declined("too deep")
+                column = event.start_mark.column
+            value = {} if cls is map_start else []
+            if is_map:
+                if expect_key:
+                    raise _Declined("collection as a key")
+                parent[key] = value
+            elif parent is not None:
+                parent.append(value)
+            else:
+                root = value
+            stack.append((parent, key, is_map, flow - (1 if event.flow_style else 0), pushed))
+            parent, is_map, expect_key = value, cls is map_start, True
+        elif cls is map_end or cls is seq_end:
+            parent, key, is_map, flow, previous = stack.pop()
+            expect_key = True
+            if previous != column:
+                indents -= 1
+                column = previous
+        elif cls is alias_event:
+            raise _Declined("alias")
+        elif cls is doc_start:
+            documents += 1
+            if documents > 1:
+                raise _Declined("several documents")
+
+
+_NUMBERS = frozenset(("int", "float", "bool", "null"))
+"""Tags whose plain data is a value, not the text (plain_number)."""
+
+
+def _expansion_error(root: Node) -> ReadError | None:
+    """The error for a document whose aliases add more than MAX_EXPANDED_NODES nodes to it (each alias counts as
+    the whole node it refers to, aliases within included), or that contains itself; else None."""
+    sizes: dict[int, int] = {}
+    """Per node (by id), how many nodes it stands for once every alias is expanded."""
+    on_path: set[int] = set()
+    work: list[tuple[Node, int]] = [(root, 0)]
+    """(node, how many children are counted): a depth-first walk without recursion."""
+    cap = 1 << 62
+    while work:
+        node, done = work[-1]
+        ident = id(node)
+        children = node.items if node.kind == "seq" else [n for pair in node.pairs for n in pair]
+        if done == 0:
+            if ident in sizes:
+                work.pop()
+                continue
+            on_path.add(ident)
+        if done < len(children):
+            work[-1] = (node, done + 1)
+            child = children[done]
+            child_id = id(child)
+            if child_id in on_path:
+                return ReadError("an alias refers to the node that contains it (recursive YAML)", span=child.span)
+            if child_id not in sizes:
+                work.append((child, 0))
+            continue
+        sizes[ident] = min(1 + sum(sizes[id(child)] for child in children), cap)
+        on_path.discard(ident)
+        work.pop()
+    # every node is in `sizes` once: the expanded document has len(sizes) nodes of its own, the rest come by alias
+    if sizes[id(root)] - len(sizes) > MAX_EXPANDED_NODES:
+        message = f"aliases add more than {MAX_EXPANDED_NODES:,} nodes to this document (a YAML bomb?)"
+        return ReadError(message, span=root.span)
+    return None
