@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import json
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
 
 from yk_cli.core import cluster_rules as cr
 from yk_cli.core.diagnostics import Problem, Span
@@ -43,6 +42,7 @@ from yk_cli.core.workload import (
 )
 from yk_cli.core.yamldoc import Node, resolve_plain
 from yk_cli.load.configmap import configmap_entries
+from yk_cli.load.objects import rfc3339_seconds
 from yk_cli.load.source import decode_text, parse_yaml, read_input
 
 SCHEDULER_NAME = "yunikorn"
@@ -238,15 +238,11 @@ def _timestamp(reader: _Reader, obj: Node) -> int | None:
     node = _get(obj, "metadata", "creationTimestamp")
     if node is None or node.kind != "scalar":
         return None
-    text = node.text.strip()
-    try:
-        moment = datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
-    except ValueError:
-        reader.report(cr.BAD_TIMESTAMP, f"creationTimestamp {text!r} is not an RFC 3339 time", node)
+    seconds = rfc3339_seconds(node.text)
+    if seconds is None:
+        reader.report(cr.BAD_TIMESTAMP, f"creationTimestamp {node.text.strip()!r} is not an RFC 3339 time", node)
         return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return int(moment.timestamp() // 1)
+    return int(seconds // 1)
 
 
 def _go_bool(text: str) -> bool | None:

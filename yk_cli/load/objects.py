@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from yk_cli.core.diagnostics import Problem
 from yk_cli.core.rules import Rule
@@ -62,3 +63,15 @@ def go_bool(text: str) -> bool | None:
     if text in GO_FALSE:
         return False
     return None
+
+
+def rfc3339_seconds(text: str) -> float | None:
+    """An RFC 3339 time (metadata.creationTimestamp) as Unix seconds; None when it is not one. A time without a zone
+    is taken as UTC."""
+    try:
+        moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.timestamp()

@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import os
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
 
 from yk_cli.core.diagnostics import Problem
 from yk_cli.core.resources import k8s_quantity
@@ -40,7 +39,7 @@ from yk_cli.core.volcano.model import (
 )
 from yk_cli.core.yamldoc import Node as YamlNode
 from yk_cli.load.configmap import embedded_position
-from yk_cli.load.objects import ObjectReader, SkipObject, go_bool
+from yk_cli.load.objects import ObjectReader, SkipObject, go_bool, rfc3339_seconds
 from yk_cli.load.source import InputError, decode_text, expand_inputs, parse_yaml, read_input
 
 CONF_CONFIGMAP = "volcano-scheduler-configmap"
@@ -122,15 +121,10 @@ def _timestamp(reader: ObjectReader, obj: YamlNode) -> float | None:
     node = _get(obj, "metadata", "creationTimestamp")
     if node is None or node.kind != "scalar":
         return None
-    text = node.text.strip()
-    try:
-        moment = datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
-    except ValueError:
-        reader.report(vr.BAD_TIMESTAMP, f"creationTimestamp {text!r} is not an RFC 3339 time", node)
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.timestamp()
+    seconds = rfc3339_seconds(node.text)
+    if seconds is None:
+        reader.report(vr.BAD_TIMESTAMP, f"creationTimestamp {node.text.strip()!r} is not an RFC 3339 time", node)
+    return seconds
 
 
 def _queue(reader: ObjectReader, obj: YamlNode, name: str) -> Queue:

@@ -17,7 +17,6 @@ import functools
 import json
 import os
 from dataclasses import replace
-from datetime import UTC, datetime
 from typing import Any
 
 from yk_cli.core.resources import k8s_quantity
@@ -34,7 +33,7 @@ from yk_cli.core.volcano.model import (
     Quantities,
     Queue,
 )
-from yk_cli.load.objects import GO_TRUE
+from yk_cli.load.objects import GO_TRUE, rfc3339_seconds
 from yk_cli.load.source import parse_yaml, read_input
 from yk_cli.load.volcano import (
     CONF_CONFIGMAP,
@@ -129,13 +128,10 @@ def _timestamp(obj: Any) -> float | None:
     text = _text(obj, "metadata", "creationTimestamp").strip()
     if not text:
         return None
-    try:
-        moment = datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
-    except ValueError:
-        raise _GiveUp from None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.timestamp()
+    seconds = rfc3339_seconds(text)
+    if seconds is None:
+        raise _GiveUp
+    return seconds
 
 
 def _add(target: Quantities, other: Quantities) -> None:
