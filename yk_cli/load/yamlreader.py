@@ -1,21 +1,23 @@
-"""The one YAML reader: libyaml's event parser (ruamel.yaml.clib) and an iterative composer, to Nodes or plain data.
+"""The one YAML reader: libyaml's event parser and an iterative composer, to Nodes or plain data.
 
-Events come from `_ruamel_yaml.CParser` (libyaml, the C parser that ruamel.yaml.clib ships), or from ruamel.yaml's
-pure-Python parser when the C extension is missing. A text either parser refuses is read again by the pure-Python
-parser, so a syntax error always carries ruamel.yaml's message and position. The composer keeps its own stack (no
-recursion, whatever the nesting) and counts nesting the way YuniKorn's yaml.v3 does: more than MAX_DEPTH open flow
-collections, or block collections each indented further than the last, is the error yaml.v3 reports. Aliases share
-their node, so an alias bomb stays small in memory; a document to which aliases add more than MAX_EXPANDED_NODES
-nodes, or that contains itself, is refused. Scalars resolve like yaml.v3 (core.yamldoc.resolve_plain); keys keep
-their text.
+Events come from libyaml: through yk's own binding (`_yamlevents`, built from the copy of libyaml that
+ruamel.yaml.clib ships, which hands each event over as one tuple) when it was compiled, else through
+`_ruamel_yaml.CParser` (ruamel.yaml.clib), else from ruamel.yaml's pure-Python parser. A text libyaml refuses is
+read again by the pure-Python parser, so a syntax error always carries ruamel.yaml's message and position. The
+composer keeps its own stack (no recursion, whatever the nesting) and counts nesting the way YuniKorn's yaml.v3 does:
+more than MAX_DEPTH open flow collections, or block collections each indented further than the last, is the error
+yaml.v3 reports. Aliases share their node, so an alias bomb stays small in memory; a document to which aliases add
+more than MAX_EXPANDED_NODES nodes, or that contains itself, is refused. Scalars resolve like yaml.v3
+(core.yamldoc.resolve_plain); keys keep their text.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+import sys
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from yk_cli.core.diagnostics import Span
@@ -31,13 +33,40 @@ Mark = tuple[int, int]
 """A 0-based (line, column) of the parsed text."""
 SpanOf = Callable[[Mark, Mark], Span]
 """Turns the start and end marks of a node into its span in the file shown to the user."""
+Event = tuple[int, Any, Any, Any, Any, int, int, int, int, int, int]
+"""One parser event: (kind, value, style, anchor, tag, start line, start column, start index, end line, end column,
+end index), as _yamlevents gives it. value: a scalar's text or an alias's anchor; style: a scalar's ('' plain, `'`,
+`"`, `|`, `>`), a collection's flow flag, a document start's explicit flag; marks 0-based, indexes in characters."""
+
+STREAM_START, STREAM_END, DOCUMENT_START, DOCUMENT_END, ALIAS, SCALAR = 1, 2, 3, 4, 5, 6
+SEQUENCE_START, SEQUENCE_END, MAPPING_START, MAPPING_END = 7, 8, 9, 10
 
 try:
-    from _ruamel_yaml import CParser as _CParser
-except ImportError:  # pragma: no cover - the test suite forces this path with use_c_parser(False)
-    _CParser = None
+    from yk_cli.load import _yamlevents  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - not compiled (no C compiler at install): ruamel.yaml.clib's parser
+    _yamlevents = None
 
-_use_c = _CParser is not None
+PARSERS = ("events", "cparser", "pure")
+"""The event sources, fastest first: yk's binding of libyaml, ruamel.yaml.clib's, ruamel.yaml's pure Python."""
+
+
+@functools.cache
+def _cparser() -> Any:
+    """ruamel.yaml.clib's parser class, or None; imported only when needed (it imports ruamel.yaml, a start-up's
+    worth of milliseconds)."""
+    try:
+        from _ruamel_yaml import CParser
+    except ImportError:  # pragma: no cover - the test suite forces the other paths with use_parser()
+        return None
+    return CParser
+
+
+def available_parsers() -> list[str]:
+    """The event sources installed, fastest first ("pure" always)."""
+    return [name for name in PARSERS if name == "pure" or (_yamlevents if name == "events" else _cparser())]
+
+
+_parser = "events" if _yamlevents is not None else available_parsers()[0]
 
 
 @functools.cache
@@ -50,7 +79,7 @@ def _awkward() -> re.Pattern[str]:
 
 def _c_parser_for(text: str) -> bool:
     """Whether libyaml reads this text exactly as ruamel.yaml's parser would."""
-    if not _use_c:
+    if _parser == "pure":
         return False
     if text.isascii():  # then only control characters are awkward: the bytes left once the others are deleted
         return not text.encode("ascii").translate(None, _ASCII_FINE)
@@ -62,17 +91,60 @@ _ASCII_FINE = bytes(range(0x20, 0x7F)) + b"\n"
 
 
 def c_parser_available() -> bool:
-    """Whether libyaml's parser (ruamel.yaml.clib) is installed and in use."""
-    return _use_c
+    """Whether a libyaml parser (yk's binding or ruamel.yaml.clib's) is installed and in use."""
+    return _parser != "pure"
+
+
+def parser_in_use() -> str:
+    """The event source in use: "events" (yk's binding of libyaml), "cparser" (ruamel.yaml.clib's) or "pure"."""
+    return _parser
+
+
+def use_parser(name: str) -> str:
+    """Read with this event source (one of available_parsers()); returns the previous one. For tests and
+    comparisons."""
+    global _parser
+    if name not in available_parsers():
+        raise ValueError(f"parser {name!r} is not available (available: {', '.join(available_parsers())})")
+    previous, _parser = _parser, name
+    return previous
 
 
 def use_c_parser(enabled: bool) -> bool:
-    """Read with the C parser (when installed) or, with False, with ruamel.yaml's pure-Python one; returns the
-    previous setting. For tests and comparisons."""
-    global _use_c
-    previous = _use_c
-    _use_c = enabled and _CParser is not None
+    """Read with libyaml (the fastest binding installed) or, with False, with ruamel.yaml's pure-Python parser;
+    returns whether libyaml was in use. For tests and comparisons."""
+    previous = _parser != "pure"
+    use_parser(available_parsers()[0] if enabled else "pure")
     return previous
+
+
+def _c_events(text: str) -> Iterator[Event]:
+    """libyaml's events of a text, as tuples, from yk's binding or from ruamel.yaml.clib's."""
+    if _parser == "events":
+        return iter(_yamlevents.Events(text))
+    return _tuples(_cparser()(text).get_event)
+
+
+def _tuples(get: Callable[[], Any]) -> Iterator[Event]:
+    """The events of a ruamel.yaml parser (C or pure Python) as tuples, like _yamlevents gives them."""
+    kinds = _event_kinds()
+    while True:
+        event = get()
+        if event is None:
+            return
+        kind = kinds.get(event.__class__, 0)
+        start, end = event.start_mark, event.end_mark
+        value = style = anchor = tag = None
+        if kind in (SCALAR, SEQUENCE_START, MAPPING_START):
+            anchor = event.anchor
+            tag = None if event.ctag is None else str(event.ctag)
+            if kind == SCALAR:
+                value, style = event.value, event.style
+            else:
+                style = event.flow_style
+        elif kind == ALIAS:
+            value = event.anchor
+        yield (kind, value, style, anchor, tag, start.line, start.column, start.index, end.line, end.column, end.index)
 
 
 class ReadError(Exception):
@@ -112,11 +184,10 @@ def read_nodes(text: str, span_of: SpanOf | None = None) -> tuple[list[Node], li
     Without `span_of`, spans are the marks plus one (1-based lines and columns of the text itself)."""
     errors: list[ReadError] = []
     if _c_parser_for(text):
-        assert _CParser is not None
         documents: list[Node] = []
         depth = [0]
         try:
-            _compose(_CParser(text).get_event, span_of, documents, errors, _end_mark(text), depth, text)
+            _compose(_c_events(text), span_of, documents, errors, _end_mark(text), depth, text)
             return documents, errors
         except _Reread:
             errors = []
@@ -130,7 +201,7 @@ def read_nodes(text: str, span_of: SpanOf | None = None) -> tuple[list[Node], li
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            _compose(_pure_events(text), span_of, documents, errors)
+            _compose(_tuples(_pure_events(text)), span_of, documents, errors)
     except _ParserError as err:
         return documents, [err.error, *errors]
     except ReadError as err:
@@ -143,15 +214,16 @@ def read_plain(text: str) -> tuple[bool, Any]:
     text needs the node reader: anchors, aliases, tags, repeated or non-scalar keys, several documents, errors."""
     if not _c_parser_for(text):
         return False, None
-    from ruamel.yaml.error import YAMLError
-
-    assert _CParser is not None
     try:
         # anchors, tags and aliases all need one of these characters: a text without any has none to look for
         properties = "&" in text or "!" in text or "*" in text
-        return True, _plain(_CParser(text).get_event, properties, text if _may_have_adjacent_values(text) else "")
-    except (_Declined, YAMLError):
+        return True, _plain(_c_events(text), properties, text if _may_have_adjacent_values(text) else "")
+    except _Declined:
         return False, None
+    except Exception as err:
+        if _binding_error(err) is not None or _is_ruamel_error(err):
+            return False, None  # a syntax error: the node reader reports it
+        raise
 
 
 def _pure_events(text: str) -> Callable[[], Any]:
@@ -172,6 +244,32 @@ def _syntax_error(err: Exception) -> ReadError:
     return ReadError(f"YAML syntax error: {err}")
 
 
+def _is_ruamel_error(err: Exception) -> bool:
+    """Whether ruamel.yaml (its parsers, C or pure Python) raised this error (about the text)."""
+    errors = sys.modules.get("ruamel.yaml.error")  # not imported: not raised by it
+    return errors is not None and isinstance(err, errors.YAMLError)
+
+
+def _binding_error(err: Exception) -> Exception | None:
+    """_yamlevents.Error as the exception ruamel.yaml.clib's parser raises for the same libyaml error; None for any
+    other exception."""
+    if _yamlevents is None or not isinstance(err, _yamlevents.Error):
+        return None
+    from ruamel.yaml.error import StreamMark
+    from ruamel.yaml.parser import ParserError
+    from ruamel.yaml.reader import ReaderError
+    from ruamel.yaml.scanner import ScannerError
+
+    kind, context, context_line, context_column, problem, problem_line, problem_column = err.args
+    name = "<unicode string>"
+    if kind == "reader":  # problem_line and problem_column hold libyaml's offset and value then
+        return ReaderError(name, problem_line, problem_column, "?", problem)
+    context_mark = None if context is None else StreamMark(name, 0, context_line, context_column)
+    problem_mark = StreamMark(name, 0, problem_line, problem_column)
+    cls = ScannerError if kind == "scanner" else ParserError
+    return cls(context, context_mark, problem, problem_mark)
+
+
 def syntax_hint(message: str) -> str:
     """A hint for the usual causes of a syntax error."""
     if "\\t" in message or "tab" in message.lower():
@@ -188,32 +286,36 @@ def _may_have_adjacent_values(text: str) -> bool:
     return '":' in text or "':" in text or "]:" in text or "}:" in text
 
 
-def _too_deep(event: Any, flow: bool) -> ReadError:
+def _too_deep(line: int, column: int, flow: bool) -> ReadError:
     where = "flow" if flow else "indent"
-    mark = event.start_mark
     return ReadError(
         f"YAML syntax error: while increasing {where} level exceeded max depth of {MAX_DEPTH}",
-        (mark.line, mark.column),
+        (line, column),
         f"YuniKorn's YAML decoder (yaml.v3) stops at {MAX_DEPTH:,} nested levels too.",
     )
 
 
-def _event_classes() -> tuple[type, ...]:
-    from ruamel.yaml.events import (
-        AliasEvent,
-        DocumentEndEvent,
-        DocumentStartEvent,
-        MappingEndEvent,
-        MappingStartEvent,
-        ScalarEvent,
-        SequenceEndEvent,
-        SequenceStartEvent,
-    )
+@functools.cache
+def _event_kinds() -> dict[type, int]:
+    """The kind of each ruamel.yaml event class."""
+    from ruamel.yaml import events
 
-    return (ScalarEvent, MappingStartEvent, SequenceStartEvent, MappingEndEvent, SequenceEndEvent, AliasEvent,
-            DocumentStartEvent, DocumentEndEvent)  # fmt: skip
+    return {
+        events.StreamStartEvent: STREAM_START,
+        events.StreamEndEvent: STREAM_END,
+        events.DocumentStartEvent: DOCUMENT_START,
+        events.DocumentEndEvent: DOCUMENT_END,
+        events.AliasEvent: ALIAS,
+        events.ScalarEvent: SCALAR,
+        events.SequenceStartEvent: SEQUENCE_START,
+        events.SequenceEndEvent: SEQUENCE_END,
+        events.MappingStartEvent: MAPPING_START,
+        events.MappingEndEvent: MAPPING_END,
+    }
 
 
+_STARTS = frozenset((MAPPING_START, SEQUENCE_START))
+_ENDS = frozenset((MAPPING_END, SEQUENCE_END))
 _BINARY = "tag:yaml.org,2002:binary"
 
 
@@ -229,7 +331,7 @@ def _end_mark(text: str) -> Mark:
 
 
 def _compose(
-    get: Callable[[], Any],
+    events: Iterable[Event],
     span_of: SpanOf | None,
     out: list[Node],
     errors: list[ReadError],
@@ -237,7 +339,7 @@ def _compose(
     deepest: list[int] | None = None,
     text_of: str = "",
 ) -> None:
-    """Nodes from the events `get` gives, appended to `out` as each document ends (or its error to `errors`).
+    """Nodes from the events, appended to `out` as each document ends (or its error to `errors`).
 
     With `c_end` (the end of the text), the events are libyaml's, whose marks are moved to where ruamel.yaml's
     parser puts them: libyaml ends the last node after a line break the text lacks, and places an empty mapping
@@ -245,16 +347,21 @@ def _compose(
     mapping, found in `text_of`, the text). `deepest[0]` is kept at the deepest nesting met (flow and block levels
     together). Without `span_of`, a span is its marks plus one (an empty one covers one column).
     """
-    from ruamel.yaml.error import YAMLError
-
     try:
-        _compose_events(get, span_of, out, errors, c_end, deepest, text_of)
-    except YAMLError as err:
-        raise _ParserError(_syntax_error(err)) from None
+        _compose_events(events, span_of, out, errors, c_end, deepest, text_of)
+    except (_Reread, ReadError):
+        raise
+    except Exception as err:
+        found = _binding_error(err)
+        if found is not None:
+            raise _ParserError(_syntax_error(found)) from None
+        if _is_ruamel_error(err):
+            raise _ParserError(_syntax_error(err)) from None
+        raise
 
 
 def _compose_events(
-    get: Callable[[], Any],
+    events: Iterable[Event],
     span_of: SpanOf | None,
     out: list[Node],
     errors: list[ReadError],
@@ -263,8 +370,8 @@ def _compose_events(
     text_of: str,
 ) -> None:
     """_compose without the translation of the parser's errors: one loop, one branch per kind of event."""
-    scalar_event, map_start, seq_start, map_end, seq_end, alias_event, _, doc_end = _event_classes()
     max_depth = MAX_DEPTH
+    scalar, map_start, starts, ends = SCALAR, MAPPING_START, _STARTS, _ENDS
     from_c = c_end is not None
     adjacent = from_c and _may_have_adjacent_values(text_of)
     last_line, last_column = c_end if c_end is not None else (1 << 62, 0)
@@ -273,9 +380,9 @@ def _compose_events(
     resolved: dict[str, tuple[str, object]] = {}
     anchors: dict[str, Node] = {}
     aliases = 0
-    stack: list[tuple[Node | None, Node | None, Any, bool, int, int]] = []
-    """Per open collection, what to restore at its end: (parent, parent's pending key, start mark, whether the
-    parent is a mapping, flow depth, block indentation column)."""
+    stack: list[tuple[Node | None, Node | None, int, int, bool, int, int]] = []
+    """Per open collection, what to restore at its end: (parent, parent's pending key, start line and column,
+    whether the parent is a mapping, flow depth, block indentation column)."""
     parent: Node | None = None
     key: Node | None = None
     is_map = False
@@ -285,29 +392,18 @@ def _compose_events(
     indents = 0
     empty: Node | None = None
     """A libyaml empty mapping value whose span waits for the next event."""
-    last_end: Any = None
-    """The end mark of the last node read (a flow mapping's key, before an empty value)."""
-    while True:
-        event = get()
-        if event is None:
-            return
+    last_end: tuple[int, int, int] | None = None
+    """The end mark (line, column, index) of the last node read (a flow mapping's key, before an empty value)."""
+    for kind, text, style, anchor, tag, line, col, index, end_line, end_col, end_index in events:
         if empty is not None:
-            mark = event.start_mark
-            here = (mark.line, mark.column) if mark.line <= last_line else (last_line, last_column)
+            here = (line, col) if line <= last_line else (last_line, last_column)
             empty.span = spans(here, here)
             empty = None
-        cls = event.__class__
-        if cls is scalar_event:
-            start = event.start_mark
-            end = event.end_mark
-            text = event.value
-            tag = event.ctag
-            anchor = event.anchor
+        if kind == scalar:
             if from_c and (tag is not None or anchor is not None):
                 raise _Reread
-            if adjacent and flow and is_map and key is not None and text_of[start.index - 1] == ":":
+            if adjacent and flow and is_map and key is not None and text_of[index - 1] == ":":
                 raise _Reread
-            line, col, end_line, end_col = start.line, start.column, end.line, end.column
             if end_line > last_line:
                 end_line, end_col = last_line, last_column
             if span_of is None:
@@ -317,8 +413,7 @@ def _compose_events(
                     span = new_span(line + 1, col + 1, end_line + 1, end_col + 1)
             else:
                 span = span_of((line, col), (end_line, end_col))
-            style = event.style
-            if tag is not None and str(tag) == _BINARY:
+            if tag is not None and tag == _BINARY:
                 node = Node("scalar", span, "binary", text, text, [], [], style or "")
             elif style:
                 node = Node("scalar", span, "str", text, text, [], [], style)
@@ -329,32 +424,31 @@ def _compose_events(
                 node = Node("scalar", span, found[0], text, found[1], [], [], "")
                 if not text and from_c and is_map and key is not None:
                     if not flow:
-                        if start.index == end.index:
+                        if index == end_index:
                             empty = node
                     elif last_end is not None:
-                        node.span = _after_colon(text_of, last_end, start, spans) or span
-            last_end = end
+                        node.span = _after_colon(text_of, last_end, index, spans) or span
+            last_end = (end_line, end_col, end_index)
             if anchor is not None:
                 anchors[anchor] = node
-        elif cls is map_start or cls is seq_start:
-            anchor = event.anchor
-            if from_c and (event.ctag is not None or anchor is not None):
+        elif kind in starts:
+            if from_c and (tag is not None or anchor is not None):
                 raise _Reread
-            if adjacent and flow and is_map and key is not None and text_of[event.start_mark.index - 1] == ":":
+            if adjacent and flow and is_map and key is not None and text_of[index - 1] == ":":
                 raise _Reread
             pushed = column
-            if event.flow_style:
+            if style:
                 flow += 1
                 if flow > max_depth:
-                    raise _too_deep(event, True)
-            elif event.start_mark.column > column:
+                    raise _too_deep(line, col, True)
+            elif col > column:
                 indents += 1
                 if indents > max_depth:
-                    raise _too_deep(event, False)
-                column = event.start_mark.column
+                    raise _too_deep(line, col, False)
+                column = col
             if deepest is not None and flow + indents > deepest[0]:
                 deepest[0] = flow + indents
-            is_mapping = cls is map_start
+            is_mapping = kind == map_start
             node = Node("map", _NO_SPAN, "map") if is_mapping else Node("seq", _NO_SPAN, "seq")
             if anchor is not None:
                 anchors[anchor] = node
@@ -368,30 +462,29 @@ def _compose_events(
                     key = None
             else:
                 parent.items.append(node)
-            stack.append((parent, key, event.start_mark, is_map, flow - 1 if event.flow_style else flow, pushed))
+            stack.append((parent, key, line, col, is_map, flow - 1 if style else flow, pushed))
             parent, key, is_map = node, None, is_mapping
             continue
-        elif cls is map_end or cls is seq_end:
+        elif kind in ends:
             assert parent is not None
             node = parent
-            parent, key, start, is_map, flow, previous = stack.pop()
+            parent, key, start_line, start_col, is_map, flow, previous = stack.pop()
             if previous != column:
                 indents -= 1
                 column = previous
-            end = last_end = event.end_mark
-            end_mark = (end.line, end.column) if end.line <= last_line else (last_line, last_column)
-            node.span = spans((start.line, start.column), end_mark)
+            last_end = (end_line, end_col, end_index)
+            end_mark = (end_line, end_col) if end_line <= last_line else (last_line, last_column)
+            node.span = spans((start_line, start_col), end_mark)
             continue  # the collection was attached when it started
-        elif cls is alias_event:
+        elif kind == ALIAS:
             if from_c:
                 raise _Reread
-            found_node = anchors.get(event.anchor)
+            found_node = anchors.get(text)
             if found_node is None:
-                mark = event.start_mark
-                raise ReadError(f"YAML syntax error: found undefined alias {event.anchor!r}", (mark.line, mark.column))
+                raise ReadError(f"YAML syntax error: found undefined alias {text!r}", (line, col))
             node = found_node
             aliases += 1
-        elif cls is doc_end:
+        elif kind == DOCUMENT_END:
             if root is not None:
                 problem = _expansion_error(root) if aliases else None
                 if problem is None:
@@ -442,25 +535,26 @@ def _new_span(line: int, column: int, end_line: int, end_column: int) -> Span:
     return span
 
 
-def _after_colon(text: str, key_end: Any, value_start: Any, span_of: SpanOf) -> Span | None:
+def _after_colon(text: str, key_end: tuple[int, int, int], value_start: int, span_of: SpanOf) -> Span | None:
     """Where ruamel.yaml puts an empty flow mapping value: right after the `:` that follows its key (libyaml: at
-    the next token)."""
-    colon = text.find(":", key_end.index, value_start.index)
+    the next token). `key_end` is the key's end (line, column, index), `value_start` the value's start index."""
+    key_line, key_column, key_index = key_end
+    colon = text.find(":", key_index, value_start)
     if colon < 0:
         return None
-    between = text[key_end.index : colon + 1]
+    between = text[key_index : colon + 1]
     newlines = between.count("\n")
-    column = key_end.column + len(between) if not newlines else len(between) - between.rfind("\n") - 1
-    here = (key_end.line + newlines, column)
+    column = key_column + len(between) if not newlines else len(between) - between.rfind("\n") - 1
+    here = (key_line + newlines, column)
     return span_of(here, here)
 
 
-def _plain(get: Callable[[], Any], properties: bool, adjacent: str) -> Any:
-    """The only document of the events `get` gives, as plain data; raises _Declined for anything the node reader
-    must look at (`properties`: whether the text may have anchors, tags or aliases at all; `adjacent`: the text,
-    when it may have a flow value right after its colon, else "")."""
-    scalar_event, map_start, seq_start, map_end, seq_end, alias_event, doc_start, _ = _event_classes()
+def _plain(events: Iterable[Event], properties: bool, adjacent: str) -> Any:
+    """The only document of the events as plain data; raises _Declined for anything the node reader must look at
+    (`properties`: whether the text may have anchors, tags or aliases at all; `adjacent`: the text, when it may have
+    a flow value right after its colon, else "")."""
     max_depth = MAX_DEPTH
+    scalar, map_start, starts, ends = SCALAR, MAPPING_START, _STARTS, _ENDS
     values: dict[str, Any] = {}
     """Plain scalars resolved, by their text: keys and values repeat a lot."""
     stack: list[tuple[Any, Any, bool, int, int]] = []
@@ -473,18 +567,13 @@ def _plain(get: Callable[[], Any], properties: bool, adjacent: str) -> Any:
     flow = 0
     column = -1
     indents = 0
-    while True:
-        event = get()
-        if event is None:
-            return root
-        cls = event.__class__
-        if cls is scalar_event:
-            if properties and (event.anchor is not None or event.ctag is not None):
+    for kind, text, style, anchor, tag, _, col, index, _, _, _ in events:
+        if kind == scalar:
+            if properties and (anchor is not None or tag is not None):
                 raise _Declined("anchor or tag")
-            if adjacent and flow and is_map and not expect_key and adjacent[event.start_mark.index - 1] == ":":
+            if adjacent and flow and is_map and not expect_key and adjacent[index - 1] == ":":
                 raise _Declined("a flow value right after its colon")
-            text = event.value
-            if event.style:
+            if style:
                 value: Any = text
             else:
                 value = values.get(text, values)
@@ -505,22 +594,22 @@ def _plain(get: Callable[[], Any], properties: bool, adjacent: str) -> Any:
                 parent.append(value)
             else:
                 root = value
-        elif cls is map_start or cls is seq_start:
-            if properties and (event.anchor is not None or event.ctag is not None):
+        elif kind in starts:
+            if properties and (anchor is not None or tag is not None):
                 raise _Declined("anchor or tag")
-            if adjacent and flow and is_map and not expect_key and adjacent[event.start_mark.index - 1] == ":":
+            if adjacent and flow and is_map and not expect_key and adjacent[index - 1] == ":":
                 raise _Declined("a flow value right after its colon")
             pushed = column
-            if event.flow_style:
+            if style:
                 flow += 1
                 if flow > max_depth:
                     raise _Declined("too deep")
-            elif event.start_mark.column > column:
+            elif col > column:
                 indents += 1
                 if indents > max_depth:
                     raise _Declined("too deep")
-                column = event.start_mark.column
-            value = {} if cls is map_start else []
+                column = col
+            value = {} if kind == map_start else []
             if is_map:
                 if expect_key:
                     raise _Declined("collection as a key")
@@ -529,20 +618,21 @@ def _plain(get: Callable[[], Any], properties: bool, adjacent: str) -> Any:
                 parent.append(value)
             else:
                 root = value
-            stack.append((parent, key, is_map, flow - (1 if event.flow_style else 0), pushed))
-            parent, is_map, expect_key = value, cls is map_start, True
-        elif cls is map_end or cls is seq_end:
+            stack.append((parent, key, is_map, flow - (1 if style else 0), pushed))
+            parent, is_map, expect_key = value, kind == map_start, True
+        elif kind in ends:
             parent, key, is_map, flow, previous = stack.pop()
             expect_key = True
             if previous != column:
                 indents -= 1
                 column = previous
-        elif cls is alias_event:
+        elif kind == ALIAS:
             raise _Declined("alias")
-        elif cls is doc_start:
+        elif kind == DOCUMENT_START:
             documents += 1
             if documents > 1:
                 raise _Declined("several documents")
+    return root
 
 
 _NUMBERS = frozenset(("int", "float", "bool", "null"))
