@@ -60,17 +60,44 @@ def outcome(parsed: Any) -> tuple:
     return [tree(doc) for doc in parsed.documents], parsed.problems
 
 
+PARSERS = yamlreader.available_parsers()
+"""Every event source installed: yk's binding of libyaml, ruamel.yaml.clib's, the pure-Python fallback."""
+
+
 def agrees(text: str) -> bool:
-    """Assert the reader (with the C parser and with the pure-Python fallback) gives ruamel.yaml's composer's nodes,
-    spans and problems; True when the text has no problem."""
+    """Assert the reader (with each event source: yk's binding of libyaml, ruamel.yaml.clib's parser, the pure-Python
+    fallback) gives ruamel.yaml's composer's nodes, spans and problems, and that its plain data is the node reader's;
+    True when the text has no problem."""
     expected = outcome(parse_yaml_ruamel(text))
     assert outcome(parse_yaml(text)) == expected, text
-    previous = yamlreader.use_c_parser(False)
-    try:
-        assert outcome(parse_yaml(text)) == expected, f"pure-Python fallback: {text}"
-    finally:
-        yamlreader.use_c_parser(previous)
+    plain = [plain_of(text)]
+    for name in PARSERS[1:]:
+        previous = yamlreader.use_parser(name)
+        try:
+            assert outcome(parse_yaml(text)) == expected, f"{name}: {text}"
+            if name != "pure":  # which gives no plain data (the node reader's is used then)
+                plain.append(plain_of(text))
+        finally:
+            yamlreader.use_parser(previous)
+    assert all(found == plain[0] for found in plain), text
     return not expected[1]
+
+
+def plain_of(text: str) -> tuple[bool, str]:
+    """read_plain's answer, checked against the node reader's plain data when it gives one (as JSON, so that 1 and
+    True and 1.0 differ)."""
+    ok, data = yamlreader.read_plain(text)
+    if ok:
+        assert json.dumps(data) == json.dumps(node_plain(text)), text
+    return ok, json.dumps(data)
+
+
+def node_plain(text: str) -> Any:
+    from yk_cli.load.workload import _full_parse
+
+    document = _full_parse(text)
+    assert not document.problems, text
+    return document.data
 
 
 def corpus() -> list[tuple[str, str]]:
@@ -124,6 +151,21 @@ def test_corpus_agrees(name: str, text: str) -> None:
 
 def test_the_c_parser_is_installed_and_used() -> None:
     assert yamlreader.c_parser_available()  # ruamel.yaml.clib is a dependency (pyproject.toml)
+    assert "cparser" in PARSERS
+
+
+def test_the_binding_is_compiled_and_used() -> None:
+    """setup.py builds _yamlevents wherever a C compiler is (it is optional there, for machines without one)."""
+    assert PARSERS == ["events", "cparser", "pure"]
+    assert yamlreader.parser_in_use() == "events"
+    from yk_cli.load import _yamlevents  # type: ignore[attr-defined]
+
+    assert _yamlevents.libyaml_version() == "0.1.7"  # the copy ruamel.yaml.clib ships: the same events either way
+
+
+def test_use_parser_refuses_what_is_not_installed() -> None:
+    with pytest.raises(ValueError, match="not available"):
+        yamlreader.use_parser("libfyaml")
 
 
 def test_the_fallback_can_be_forced_and_restored() -> None:
@@ -285,11 +327,12 @@ def test_handles_the_usual_shapes() -> None:
 def messages(text: str) -> list[tuple[int, int, str]]:
     """(line, column, message) of the problems, asserting the fallback parser gives the same."""
     found = [(p.span.line, p.span.column, p.message) for p in parse_yaml(text).problems]
-    previous = yamlreader.use_c_parser(False)
-    try:
-        assert [(p.span.line, p.span.column, p.message) for p in parse_yaml(text).problems] == found
-    finally:
-        yamlreader.use_c_parser(previous)
+    for name in PARSERS[1:]:
+        previous = yamlreader.use_parser(name)
+        try:
+            assert [(p.span.line, p.span.column, p.message) for p in parse_yaml(text).problems] == found, name
+        finally:
+            yamlreader.use_parser(previous)
     return found
 
 

@@ -10,9 +10,12 @@
    '' (plain), "'", '"', '|' or '>', a collection's True (flow) or False (block) or None, a document start's
    explicit flag, else None; anchor and tag: text or None. Marks are 0-based, as libyaml gives them.
 
+   Events(text, marks=False) gives shorter tuples, for plain data: (kind, value, style, anchor or tag, start_column,
+   start_index), the fourth the anchor, else the tag, else None.
+
    A syntax error raises Error(kind, context, context_line, context_column, problem, problem_line, problem_column)
    with kind "scanner", "parser" or "reader" (libyaml's problem and context texts). yk_cli/load/yamlreader.py
-   composes the events; this file only hands them over. */
+   composes the events into Nodes; plain() below composes plain data, as yamlreader._plain does. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -30,6 +33,7 @@ typedef struct {
     yaml_parser_t parser;
     PyObject *source; /* the bytes or str whose UTF-8 buffer libyaml reads */
     int done;
+    int marks; /* full tuples (11 items) or short ones (5) */
 } EventsObject;
 
 static void events_dealloc(EventsObject *self) {
@@ -40,8 +44,9 @@ static void events_dealloc(EventsObject *self) {
 
 static PyObject *events_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     PyObject *source;
-    static char *keywords[] = {"text", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O:Events", keywords, &source)) return NULL;
+    int marks = 1;
+    static char *keywords[] = {"text", "marks", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|p:Events", keywords, &source, &marks)) return NULL;
     const char *buffer;
     Py_ssize_t length;
     if (PyUnicode_Check(source)) {
@@ -63,6 +68,7 @@ static PyObject *events_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
     Py_INCREF(source);
     self->source = source;
     self->done = 0;
+    self->marks = marks;
     yaml_parser_set_input_string(&self->parser, (const unsigned char *)buffer, (size_t)length);
     return (PyObject *)self;
 }
@@ -172,6 +178,37 @@ static PyObject *events_next(EventsObject *self) {
             return NULL; /* YAML_NO_EVENT: the stream is over */
     }
     if (kind == STREAM_END) self->done = 1;
+    if (!self->marks) {
+        PyObject *short_out = PyTuple_New(6);
+        if (short_out == NULL) goto fail;
+        if (anchor == NULL || anchor == Py_None) {
+            Py_XDECREF(anchor);
+            anchor = tag;
+        } else {
+            Py_XDECREF(tag);
+        }
+        PyObject *column = PyLong_FromSize_t(event.start_mark.column);
+        PyObject *index = PyLong_FromSize_t(event.start_mark.index);
+        yaml_event_delete(&event);
+        if (column == NULL || index == NULL) {
+            Py_XDECREF(column);
+            Py_XDECREF(index);
+            Py_XDECREF(value);
+            Py_XDECREF(style);
+            Py_XDECREF(anchor);
+            Py_DECREF(short_out);
+            return NULL;
+        }
+#define OR_NONE(x) ((x) != NULL ? (x) : (Py_INCREF(Py_None), Py_None))
+        PyTuple_SET_ITEM(short_out, 0, PyLong_FromLong(kind));
+        PyTuple_SET_ITEM(short_out, 1, OR_NONE(value));
+        PyTuple_SET_ITEM(short_out, 2, OR_NONE(style));
+        PyTuple_SET_ITEM(short_out, 3, OR_NONE(anchor));
+        PyTuple_SET_ITEM(short_out, 4, column);
+        PyTuple_SET_ITEM(short_out, 5, index);
+#undef OR_NONE
+        return short_out;
+    }
     PyObject *out = PyTuple_New(11);
     if (out == NULL) goto fail;
     PyTuple_SET_ITEM(out, 0, PyLong_FromLong(kind));
@@ -211,11 +248,258 @@ static PyTypeObject EventsType = {
     .tp_basicsize = sizeof(EventsObject),
     .tp_dealloc = (destructor)events_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Events(text): libyaml's events of a str or bytes (UTF-8), one tuple each.",
+    .tp_doc = "Events(text, marks=True): libyaml's events of a str or bytes (UTF-8), one tuple each.",
     .tp_iter = PyObject_SelfIter,
     .tp_iternext = (iternextfunc)events_next,
     .tp_new = events_new,
 };
+
+/* plain(text, resolve, max_depth, adjacent): the only document of a text as plain data (dict, list, str and
+   whatever `resolve` makes of a plain scalar's text; keys keep their text), composed here from libyaml's events;
+   None for an empty stream. It is yamlreader._plain in C, rule for rule: it raises Declined (the node reader must
+   look at the text) for an anchor, a tag, an alias, a repeated key, a collection as a key, a second document, more
+   than max_depth flow collections or block indentation levels, and, with `adjacent`, a flow mapping value right
+   after its colon; Error for a syntax error. `resolve` is called once per distinct plain scalar text. */
+
+static PyObject *Declined;
+
+typedef struct {
+    PyObject *container; /* owned */
+    PyObject *key;       /* owned or NULL: the parent's pending key */
+    int is_map;
+    long flow;
+    long column;
+} Frame;
+
+static PyObject *decline(const char *why) {
+    PyErr_SetString(Declined, why);
+    return NULL;
+}
+
+static PyObject *plain(PyObject *module, PyObject *args) {
+    PyObject *text, *resolve;
+    long max_depth;
+    int adjacent;
+    if (!PyArg_ParseTuple(args, "UOlp:plain", &text, &resolve, &max_depth, &adjacent)) return NULL;
+    Py_ssize_t length;
+    const char *buffer = PyUnicode_AsUTF8AndSize(text, &length);
+    if (buffer == NULL) return NULL;
+    yaml_parser_t parser;
+    if (!yaml_parser_initialize(&parser)) return PyErr_NoMemory();
+    yaml_parser_set_input_string(&parser, (const unsigned char *)buffer, (size_t)length);
+
+    PyObject *values = PyDict_New(); /* plain scalars resolved, by their text */
+    Py_ssize_t capacity = 64, depth = 0;
+    Frame *stack = PyMem_Malloc(sizeof(Frame) * capacity);
+    PyObject *root = NULL, *parent = NULL, *key = NULL, *result = NULL;
+    int is_map = 0, expect_key = 0, documents = 0, done = 0;
+    long flow = 0, column = -1, indents = 0;
+    if (values == NULL || stack == NULL) {
+        PyErr_NoMemory();
+        goto finish;
+    }
+    while (!done) {
+        yaml_event_t event;
+        if (!yaml_parser_parse(&parser, &event)) {
+            raise_error(&parser);
+            goto finish;
+        }
+        int failed = 0;
+        switch (event.type) {
+            case YAML_SCALAR_EVENT:
+            case YAML_SEQUENCE_START_EVENT:
+            case YAML_MAPPING_START_EVENT: {
+                yaml_char_t *anchor = event.type == YAML_SCALAR_EVENT           ? event.data.scalar.anchor
+                                      : event.type == YAML_SEQUENCE_START_EVENT ? event.data.sequence_start.anchor
+                                                                                : event.data.mapping_start.anchor;
+                yaml_char_t *tag = event.type == YAML_SCALAR_EVENT           ? event.data.scalar.tag
+                                   : event.type == YAML_SEQUENCE_START_EVENT ? event.data.sequence_start.tag
+                                                                             : event.data.mapping_start.tag;
+                if (anchor != NULL || tag != NULL) {
+                    decline("anchor or tag");
+                    failed = 1;
+                    break;
+                }
+                if (adjacent && flow && is_map && !expect_key && event.start_mark.index > 0 &&
+                    PyUnicode_READ_CHAR(text, (Py_ssize_t)event.start_mark.index - 1) == ':') {
+                    decline("a flow value right after its colon");
+                    failed = 1;
+                    break;
+                }
+                PyObject *value;
+                if (event.type == YAML_SCALAR_EVENT) {
+                    PyObject *scalar = PyUnicode_DecodeUTF8((const char *)event.data.scalar.value,
+                                                            (Py_ssize_t)event.data.scalar.length, "strict");
+                    if (scalar == NULL) {
+                        failed = 1;
+                        break;
+                    }
+                    if (is_map && expect_key) { /* a key keeps its text, whatever its style */
+                        int found = PyDict_Contains(parent, scalar);
+                        if (found != 0) {
+                            Py_DECREF(scalar);
+                            if (found > 0) decline("repeated key");
+                            failed = 1;
+                            break;
+                        }
+                        key = scalar;
+                        expect_key = 0;
+                        break;
+                    }
+                    if (event.data.scalar.style != YAML_PLAIN_SCALAR_STYLE) {
+                        value = scalar;
+                    } else {
+                        value = PyDict_GetItemWithError(values, scalar);
+                        if (value != NULL) {
+                            Py_INCREF(value);
+                        } else if (!PyErr_Occurred()) {
+                            value = PyObject_CallOneArg(resolve, scalar);
+                            if (value != NULL && PyDict_SetItem(values, scalar, value) < 0) Py_CLEAR(value);
+                        }
+                        Py_DECREF(scalar);
+                        if (value == NULL) {
+                            failed = 1;
+                            break;
+                        }
+                    }
+                } else {
+                    int is_flow = event.type == YAML_SEQUENCE_START_EVENT
+                                      ? event.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
+                                      : event.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE;
+                    long pushed = column;
+                    if (is_flow) {
+                        if (++flow > max_depth) {
+                            decline("too deep");
+                            failed = 1;
+                            break;
+                        }
+                    } else if ((long)event.start_mark.column > column) {
+                        if (++indents > max_depth) {
+                            decline("too deep");
+                            failed = 1;
+                            break;
+                        }
+                        column = (long)event.start_mark.column;
+                    }
+                    if (is_map && expect_key) {
+                        decline("collection as a key");
+                        failed = 1;
+                        break;
+                    }
+                    value = event.type == YAML_MAPPING_START_EVENT ? PyDict_New() : PyList_New(0);
+                    if (value == NULL) {
+                        failed = 1;
+                        break;
+                    }
+                    if (depth == capacity) {
+                        Frame *grown = PyMem_Realloc(stack, sizeof(Frame) * capacity * 2);
+                        if (grown == NULL) {
+                            Py_DECREF(value);
+                            PyErr_NoMemory();
+                            failed = 1;
+                            break;
+                        }
+                        stack = grown;
+                        capacity *= 2;
+                    }
+                    /* attach first (the frame keeps the parent and its pending key) */
+                    int attached = is_map ? PyDict_SetItem(parent, key, value)
+                                   : parent != NULL ? PyList_Append(parent, value)
+                                                    : 0;
+                    if (attached < 0) {
+                        Py_DECREF(value);
+                        failed = 1;
+                        break;
+                    }
+                    if (parent == NULL) {
+                        root = value;
+                        Py_INCREF(root);
+                    }
+                    stack[depth].container = parent;
+                    stack[depth].key = key;
+                    stack[depth].is_map = is_map;
+                    stack[depth].flow = is_flow ? flow - 1 : flow;
+                    stack[depth].column = pushed;
+                    depth++;
+                    parent = value; /* owned by the frame stack now */
+                    key = NULL;
+                    is_map = event.type == YAML_MAPPING_START_EVENT;
+                    expect_key = 1;
+                    break;
+                }
+                /* a scalar value */
+                int stored;
+                if (is_map) {
+                    stored = PyDict_SetItem(parent, key, value);
+                    Py_CLEAR(key);
+                    expect_key = 1;
+                } else if (parent != NULL) {
+                    stored = PyList_Append(parent, value);
+                } else {
+                    Py_XDECREF(root);
+                    root = value;
+                    Py_INCREF(root);
+                    stored = 0;
+                }
+                Py_DECREF(value);
+                if (stored < 0) failed = 1;
+                break;
+            }
+            case YAML_SEQUENCE_END_EVENT:
+            case YAML_MAPPING_END_EVENT: {
+                depth--;
+                Py_DECREF(parent);
+                Py_XDECREF(key);
+                parent = stack[depth].container;
+                key = stack[depth].key;
+                is_map = stack[depth].is_map;
+                flow = stack[depth].flow;
+                if (stack[depth].column != column) {
+                    indents--;
+                    column = stack[depth].column;
+                }
+                expect_key = 1;
+                if (is_map) {
+                    Py_CLEAR(key); /* the collection was its value */
+                }
+                break;
+            }
+            case YAML_ALIAS_EVENT:
+                decline("alias");
+                failed = 1;
+                break;
+            case YAML_DOCUMENT_START_EVENT:
+                if (++documents > 1) {
+                    decline("several documents");
+                    failed = 1;
+                }
+                break;
+            case YAML_STREAM_END_EVENT:
+            case YAML_NO_EVENT:
+                done = 1;
+                break;
+            default:
+                break;
+        }
+        yaml_event_delete(&event);
+        if (failed) goto finish;
+    }
+    result = root != NULL ? root : Py_None;
+    Py_INCREF(result);
+finish:
+    Py_XDECREF(key);
+    if (depth > 0) Py_XDECREF(parent);
+    while (depth > 0) {
+        depth--;
+        Py_XDECREF(stack[depth].key);
+        Py_XDECREF(stack[depth].container);
+    }
+    Py_XDECREF(root);
+    Py_XDECREF(values);
+    PyMem_Free(stack);
+    yaml_parser_delete(&parser);
+    return result;
+}
 
 static PyObject *libyaml_version(PyObject *module, PyObject *unused) {
     return PyUnicode_FromString(yaml_get_version_string());
@@ -223,6 +507,7 @@ static PyObject *libyaml_version(PyObject *module, PyObject *unused) {
 
 static PyMethodDef methods[] = {
     {"libyaml_version", libyaml_version, METH_NOARGS, "The version of the libyaml copy compiled in."},
+    {"plain", plain, METH_VARARGS, "plain(text, resolve, max_depth, adjacent): the only document as plain data."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -235,6 +520,10 @@ PyMODINIT_FUNC PyInit__yamlevents(void) {
     PyObject *module = PyModule_Create(&module_def);
     if (module == NULL) return NULL;
     Error = PyErr_NewException("yk_cli.load._yamlevents.Error", NULL, NULL);
+    Declined = PyErr_NewException("yk_cli.load._yamlevents.Declined", NULL, NULL);
+    if (Declined == NULL) return NULL;
+    Py_INCREF(Declined);
+    if (PyModule_AddObject(module, "Declined", Declined) < 0) return NULL;
     style_plain = PyUnicode_InternFromString("");
     style_single = PyUnicode_InternFromString("'");
     style_double = PyUnicode_InternFromString("\"");

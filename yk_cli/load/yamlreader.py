@@ -38,6 +38,9 @@ Event = tuple[int, Any, Any, Any, Any, int, int, int, int, int, int]
 end index), as _yamlevents gives it. value: a scalar's text or an alias's anchor; style: a scalar's ('' plain, `'`,
 `"`, `|`, `>`), a collection's flow flag, a document start's explicit flag; marks 0-based, indexes in characters."""
 
+ShortEvent = tuple[int, Any, Any, Any, int, int]
+"""An event for plain data: (kind, value, style, anchor or else tag, start column, start index)."""
+
 STREAM_START, STREAM_END, DOCUMENT_START, DOCUMENT_END, ALIAS, SCALAR = 1, 2, 3, 4, 5, 6
 SEQUENCE_START, SEQUENCE_END, MAPPING_START, MAPPING_END = 7, 8, 9, 10
 
@@ -123,6 +126,13 @@ def _c_events(text: str) -> Iterator[Event]:
     if _parser == "events":
         return iter(_yamlevents.Events(text))
     return _tuples(_cparser()(text).get_event)
+
+
+def _short_events(text: str) -> Iterator[ShortEvent]:
+    """libyaml's events of a text as short tuples, for plain data (_yamlevents.plain composes them in C)."""
+    if _parser == "events":
+        return iter(_yamlevents.Events(text, marks=False))
+    return ((e[0], e[1], e[2], e[3] if e[3] is not None else e[4], e[6], e[7]) for e in _c_events(text))
 
 
 def _tuples(get: Callable[[], Any]) -> Iterator[Event]:
@@ -214,14 +224,20 @@ def read_plain(text: str) -> tuple[bool, Any]:
     text needs the node reader: anchors, aliases, tags, repeated or non-scalar keys, several documents, errors."""
     if not _c_parser_for(text):
         return False, None
+    adjacent = _may_have_adjacent_values(text)
+    if _parser == "events":  # composed in C, by the rules of _plain
+        try:
+            return True, _yamlevents.plain(text, _plain_value, MAX_DEPTH, adjacent)
+        except (_yamlevents.Declined, _yamlevents.Error):
+            return False, None
     try:
         # anchors, tags and aliases all need one of these characters: a text without any has none to look for
         properties = "&" in text or "!" in text or "*" in text
-        return True, _plain(_c_events(text), properties, text if _may_have_adjacent_values(text) else "")
+        return True, _plain(_short_events(text), properties, text if adjacent else "")
     except _Declined:
         return False, None
     except Exception as err:
-        if _binding_error(err) is not None or _is_ruamel_error(err):
+        if _is_ruamel_error(err):
             return False, None  # a syntax error: the node reader reports it
         raise
 
@@ -549,7 +565,7 @@ def _after_colon(text: str, key_end: tuple[int, int, int], value_start: int, spa
     return span_of(here, here)
 
 
-def _plain(events: Iterable[Event], properties: bool, adjacent: str) -> Any:
+def _plain(events: Iterable[ShortEvent], properties: bool, adjacent: str) -> Any:
     """The only document of the events as plain data; raises _Declined for anything the node reader must look at
     (`properties`: whether the text may have anchors, tags or aliases at all; `adjacent`: the text, when it may have
     a flow value right after its colon, else "")."""
@@ -567,9 +583,9 @@ def _plain(events: Iterable[Event], properties: bool, adjacent: str) -> Any:
     flow = 0
     column = -1
     indents = 0
-    for kind, text, style, anchor, tag, _, col, index, _, _, _ in events:
+    for kind, text, style, anchor_or_tag, col, index in events:
         if kind == scalar:
-            if properties and (anchor is not None or tag is not None):
+            if properties and anchor_or_tag is not None:
                 raise _Declined("anchor or tag")
             if adjacent and flow and is_map and not expect_key and adjacent[index - 1] == ":":
                 raise _Declined("a flow value right after its colon")
@@ -578,9 +594,7 @@ def _plain(events: Iterable[Event], properties: bool, adjacent: str) -> Any:
             else:
                 value = values.get(text, values)
                 if value is values:
-                    tag, resolved = resolve_plain(text)
-                    value = plain_number(tag, text, resolved) if tag in _NUMBERS else text
-                    values[text] = value
+                    value = values[text] = _plain_value(text)
             if is_map:
                 if expect_key:
                     if text in parent:
@@ -595,7 +609,7 @@ def _plain(events: Iterable[Event], properties: bool, adjacent: str) -> Any:
             else:
                 root = value
         elif kind in starts:
-            if properties and (anchor is not None or tag is not None):
+            if properties and anchor_or_tag is not None:
                 raise _Declined("anchor or tag")
             if adjacent and flow and is_map and not expect_key and adjacent[index - 1] == ":":
                 raise _Declined("a flow value right after its colon")
@@ -637,6 +651,12 @@ def _plain(events: Iterable[Event], properties: bool, adjacent: str) -> Any:
 
 _NUMBERS = frozenset(("int", "float", "bool", "null"))
 """Tags whose plain data is a value, not the text (plain_number)."""
+
+
+def _plain_value(text: str) -> Any:
+    """A plain scalar's plain data (what _plain makes of it)."""
+    tag, resolved = resolve_plain(text)
+    return plain_number(tag, text, resolved) if tag in _NUMBERS else text
 
 
 def _expansion_error(root: Node) -> ReadError | None:
