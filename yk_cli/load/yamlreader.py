@@ -224,6 +224,10 @@ def read_plain(text: str) -> tuple[bool, Any]:
     text needs the node reader: anchors, aliases, tags, repeated or non-scalar keys, several documents, errors."""
     if not _c_parser_for(text):
         return False, None
+    if _json_on and text.lstrip(" \n")[:1] in ("{", "["):
+        data = _json_plain(text)
+        if data is not _NOT_JSON:
+            return True, data
     adjacent = _may_have_adjacent_values(text)
     if _parser == "events":  # composed in C, by the rules of _plain
         try:
@@ -240,6 +244,91 @@ def read_plain(text: str) -> tuple[bool, Any]:
         if _is_ruamel_error(err):
             return False, None  # a syntax error: the node reader reports it
         raise
+
+
+_json_on = True
+_NOT_JSON: Any = object()
+
+
+def use_json(enabled: bool) -> bool:
+    """Let read_plain read JSON texts with the json module (True, the default) or not; returns the previous
+    setting. For tests and comparisons."""
+    global _json_on
+    previous, _json_on = _json_on, enabled
+    return previous
+
+
+def _json_plain(text: str) -> Any:
+    """A JSON text's plain data, read by the json module (in C) exactly as the YAML reader would read it, or
+    _NOT_JSON when it is not JSON or when YAML may read it otherwise; the YAML reader decides then.
+
+    JSON is YAML (flow style) but for a few differences, each sent to the YAML reader: a repeated key (yaml.v3
+    refuses it), NaN and Infinity (JSON extensions of Python's, strings to YAML), a surrogate escape (\\ud800 to
+    \\udfff: paired by json, refused or kept apart by YAML parsers), a key on another line than its colon or longer
+    than YAML's 1,024 characters for a simple key. Fractions and exponents are read by the YAML reader's own rule
+(_plain_value of their text); a whole number is int() of its digits, as there (plain data keeps whole numbers as
+written, even past int64)."""
+    if ("\\u" in text and _surrogate_escape().search(text)) or _key_colon_apart().search(text):
+        return _NOT_JSON
+    import json
+
+    numbers: dict[str, Any] = {}
+
+    def number(token: str) -> Any:
+        value = numbers.get(token, numbers)
+        if value is numbers:
+            value = numbers[token] = _plain_value(token)
+        return value
+
+    try:
+        data = json.loads(text, object_pairs_hook=_unique_pairs, parse_float=number, parse_constant=_no_constant)
+    except (ValueError, RecursionError, _Declined):
+        return _NOT_JSON
+    if text.count("[") + text.count("{") > MAX_DEPTH and _depth(data) > MAX_DEPTH:
+        return _NOT_JSON  # YAML's limit (the json module's is Python's recursion limit, which may be higher)
+    return data
+
+
+def _depth(data: Any) -> int:
+    """How deep collections nest in plain data (iterative)."""
+    deepest = 0
+    work = [(data, 1)]
+    while work:
+        value, depth = work.pop()
+        if isinstance(value, dict | list):
+            deepest = max(deepest, depth)
+            work.extend((inner, depth + 1) for inner in (value.values() if isinstance(value, dict) else value))
+    return deepest
+
+
+@functools.cache
+def _surrogate_escape() -> re.Pattern[str]:
+    return re.compile(r"\\u[dD][89abAB]")
+
+
+@functools.cache
+def _key_colon_apart() -> re.Pattern[str]:
+    """A closing quote, then a line break before the next colon: a key YAML would not read (false alarms only send
+    the text to the YAML reader)."""
+    return re.compile(r'"[ ]*\n[ \n]*:')
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        raise _Declined("repeated key")
+    if out and len(max(out, key=len)) > _LONGEST_JSON_KEY:
+        raise _Declined("a key too long for YAML's simple keys")
+    return out
+
+
+_LONGEST_JSON_KEY = 150
+"""Longest key (in characters) the JSON path reads: written with \\u escapes, 150 characters stay within YAML's
+1,024 for a simple key."""
+
+
+def _no_constant(token: str) -> Any:
+    raise _Declined(f"{token} is a string in YAML")
 
 
 def _pure_events(text: str) -> Callable[[], Any]:
