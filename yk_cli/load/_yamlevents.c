@@ -10,9 +10,6 @@
    '' (plain), "'", '"', '|' or '>', a collection's True (flow) or False (block) or None, a document start's
    explicit flag, else None; anchor and tag: text or None. Marks are 0-based, as libyaml gives them.
 
-   Events(text, marks=False) gives shorter tuples, for plain data: (kind, value, style, anchor or tag, start_column,
-   start_index), the fourth the anchor, else the tag, else None.
-
    A syntax error raises Error(kind, context, context_line, context_column, problem, problem_line, problem_column)
    with kind "scanner", "parser" or "reader" (libyaml's problem and context texts). yk_cli/load/yamlreader.py
    composes the events into Nodes; plain() below composes plain data, as yamlreader._plain does. */
@@ -33,7 +30,6 @@ typedef struct {
     yaml_parser_t parser;
     PyObject *source; /* the bytes or str whose UTF-8 buffer libyaml reads */
     int done;
-    int marks; /* full tuples (11 items) or short ones (5) */
 } EventsObject;
 
 static void events_dealloc(EventsObject *self) {
@@ -44,9 +40,8 @@ static void events_dealloc(EventsObject *self) {
 
 static PyObject *events_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     PyObject *source;
-    int marks = 1;
-    static char *keywords[] = {"text", "marks", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|p:Events", keywords, &source, &marks)) return NULL;
+    static char *keywords[] = {"text", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O:Events", keywords, &source)) return NULL;
     const char *buffer;
     Py_ssize_t length;
     if (PyUnicode_Check(source)) {
@@ -68,7 +63,6 @@ static PyObject *events_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
     Py_INCREF(source);
     self->source = source;
     self->done = 0;
-    self->marks = marks;
     yaml_parser_set_input_string(&self->parser, (const unsigned char *)buffer, (size_t)length);
     return (PyObject *)self;
 }
@@ -178,37 +172,6 @@ static PyObject *events_next(EventsObject *self) {
             return NULL; /* YAML_NO_EVENT: the stream is over */
     }
     if (kind == STREAM_END) self->done = 1;
-    if (!self->marks) {
-        PyObject *short_out = PyTuple_New(6);
-        if (short_out == NULL) goto fail;
-        if (anchor == NULL || anchor == Py_None) {
-            Py_XDECREF(anchor);
-            anchor = tag;
-        } else {
-            Py_XDECREF(tag);
-        }
-        PyObject *column = PyLong_FromSize_t(event.start_mark.column);
-        PyObject *index = PyLong_FromSize_t(event.start_mark.index);
-        yaml_event_delete(&event);
-        if (column == NULL || index == NULL) {
-            Py_XDECREF(column);
-            Py_XDECREF(index);
-            Py_XDECREF(value);
-            Py_XDECREF(style);
-            Py_XDECREF(anchor);
-            Py_DECREF(short_out);
-            return NULL;
-        }
-#define OR_NONE(x) ((x) != NULL ? (x) : (Py_INCREF(Py_None), Py_None))
-        PyTuple_SET_ITEM(short_out, 0, PyLong_FromLong(kind));
-        PyTuple_SET_ITEM(short_out, 1, OR_NONE(value));
-        PyTuple_SET_ITEM(short_out, 2, OR_NONE(style));
-        PyTuple_SET_ITEM(short_out, 3, OR_NONE(anchor));
-        PyTuple_SET_ITEM(short_out, 4, column);
-        PyTuple_SET_ITEM(short_out, 5, index);
-#undef OR_NONE
-        return short_out;
-    }
     PyObject *out = PyTuple_New(11);
     if (out == NULL) goto fail;
     PyTuple_SET_ITEM(out, 0, PyLong_FromLong(kind));
@@ -248,7 +211,7 @@ static PyTypeObject EventsType = {
     .tp_basicsize = sizeof(EventsObject),
     .tp_dealloc = (destructor)events_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Events(text, marks=True): libyaml's events of a str or bytes (UTF-8), one tuple each.",
+    .tp_doc = "Events(text): libyaml's events of a str or bytes (UTF-8), one tuple each.",
     .tp_iter = PyObject_SelfIter,
     .tp_iternext = (iternextfunc)events_next,
     .tp_new = events_new,
@@ -513,6 +476,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT, "yk_cli.load._yamlevents", "libyaml's event parser, events as plain tuples.", -1, methods,
+    NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__yamlevents(void) {

@@ -129,9 +129,8 @@ def _c_events(text: str) -> Iterator[Event]:
 
 
 def _short_events(text: str) -> Iterator[ShortEvent]:
-    """libyaml's events of a text as short tuples, for plain data (_yamlevents.plain composes them in C)."""
-    if _parser == "events":
-        return iter(_yamlevents.Events(text, marks=False))
+    """libyaml's events of a text as short tuples, for _plain (with yk's binding, _yamlevents.plain composes plain
+    data in C instead)."""
     return ((e[0], e[1], e[2], e[3] if e[3] is not None else e[4], e[6], e[7]) for e in _c_events(text))
 
 
