@@ -172,9 +172,12 @@ json_values = st.recursive(
 @settings(max_examples=400, deadline=None)
 @given(json_values)
 def test_random_documents(value: Any) -> None:
-    jsonout.orjson = orjson
-    assert jsonout.dumps(value) == stdlib(value)
-    assert jsonout.nested(value, 4) == stdlib(value).replace("\n", "\n    ")
+    saved, jsonout.orjson = jsonout.orjson, orjson
+    try:
+        assert jsonout.dumps(value) == stdlib(value)
+        assert jsonout.nested(value, 4) == stdlib(value).replace("\n", "\n    ")
+    finally:
+        jsonout.orjson = saved
 
 
 def test_the_fast_path_is_taken_for_plain_documents(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -31,8 +31,10 @@ def _orjson() -> ModuleType | None:
     return orjson
 
 
-orjson: ModuleType | None = _orjson()
-"""The fast encoder, or None for the standard library alone (tests set it)."""
+_LATER: Any = object()
+
+orjson: Any = _LATER
+"""The fast encoder, or None for the standard library alone (tests set it); looked up on first use (start-up time)."""
 
 _NON_FINITE = (b"f\x03nan", b"f\x03inf", b"f\x04-inf")
 """How marshal's version 1 writes NaN, infinity and minus infinity (a length byte, then the float's repr)."""
@@ -43,6 +45,9 @@ _SMALL_FLOAT = re.compile(rb"e-[1-9](?:[,\n]|\Z)")
 
 def _fast(value: Any) -> bytes | None:
     """orjson's indented text of value when it is the standard library's, else None."""
+    global orjson
+    if orjson is _LATER:
+        orjson = _orjson()
     fast = orjson
     if fast is None:
         return None
