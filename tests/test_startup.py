@@ -1,5 +1,6 @@
-"""Start-up: plain `yk validate` and `yk simulate` run without typer (or rich, pydantic, jsonschema, networkx, orjson
-for a text report), and `yk simulate`'s fast path prints exactly what typer's path prints."""
+"""Start-up: plain `yk validate`, `yk simulate`, `yk check`, `yk tree` and `yk priorities` run without typer (nor
+rich, pydantic, jsonschema, networkx, or orjson for a text report); `yk simulate`'s fast path prints what typer's
+path prints."""
 
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ def imported_by(*args: str) -> tuple[int, list[str]]:
         (("tree", "samples/queues/tenants.yaml", "-f", "mermaid"), []),
         (("tree", "samples/queues/tenants.yaml"), ["rich"]),  # the tree is drawn by Rich
         (("priorities", "samples/queues/tenants.yaml", "samples/workloads/tenants.yaml"), []),
+        (("check", "samples/policies/production.yaml", "samples/queues/production.yaml"), []),
     ],
 )
 def test_plain_commands_import_no_typer(args: tuple[str, ...], needed: list[str]) -> None:
@@ -132,6 +134,6 @@ def test_the_program_prints_what_typer_prints(run_yk) -> None:
     from tests.conftest import run_program
 
     for args in ((*TENANTS,), (*TENANTS, "-f", "json"), ("missing.yaml", TENANTS[1]), (*TENANTS, "--max-steps", "x")):
-        code, out, err = run_program("simulate", *args)
+        done = run_program("simulate", *args)
         expected = run_yk("simulate", *args)
-        assert (code, out) == (expected.exit_code, expected.stdout)
+        assert done == (expected.exit_code, expected.stdout, expected.stderr)
