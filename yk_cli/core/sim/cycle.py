@@ -145,9 +145,9 @@ def _leaf(state: RunState, leaf: QState, hr: list[float], new_ok: bool) -> Decis
         app: AppState = entry[-1]
         if not app.started and not new_ok:
             continue  # maxapplications: an application that has not started may not start now
-        if app.held:
-            continue  # the user's or group's maxapplications
         limits = app.limits
+        if app.held and not (app.pready and limits is not None and limits.quota_blocked and limits.can_run()):
+            continue  # the user's or group's maxapplications, or its headroom (ugm.AppLimits.block)
         user_hr = limits.headroom() if limits is not None else None
         if admitted is not None and app not in admitted:
             continue
@@ -159,6 +159,9 @@ def _leaf(state: RunState, leaf: QState, hr: list[float], new_ok: bool) -> Decis
         elif app.pready:
             asks = app.pready  # no other ask of the application can succeed: only the ready ones matter
         else:
+            if user_hr is not None and app.sizes and not any(fits(user_hr, state.fits[s]) for s in app.sizes):
+                assert limits is not None
+                limits.block(app.sizes)  # counted apart (held) from the next change on, until its headroom grows
             continue
         for ask_entry in list(asks) if app.pready else asks:
             if user_hr is not None and not fits(user_hr, ask_entry[-1].fit):
