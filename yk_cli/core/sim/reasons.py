@@ -6,6 +6,7 @@ from yk_cli.core import trace as codes
 from yk_cli.core.properties import format_duration
 from yk_cli.core.resources import format_resource
 from yk_cli.core.sim import preconditions
+from yk_cli.core.sim.backoff import in_backoff
 from yk_cli.core.sim.build import RunState
 from yk_cli.core.sim.cycle import stateaware_admitted
 from yk_cli.core.sim.state import INF, PENDING, WAITING, AskState, QState, Size
@@ -26,6 +27,10 @@ def pending_asks(state: RunState, notes: dict[str, str]) -> tuple[PendingAsk, ..
             found = limit_failure(state, ask)
             if found is not None:
                 where = found[2]
+        elif code == codes.BACKOFF:
+            waits = in_backoff(state, ask.app)
+            if waits is not None:
+                where = waits[2].where
         app = ask.app
         out.append(
             PendingAsk(
@@ -81,7 +86,6 @@ def diagnose(state: RunState, ask: AskState, nodes: Nodes | None = None) -> tupl
         return codes.NOT_SUBMITTED, f"not submitted yet: arrives at {format_duration(ask.arrival)}"
     leaf = app.leaf
     assert leaf is not None
-    wanted = format_resource(dict(ask.ask.resources))
     if not app.started:
         for queue in leaf.ancestors():
             if not queue.can_start_app():
@@ -93,6 +97,27 @@ def diagnose(state: RunState, ask: AskState, nodes: Nodes | None = None) -> tupl
         return limited[0], limited[1]
     if leaf.stateaware and app not in stateaware_admitted(leaf):
         return codes.STATE_FILTER, _state_filter(leaf)
+    waits = in_backoff(state, app)
+    if waits is not None and ask.reserved is None:
+        deadline, count, setting = waits
+        code, then = _after_backoff(state, ask, nodes, limited)
+        asks = f"{count} unschedulable ask{'' if count == 1 else 's'}"
+        then = "it fits now and waits for the deadline" if code == codes.STOPPED else f"besides: {then}"
+        return codes.BACKOFF, (
+            f"application {app.id} in backoff until {format_duration(deadline)} after {asks} "
+            f"(application.unschedasks.backoff {setting.threshold}, delay {format_duration(setting.delay)}); {then}"
+        )
+    return _after_backoff(state, ask, nodes, limited)
+
+
+def _after_backoff(
+    state: RunState, ask: AskState, nodes: Nodes, limited: tuple[str, str, tuple[str | int, ...]] | None
+) -> tuple[str, str]:
+    """The checks of the application's walk, from the user's headroom on."""
+    app = ask.app
+    leaf = app.leaf
+    assert leaf is not None
+    wanted = format_resource(dict(ask.ask.resources))
     if limited is not None:
         return limited[0], limited[1]
     limit = headroom_failure(state, leaf, ask)
