@@ -27,6 +27,10 @@ def pending_asks(state: RunState, notes: dict[str, str]) -> tuple[PendingAsk, ..
             found = limit_failure(state, ask)
             if found is not None:
                 where = found[2]
+        elif code == codes.GANG_RESERVING:
+            found = _placeholder_limit(state, ask, reason)
+            if found is not None:
+                where = found
         elif code == codes.BACKOFF:
             waits = in_backoff(state, ask.app)
             if waits is not None:
@@ -46,6 +50,21 @@ def pending_asks(state: RunState, notes: dict[str, str]) -> tuple[PendingAsk, ..
             )
         )
     return tuple(out)
+
+
+def _placeholder_limit(state: RunState, ask: AskState, reason: str) -> tuple[str | int, ...] | None:
+    """The config path of the user or group limit that the waiting placeholder named in a held gang pod's reason
+    waits for (None when it waits for something else)."""
+    marker = reason.rfind(" waits: ")
+    if marker < 0:
+        return None
+    name = reason[: marker].rpartition("; ")[2]
+    for entry in ask.app.asks:
+        holder: AskState = entry[-1]
+        if holder.name == name:
+            found = limit_failure(state, holder)
+            return found[2] if found is not None and found[1] in reason else None
+    return None
 
 
 def resources_of(state: RunState, size: Size | list[float]) -> dict[str, int]:
