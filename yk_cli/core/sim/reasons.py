@@ -28,9 +28,7 @@ def pending_asks(state: RunState, notes: dict[str, str]) -> tuple[PendingAsk, ..
             if found is not None:
                 where = found[2]
         elif code == codes.GANG_RESERVING:
-            found = _placeholder_limit(state, ask, reason)
-            if found is not None:
-                where = found
+            where = _placeholder_limit(state, ask, reason) or ()
         elif code == codes.BACKOFF:
             waits = in_backoff(state, ask.app)
             if waits is not None:
