@@ -32,12 +32,13 @@ import json
 import os
 import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -195,13 +196,18 @@ def write_inputs(size: Size, folder: Path) -> Inputs:
 # --- processes -----------------------------------------------------------------------------------------------------
 
 
-def run_process(command: Sequence[str], stdout: Path, env: Mapping[str, str] | None = None) -> tuple[Run, str]:
+def run_process(command: Sequence[str], stdout: Path) -> tuple[Run, str]:
     """Run one command to completion, stdout to a file: its wall time, CPU time and peak RSS (os.wait4: this child
-    alone, not the cumulative RUSAGE_CHILDREN), and the tail of its stderr."""
+    alone, not the cumulative RUSAGE_CHILDREN), and the tail of its stderr. Interrupted, it kills the child."""
     with stdout.open("wb") as out, tempfile.TemporaryFile() as err:
         started = time.perf_counter()
-        child = subprocess.Popen(list(command), stdout=out, stderr=err, env=None if env is None else dict(env))
-        _, status, usage = os.wait4(child.pid, 0)
+        child = subprocess.Popen(list(command), stdout=out, stderr=err)
+        try:
+            _, status, usage = os.wait4(child.pid, 0)
+        except BaseException:
+            child.kill()
+            child.wait()
+            raise
         wall = time.perf_counter() - started
         child.returncode = os.waitstatus_to_exitcode(status)
         err.seek(0)
@@ -554,4 +560,5 @@ def _moved(inputs: Inputs, folder: Path) -> Inputs:
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop the child being timed too
     sys.exit(main())
