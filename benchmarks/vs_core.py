@@ -196,12 +196,22 @@ def write_inputs(size: Size, folder: Path) -> Inputs:
 # --- processes -----------------------------------------------------------------------------------------------------
 
 
+GNU_TIME = Path("/usr/bin/time")
+
+
 def run_process(command: Sequence[str], stdout: Path) -> tuple[Run, str]:
-    """Run one command to completion, stdout to a file: its wall time, CPU time and peak RSS (os.wait4: this child
-    alone, not the cumulative RUSAGE_CHILDREN), and the tail of its stderr. Interrupted, it kills the child."""
+    """Run one command to completion, stdout to a file: its wall time, CPU time and peak RSS, and the tail of its
+    stderr. Interrupted, it kills the child.
+
+    The peak RSS of a process started from this one would be at least this process's own size when it was forked
+    (Linux keeps the high-water mark across exec), so the command is started by GNU time (`-f "%U %S %M"`), a tiny
+    process, and its figures are read from there; without /usr/bin/time, from os.wait4 (then a floor of this
+    process's size at the time, said in the report)."""
+    measured = stdout.with_name(stdout.name + ".time")
+    wrapper = [str(GNU_TIME), "-f", "%U %S %M", "-o", str(measured)] if GNU_TIME.is_file() else []
     with stdout.open("wb") as out, tempfile.TemporaryFile() as err:
         started = time.perf_counter()
-        child = subprocess.Popen(list(command), stdout=out, stderr=err)
+        child = subprocess.Popen([*wrapper, *command], stdout=out, stderr=err)
         try:
             _, status, usage = os.wait4(child.pid, 0)
         except BaseException:
@@ -212,7 +222,13 @@ def run_process(command: Sequence[str], stdout: Path) -> tuple[Run, str]:
         child.returncode = os.waitstatus_to_exitcode(status)
         err.seek(0)
         tail = err.read()[-2000:].decode(errors="replace")
-    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024, child.returncode), tail
+    cpu, rss = usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024
+    if wrapper:
+        # GNU time writes "Command exited with non-zero status N" first when the command failed
+        fields = measured.read_text(encoding="utf-8").split()[-3:]
+        cpu, rss = float(fields[0]) + float(fields[1]), int(fields[2]) * 1024
+        measured.unlink()
+    return Run(wall, cpu, rss, child.returncode), tail
 
 
 def yk_command() -> list[str]:
@@ -397,7 +413,8 @@ def report(results: list[Result], validate: dict[str, Any] | None, args: argpars
     else:
         lines.append(f"core: not run: {args.core_missing}")
     lines += [
-        "time: wall seconds, spawn to exit (CPU = user+sys); MB: peak RSS of that process (os.wait4); "
+        "time: wall seconds, spawn to exit (CPU = user+sys); MB: peak RSS of that process "
+        f"({'GNU time %M' if GNU_TIME.is_file() else 'os.wait4: at least this process size'}); "
         "load: 1-min load average before -> after the workload",
         "",
     ]
