@@ -211,11 +211,11 @@ def run_process(command: Sequence[str], stdout: Path) -> tuple[Run, str]:
     wrapper = [str(GNU_TIME), "-f", "%U %S %M", "-o", str(measured)] if GNU_TIME.is_file() else []
     with stdout.open("wb") as out, tempfile.TemporaryFile() as err:
         started = time.perf_counter()
-        child = subprocess.Popen([*wrapper, *command], stdout=out, stderr=err)
+        child = subprocess.Popen([*wrapper, *command], stdout=out, stderr=err, start_new_session=True)
         try:
             _, status, usage = os.wait4(child.pid, 0)
         except BaseException:
-            child.kill()
+            os.killpg(child.pid, signal.SIGKILL)  # GNU time and the command under it
             child.wait()
             raise
         wall = time.perf_counter() - started
