@@ -1,4 +1,8 @@
-"""The `yk` command line: parse options, call one function, print, exit."""
+"""The `yk` command line: parse options, call one function, print, exit.
+
+This module imports neither typer nor any command: the plain invocations in FAST_PATHS run without them (start-up
+time). The typer application lives in yk_cli.commands.application; `app` here is that one, imported on first use.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +12,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Annotated, Any, NoReturn
-
-import typer
-from typer.core import TyperArgument, TyperCommand, TyperGroup
+from typing import Any, NoReturn
 
 from yk_cli.core.diagnostics import EXIT_USAGE
 
@@ -29,76 +30,17 @@ def prose(text: str | None) -> str | None:
     return "\n\n".join(_RICH_TAG.sub(lambda m: m.group(1) * 2 + "\\" + m.group(2), p) for p in joined)
 
 
-class _NamedArgument(TyperArgument):
-    """An argument shown by its metavar alone (CONFIG), not followed by its Python type (`<str>`)."""
+class Exit(Exception):
+    """End the command with this exit status (what it had to say is already printed): typer.Exit without typer."""
 
-    def display_type_rich(self, ctx: Any) -> str | None:
-        return None
-
-
-def _plain_help_option(option: Any) -> Any:
-    """The help flag without a type column (typer shows `<bool>` for a flag with no metavar)."""
-    if option is not None:
-        option.metavar = ""
-    return option
+    def __init__(self, exit_code: int = 0) -> None:
+        super().__init__(exit_code)
+        self.exit_code = exit_code
 
 
-class YkCommand(TyperCommand):
-    """A `yk` command: its docstring reflowed as prose, arguments named by their metavars, flags untyped."""
-
-    def __init__(self, name: str | None, **kwargs: Any) -> None:
-        super().__init__(name, **kwargs)
-        self.help = prose(self.help)
-        for param in self.params:
-            if type(param) is TyperArgument:
-                param.__class__ = _NamedArgument
-
-    def get_help_option(self, ctx: Any) -> Any:
-        return _plain_help_option(super().get_help_option(ctx))
-
-
-class YkGroup(TyperGroup):
-    """The `yk` group: its help reflowed as prose and its help flag untyped, like every YkCommand."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.help = prose(self.help)
-
-    def get_help_option(self, ctx: Any) -> Any:
-        return _plain_help_option(super().get_help_option(ctx))
-
-
-ROOT_HELP = """Lint, explain and dry-run Apache YuniKorn queue configurations.
-
-Example: yk validate queues.yaml"""
-
-app = typer.Typer(
-    name="yk",
-    cls=YkGroup,
-    help=ROOT_HELP,
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
-
-
-def _version(value: bool) -> None:
-    if value:
-        from yk_cli import __version__
-
-        typer.echo(f"yk {__version__}")
-        raise typer.Exit()
-
-
-@app.callback()
-def root(
-    version: Annotated[
-        bool,
-        typer.Option("--version", callback=_version, is_eager=True, metavar="", help="Print the version and exit."),
-    ] = False,
-) -> None:
-    """Lint, explain and dry-run Apache YuniKorn queue configurations."""
+def echo_error(message: str) -> None:
+    """One line on standard error."""
+    sys.stderr.write(message + "\n")
 
 
 class UsageError(Exception):
@@ -110,10 +52,10 @@ def usage_message(message: str) -> str:
     return f"yk: error: {message}"
 
 
-def fail_usage(message: str) -> typer.Exit:
+def fail_usage(message: str) -> Exit:
     """Print a usage-level error and return the exit to raise."""
-    typer.echo(usage_message(message), err=True)
-    return typer.Exit(EXIT_USAGE)
+    echo_error(usage_message(message))
+    return Exit(EXIT_USAGE)
 
 
 def check_format(fmt: str, allowed: tuple[str, ...]) -> str:
@@ -201,11 +143,11 @@ def plain_arguments(
     return positional, options
 
 
-def run_fast(command: Callable[..., None], *args: str | bool | None) -> int:
-    """Call a command's printing function from a fast path: 0, or the status of the typer.Exit it raised."""
+def run_fast(command: Callable[..., None], *args: object) -> int:
+    """Call a command's printing function from a fast path: 0, or the status of the Exit it raised."""
     try:
         command(*args)
-    except typer.Exit as done:
+    except Exit as done:
         return done.exit_code
     return 0
 
@@ -218,6 +160,7 @@ FAST_PATHS: dict[str, str] = {
     "validate": "yk_cli.commands.validate",
     "priorities": "yk_cli.commands.priorities",
     "tree": "yk_cli.commands.tree",
+    "simulate": "yk_cli.commands.simulate",
 }
 """Commands whose plain invocations skip typer's parameter machinery (start-up time): module -> `fast_path(args)`."""
 
@@ -233,18 +176,17 @@ def main() -> None:
         code = fast_path(args[1:])
         if code is not None:
             exit_process(code)
+    from yk_cli.commands.application import app
+
     app(prog_name="yk")
 
 
-# Each command lives in its own module and registers itself on `app` when imported.
-from yk_cli.commands import check as _check  # noqa: E402, F401
-from yk_cli.commands import diff as _diff  # noqa: E402, F401
-from yk_cli.commands import explain as _explain  # noqa: E402, F401
-from yk_cli.commands import generate as _generate  # noqa: E402, F401
-from yk_cli.commands import priorities as _priorities  # noqa: E402, F401
-from yk_cli.commands import rules as _rules  # noqa: E402, F401
-from yk_cli.commands import schema as _schema  # noqa: E402, F401
-from yk_cli.commands import simulate as _simulate  # noqa: E402, F401
-from yk_cli.commands import tree as _tree  # noqa: E402, F401
-from yk_cli.commands import validate as _validate  # noqa: E402, F401
-from yk_cli.commands import volcano as _volcano  # noqa: E402, F401
+def __getattr__(name: str) -> Any:
+    """The typer application and its classes (`from yk_cli.cli import app`), imported when first asked for."""
+    if name in ("app", "YkCommand", "YkGroup", "ROOT_HELP"):
+        from yk_cli.commands import application
+
+        return getattr(application, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+

@@ -6,22 +6,18 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Annotated, Optional
-
-import typer
+from typing import TYPE_CHECKING
 
 from yk_cli.cli import (
-    MAX_SIZE_HELP,
     QUIET_FLAGS,
-    YkCommand,
-    app,
+    Exit,
     config_size,
     fail_usage,
     plain_arguments,
     run_fast,
     write_stdout,
 )
-from yk_cli.commands.project import CONFIG_FLAGS, CONFIG_HELP, CONFIG_OPTIONS, NO_CONFIG_HELP, project_options
+from yk_cli.commands.project import CONFIG_FLAGS, CONFIG_OPTIONS, project_options
 from yk_cli.core.diagnostics import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
 
 if TYPE_CHECKING:
@@ -33,84 +29,6 @@ if TYPE_CHECKING:
     from yk_cli.report.check_common import CheckContext
 
 FORMATS = ("text", "json", "github", "sarif")
-
-
-@app.command(cls=YkCommand)
-def check(
-    policy: Annotated[
-        str, typer.Argument(metavar="POLICY", help="The policy file: named assertions (`yk schema policy`).")
-    ],
-    config: Annotated[
-        str, typer.Argument(metavar="CONFIG", help="Queue config (queues.yaml, ConfigMap or List; '-' for stdin).")
-    ],
-    workload: Annotated[
-        Optional[str],
-        typer.Argument(metavar="WORKLOAD", help="Workload file to dry-run for the dynamic assertions."),
-    ] = None,
-    cluster: Annotated[
-        Optional[str],
-        typer.Option(
-            "--cluster",
-            metavar="DUMP",
-            help="A `kubectl get nodes,pods,priorityclasses -A -o yaml` dump as the workload; its PriorityClasses also "
-            "give the pod priority range when the policy declares none.",
-        ),
-    ] = None,
-    fmt: Annotated[
-        Optional[str],
-        typer.Option(
-            "--format",
-            "-f",
-            metavar="FORMAT",
-            help="text, json, github or sarif (github is the default under GitHub Actions).",
-        ),
-    ] = None,
-    verbose: Annotated[
-        bool, typer.Option("--verbose", "-v", metavar="", help="Print the proof of every passing check too (text).")
-    ] = False,
-    partition: Annotated[
-        Optional[str],
-        typer.Option(
-            "--partition",
-            metavar="NAME",
-            help="The partition (default: the policy's, else the workload's, else default).",
-        ),
-    ] = None,
-    yunikorn_version: Annotated[
-        str, typer.Option("--yunikorn-version", metavar="VERSION", help="YuniKorn to model in the dry run.")
-    ] = "1.8",
-    max_size: Annotated[Optional[str], typer.Option("--max-size", metavar="SIZE", help=MAX_SIZE_HELP)] = None,
-    quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", metavar="", help="No summary line for warnings on standard error.")
-    ] = False,
-    project_config: Annotated[Optional[str], typer.Option("--config", metavar="FILE", help=CONFIG_HELP)] = None,
-    no_config: Annotated[bool, typer.Option("--no-config", metavar="", help=NO_CONFIG_HELP)] = False,
-) -> None:
-    """Check a policy of named assertions against a queue config: static ones proved on the config for every pod
-    priority in the policy's range, dynamic ones on the dry run of a workload.
-
-    Assertions: cannot-preempt, outranks, fenced, guaranteed-at-least, max-at-most, can-submit and cannot-submit
-    (static); starts-within and never-pending (dynamic; cannot-preempt and outranks are checked on the dry run too
-    when a workload is given). A failed assertion says why (the config lines, the counter-example pod or the
-    dry-run step). Exit 0 when all hold, 1 when one fails (or the inputs have errors), 2 for usage and a broken
-    policy file.
-
-    Example: yk check policy.yaml queues.yaml workload.yaml --format github"""
-    code = run_check_command(
-        policy,
-        config,
-        workload,
-        cluster,
-        fmt,
-        verbose,
-        partition,
-        yunikorn_version,
-        max_size,
-        quiet,
-        project_config,
-        no_config,
-    )
-    raise typer.Exit(code)
 
 
 def run_check_command(
@@ -164,7 +82,7 @@ def _read_policy(name: str) -> Policy:
     except PolicyError as err:
         for message in err.messages:
             sys.stderr.write(f"yk: error: {message}\n")
-        raise typer.Exit(EXIT_USAGE) from None
+        raise Exit(EXIT_USAGE) from None
 
 
 def _run(
@@ -332,4 +250,4 @@ def fast_path(args: Sequence[str]) -> int | None:
 def _exit_with(*args: str | bool | None) -> None:
     code = run_check_command(*args)  # type: ignore[arg-type]
     if code:
-        raise typer.Exit(code)
+        raise Exit(code)

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from yk_cli.cli import MAX_SIZE_HELP, YkCommand, app, config_size, fail_usage, write_stdout
+from yk_cli.cli import MAX_SIZE_HELP, Exit, config_size, fail_usage, write_stdout
+from yk_cli.commands.application import YkCommand, app
 from yk_cli.commands.project import CONFIG_HELP, NO_CONFIG_HELP, project_options
 
 if TYPE_CHECKING:
@@ -132,7 +133,7 @@ def load_workload_input(
     problems.sort(key=Problem.sort_key)
     report_problems(problems, texts, len(texts), [], quiet)
     if any(p.level == Level.ERROR for p in problems):
-        raise typer.Exit(EXIT_PROBLEMS)
+        raise Exit(EXIT_PROBLEMS)
     return WorkloadInput(loaded_workload, source), parts[0], parts[1]
 
 
@@ -238,7 +239,7 @@ def diff_command(
         result, timelines = compute(old, new, workload, cluster, partition, options, quiet, chosen == "markdown")
         holding = failing(result, conditions)
         write_stdout((render(chosen, result, conditions, holding, timelines, timeline),))
-    raise typer.Exit(1 if holding else 0)
+    raise Exit(1 if holding else 0)
 
 
 def compute(

@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from yk_cli.cli import MAX_SIZE_HELP, YkCommand, app, config_size, fail_usage, write_stdout
+from yk_cli.cli import MAX_SIZE_HELP, config_size, fail_usage, write_stdout
+from yk_cli.commands.application import YkCommand, app
 from yk_cli.commands.project import CONFIG_HELP, NO_CONFIG_HELP, project_options
 
 if TYPE_CHECKING:
@@ -113,7 +114,7 @@ def run_explain(
     partition: str | None = None,
     quiet: bool = False,
 ) -> str:
-    """Load, check, explain and render; problems go to stderr like `yk validate` (typer.Exit on errors)."""
+    """Load, check, explain and render; problems go to stderr like `yk validate` (Exit on errors)."""
     from yk_cli.core.explain import UnknownAsk
     from yk_cli.core.explain import explain as why
     from yk_cli.core.unmodelled import unmodelled

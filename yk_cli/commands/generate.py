@@ -7,7 +7,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from yk_cli.cli import YkCommand, app, fail_usage
+from yk_cli.cli import fail_usage
+from yk_cli.commands.application import YkCommand, app
 
 
 @app.command(cls=YkCommand)

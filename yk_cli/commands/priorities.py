@@ -3,56 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING
 
-import typer
-
-from yk_cli.cli import (
-    MAX_SIZE_HELP,
-    QUIET_FLAGS,
-    YkCommand,
-    app,
-    check_format,
-    config_size,
-    plain_arguments,
-    run_fast,
-    write_stdout,
-)
-from yk_cli.commands.project import CONFIG_FLAGS, CONFIG_HELP, CONFIG_OPTIONS, NO_CONFIG_HELP, project_options
+from yk_cli.cli import QUIET_FLAGS, check_format, config_size, plain_arguments, run_fast, write_stdout
+from yk_cli.commands.project import CONFIG_FLAGS, CONFIG_OPTIONS, project_options
 
 if TYPE_CHECKING:
     from yk_cli.report.priorities_common import PriorityView
 
 PRIORITY_FORMATS = ("text", "json")
-
-
-@app.command(cls=YkCommand)
-def priorities(
-    config: Annotated[
-        str, typer.Argument(metavar="CONFIG", help="Queue config: queues.yaml, a ConfigMap or a List; '-' for stdin.")
-    ],
-    workload: Annotated[
-        str, typer.Argument(metavar="WORKLOAD", help="Workload file: nodes, applications, asks; '-' for stdin.")
-    ],
-    fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text or json.")] = "text",
-    partition: Annotated[
-        Optional[str],
-        typer.Option("--partition", metavar="NAME", help="The partition (default: the workload's `partition`)."),
-    ] = None,
-    max_size: Annotated[Optional[str], typer.Option("--max-size", metavar="SIZE", help=MAX_SIZE_HELP)] = None,
-    quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", metavar="", help="No summary line for warnings on standard error.")
-    ] = False,
-    project_config: Annotated[Optional[str], typer.Option("--config", metavar="FILE", help=CONFIG_HELP)] = None,
-    no_config: Annotated[bool, typer.Option("--no-config", metavar="", help=NO_CONFIG_HELP)] = False,
-) -> None:
-    """Queue priorities as YuniKorn computes them, and every pending ask's effective priority step by step.
-
-    For every pending ask: its effective priority as seen from root with the breakdown along its queue path (like
-    Slurm's sprio): ask, application, each queue's offset, fence and clamp, and the config line behind each step.
-
-    Example: yk priorities queues.yaml workload.yaml --format json"""
-    print_priorities(config, workload, fmt, partition, max_size, quiet, project_config, no_config)
 
 
 def print_priorities(
@@ -65,7 +24,7 @@ def print_priorities(
     project_config: str | None = None,
     no_config: bool = False,
 ) -> None:
-    """Check the format, compute, print (typer.Exit on problems)."""
+    """Check the format, compute, print (Exit on problems)."""
     from yk_cli.load.source import collector_paused
 
     check_format(fmt, PRIORITY_FORMATS)
@@ -97,12 +56,12 @@ def fast_path(args: Sequence[str]) -> int | None:
 
 
 def run_priorities(config: str, workload: str, fmt: str = "text", partition: str | None = None) -> str:
-    """Load, check, compute and render; problems go to stderr like `yk validate` (typer.Exit on errors)."""
+    """Load, check, compute and render; problems go to stderr like `yk validate` (Exit on errors)."""
     return "".join(render_chunks(priority_view(config, workload, partition), fmt))
 
 
 def priority_view(config: str, workload: str, partition: str | None = None, quiet: bool = False) -> PriorityView:
-    """Load and check both inputs, place the applications and compute every priority (typer.Exit on problems)."""
+    """Load and check both inputs, place the applications and compute every priority (Exit on problems)."""
     from yk_cli.commands.tree import prepare_inputs
     from yk_cli.core.priority import explain_pending, pending_priorities
     from yk_cli.core.unmodelled import unmodelled

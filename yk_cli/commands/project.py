@@ -7,8 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-import typer
-
+from yk_cli.cli import Exit
 from yk_cli.core.diagnostics import EXIT_USAGE
 
 if TYPE_CHECKING:
@@ -22,15 +21,15 @@ CONFIG_FLAGS = {"--no-config": "no_config"}
 """--no-config as the fast paths parse it."""
 
 
-def _fail(messages: list[str]) -> typer.Exit:
+def _fail(messages: list[str]) -> Exit:
     for message in messages:
         sys.stderr.write(f"yk: error: {message}\n")
-    return typer.Exit(EXIT_USAGE)
+    return Exit(EXIT_USAGE)
 
 
 def choose_project_config(path: str | None, no_config: bool) -> ProjectConfig:
     """The project config: FILE with --config, none with --no-config, else the one found upwards from the working
-    directory (typer.Exit(2) after printing every problem of a broken one)."""
+    directory (Exit(2) after printing every problem of a broken one)."""
     from yk_cli.core.project import ProjectConfig
     from yk_cli.load.project import ProjectConfigError, active_project_config, read_project_config
 

@@ -6,7 +6,8 @@ from typing import Annotated
 
 import typer
 
-from yk_cli.cli import YkCommand, app, fail_usage, write_stdout
+from yk_cli.cli import fail_usage, write_stdout
+from yk_cli.commands.application import YkCommand, app
 
 
 @app.command(cls=YkCommand)

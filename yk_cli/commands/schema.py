@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from yk_cli.cli import YkCommand, app, fail_usage, write_stdout
+from yk_cli.cli import fail_usage, write_stdout
+from yk_cli.commands.application import YkCommand, app
 
 SUFFIX = ".schema.json"
 """Schemas ship in yk_cli/data as <name>.schema.json; the canonical copies live in schemas/."""

@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
-from typing import TYPE_CHECKING, Annotated, Any, Optional
+from typing import TYPE_CHECKING
 
-import typer
-
-from yk_cli.cli import MAX_SIZE_HELP, YkCommand, app, config_size, fail_usage, write_stdout
-from yk_cli.commands.project import CONFIG_HELP, NO_CONFIG_HELP, project_options
+from yk_cli.cli import (
+    QUIET_FLAGS,
+    Exit,
+    check_format,
+    config_size,
+    echo_error,
+    fail_usage,
+    plain_arguments,
+    run_fast,
+    write_stdout,
+)
+from yk_cli.commands.project import CONFIG_FLAGS, CONFIG_OPTIONS, project_options
 
 if TYPE_CHECKING:
     from yk_cli.core.config import PartitionConfig
@@ -161,10 +169,10 @@ def load_cluster_scenario(dump: str, config: str | None, partition_name: str | N
     problems.sort(key=Problem.sort_key)
     _report(problems, texts)
     if any(p.level == Level.ERROR for p in problems):
-        raise typer.Exit(EXIT_PROBLEMS)
+        raise Exit(EXIT_PROBLEMS)
     if not partitions:
-        typer.echo(f"yk: error: {_display(config or dump)} defines no partition", err=True)
-        raise typer.Exit(EXIT_PROBLEMS)
+        echo_error(f"yk: error: {_display(config or dump)} defines no partition")
+        raise Exit(EXIT_PROBLEMS)
     name = partition_name or workload.partition
     partition = partitions.get(name)
     if partition is None and partition_name is None and len(partitions) == 1:
@@ -230,151 +238,31 @@ def _cluster_config(config: str | None, dump: str, data: bytes, queues_yaml: str
     return loaded, ""
 
 
-class SimulateCommand(YkCommand):
-    """`yk simulate`: `--timeline` may come alone (sections per queue) or with its value, queue or node."""
-
-    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
-        out: list[str] = []
-        rest = iter(args)
-        for arg in rest:
-            out.append(arg)
-            if arg == "--":
-                out.extend(rest)
-                break
-            if arg == "--timeline":
-                following = next(rest, None)
-                if following not in TIMELINE_BY:  # alone, or before another option or a file
-                    out.append("queue")
-                if following is not None:
-                    out.append(following)
-        return super().parse_args(ctx, out)
-
-
 TIMELINE_BY = ("queue", "node")
 
 
-@app.command(cls=SimulateCommand)
-def simulate(
-    config: Annotated[
-        Optional[str],
-        typer.Argument(
-            metavar="CONFIG",
-            help="Queue config (queues.yaml, ConfigMap or List; '-' for stdin). Omit both files for the "
-            "bundled tenant example.",
-        ),
-    ] = None,
-    workload: Annotated[
-        Optional[str], typer.Argument(metavar="WORKLOAD", help="Workload file: nodes, applications, asks.")
-    ] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text, json or markdown.")] = "text",
-    until: Annotated[
-        Optional[str],
-        typer.Option(
-            "--until", metavar="TIME", help="Stop the virtual clock at this time (0s: only the decisions at the start)."
-        ),
-    ] = None,
-    max_steps: Annotated[
-        Optional[int], typer.Option("--max-steps", metavar="N", help="Stop after this many steps.")
-    ] = None,
-    yunikorn_version: Annotated[
-        str,
-        typer.Option(
-            "--yunikorn-version",
-            metavar="VERSION",
-            help="YuniKorn to model; 1.5 or older applies stateaware's filter.",
-        ),
-    ] = "1.8",
-    partition: Annotated[
-        Optional[str],
-        typer.Option("--partition", metavar="NAME", help="The partition (default: the workload's `partition`)."),
-    ] = None,
-    cluster: Annotated[
-        Optional[str],
-        typer.Option(
-            "--cluster",
-            metavar="DUMP",
-            help="A `kubectl get nodes,pods,priorityclasses -A -o yaml` dump ('-' for stdin) as the workload. Its "
-            "yunikorn-configs queues.yaml is the queue config (YuniKorn's built-in default without one), unless "
-            "CONFIG is given: `yk simulate --cluster dump.yaml` or `yk simulate new-queues.yaml --cluster "
-            "dump.yaml`. WORKLOAD may not be given with it.",
-        ),
-    ] = None,
-    explain_preemption: Annotated[
-        bool,
-        typer.Option(
-            "--explain-preemption",
-            metavar="",
-            help="List every preemption try with every running allocation it considered and the verdict that kept "
-            "it out (or made it a victim); in JSON, fills each attempt's candidates.",
-        ),
-    ] = False,
-    queue: Annotated[
-        Optional[list[str]],
-        typer.Option(
-            "--queue",
-            metavar="PATH",
-            help="Show only the steps, arrivals, pending asks and preemptions of this queue and the queues below it "
-            "(repeatable). Filters change what is shown, never what is simulated: the dry run always runs the "
-            "whole partition.",
-        ),
-    ] = None,
-    app_ids: Annotated[
-        Optional[list[str]],
-        typer.Option("--app", metavar="ID", help="Show only the rows of this application (repeatable)."),
-    ] = None,
-    pending_only: Annotated[
-        bool,
-        typer.Option(
-            "--pending-only", metavar="", help="Show only the asks still pending at the end, with their reasons."
-        ),
-    ] = False,
-    summary_only: Annotated[
-        bool,
-        typer.Option(
-            "--summary",
-            metavar="",
-            help="Show only the summary: the run's counts and end time, and what was allocated, is pending, was "
-            "preempted, completed and arrived in each queue.",
-        ),
-    ] = False,
-    starts: Annotated[
-        bool,
-        typer.Option(
-            "--starts",
-            metavar="",
-            help="Instead of the steps, a compact `squeue --start`-style table: per pod its predicted start on the "
-            "virtual clock, node and queue, or why it never starts (text or markdown).",
-        ),
-    ] = False,
-    timeline: Annotated[
-        Optional[str],
-        typer.Option(
-            "--timeline",
-            metavar="[queue|node]",
-            help="Text: draw the run as bars per queue (or node) over the virtual clock, preemptions marked, "
-            "instead of the step table. Markdown: the sections of its Mermaid gantt (queue by default).",
-        ),
-    ] = None,
-    max_size: Annotated[Optional[str], typer.Option("--max-size", metavar="SIZE", help=MAX_SIZE_HELP)] = None,
-    quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", metavar="", help="No summary line for warnings on standard error.")
-    ] = False,
-    project_config: Annotated[Optional[str], typer.Option("--config", metavar="FILE", help=CONFIG_HELP)] = None,
-    no_config: Annotated[bool, typer.Option("--no-config", metavar="", help=NO_CONFIG_HELP)] = False,
+def print_simulation(
+    config: str | None,
+    workload: str | None,
+    fmt: str = "text",
+    until: str | None = None,
+    max_steps: int | None = None,
+    yunikorn_version: str = "1.8",
+    partition: str | None = None,
+    cluster: str | None = None,
+    explain_preemption: bool = False,
+    queue: list[str] | None = None,
+    app_ids: list[str] | None = None,
+    pending_only: bool = False,
+    summary_only: bool = False,
+    starts: bool = False,
+    timeline: str | None = None,
+    max_size: str | None = None,
+    quiet: bool = False,
+    project_config: str | None = None,
+    no_config: bool = False,
 ) -> None:
-    """Dry-run YuniKorn's scheduler: every allocation in order, and why every pending ask still waits.
-
-    Every allocation comes in the order the core makes it, with the queue priority changes after each step.
-    Deterministic: no cluster, no wall clock.
-
-    Inputs: CONFIG and WORKLOAD; or --cluster DUMP (with an optional CONFIG to try a new queue config on the
-    cluster); or nothing, for the tenant example of YuniKorn's 'App & Queue Priorities' document.
-
-    --queue, --app, --pending-only and --summary choose what is shown (they combine); the dry run always runs
-    the whole partition.
-
-    Example: yk simulate queues.yaml workload.yaml --until 10m"""
-    from yk_cli.cli import check_format
+    """Check the options, run and print (Exit on problems): `yk simulate` from typer or from the fast path."""
     from yk_cli.load.source import collector_paused
 
     check_format(fmt, FORMATS)
@@ -395,6 +283,67 @@ def simulate(
     write_stdout(report)  # with the collector back on: json's indenting encoder leaves a reference cycle per call
 
 
+_VALUE_OPTIONS = {
+    "--format": "fmt",
+    "-f": "fmt",
+    "--until": "until",
+    "--max-steps": "max_steps",
+    "--yunikorn-version": "yunikorn_version",
+    "--partition": "partition",
+    "--cluster": "cluster",
+    "--max-size": "max_size",
+    **CONFIG_OPTIONS,
+}
+_FLAGS = {
+    "--explain-preemption": "explain_preemption",
+    "--pending-only": "pending_only",
+    "--summary": "summary_only",
+    "--starts": "starts",
+    **QUIET_FLAGS,
+    **CONFIG_FLAGS,
+}
+
+
+def fast_path(args: Sequence[str]) -> int | None:
+    """Run a plain `yk simulate ARGS` without typer; None for what typer parses (help, --queue, --app, --timeline,
+    a --max-steps that is not a number, a third file)."""
+    parsed = plain_arguments(args, _VALUE_OPTIONS, _FLAGS)
+    if parsed is None or len(parsed[0]) > 2:
+        return None
+    files, options = parsed
+    steps = options.get("max_steps")
+    if isinstance(steps, str) and not (steps.isascii() and steps.isdigit()):
+        return None  # typer's own message for a bad number, its usage error for a negative one
+    paths: list[str | None] = [*files, None, None]
+
+    def text(name: str) -> str | None:
+        value = options.get(name)
+        return value if isinstance(value, str) else None
+
+    return run_fast(
+        print_simulation,
+        paths[0],
+        paths[1],
+        text("fmt") or "text",
+        text("until"),
+        int(steps) if isinstance(steps, str) else None,
+        text("yunikorn_version") or "1.8",
+        text("partition"),
+        text("cluster"),
+        options.get("explain_preemption") is True,
+        None,
+        None,
+        options.get("pending_only") is True,
+        options.get("summary_only") is True,
+        options.get("starts") is True,
+        None,
+        text("max_size"),
+        options.get("quiet") is True,
+        text("project_config"),
+        options.get("no_config") is True,
+    )
+
+
 def simulation_report(
     config: str | None,
     workload: str | None,
@@ -406,7 +355,7 @@ def simulation_report(
     chosen: TraceFilter | None = None,
     shown: View | None = None,
 ) -> Iterable[str]:
-    """Load and run (typer.Exit on input errors), then the report in pieces; with cluster, the dump is the workload.
+    """Load and run (Exit on input errors), then the report in pieces; with cluster, the dump is the workload.
     A filter naming a queue or application the run does not have is a usage error (after the run: placement rules
     may create queues)."""
     from yk_cli.commands.progress import dry_run

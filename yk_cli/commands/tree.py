@@ -6,23 +6,20 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Annotated, Optional
-
-import typer
+from typing import TYPE_CHECKING
 
 from yk_cli.cli import (
-    MAX_SIZE_HELP,
     QUIET_FLAGS,
-    YkCommand,
-    app,
+    Exit,
     check_format,
     config_size,
+    echo_error,
     fail_usage,
     plain_arguments,
     run_fast,
     write_stdout,
 )
-from yk_cli.commands.project import CONFIG_FLAGS, CONFIG_HELP, CONFIG_OPTIONS, NO_CONFIG_HELP, project_options
+from yk_cli.commands.project import CONFIG_FLAGS, CONFIG_OPTIONS, project_options
 from yk_cli.core.diagnostics import EXIT_PROBLEMS, Level, Path, Problem
 
 if TYPE_CHECKING:
@@ -83,12 +80,12 @@ def prepare_inputs(
 
     if _has_errors(problems):
         report(problems, texts, 1)
-        raise typer.Exit(EXIT_PROBLEMS)
+        raise Exit(EXIT_PROBLEMS)
     configs = [c for c in result.configs if c.decoded and c.config.partitions]
     if not configs:
         report(problems, texts, 1)
-        typer.echo(f"yk: error: {result.file} defines no partition", err=True)
-        raise typer.Exit(EXIT_PROBLEMS)
+        echo_error(f"yk: error: {result.file} defines no partition")
+        raise Exit(EXIT_PROBLEMS)
     config = configs[0]
     partitions = {p.display_name: p for p in config.config.partitions}
     loaded = None
@@ -121,7 +118,7 @@ def prepare_inputs(
     if problems:
         report(problems, texts, files)
     if _has_errors(problems) or partition is None:
-        raise typer.Exit(EXIT_PROBLEMS)
+        raise Exit(EXIT_PROBLEMS)
     inputs = Inputs(config, partition, build_queue_tree(partition))
     if loaded is not None:
         inputs.workload = loaded.workload
@@ -131,7 +128,7 @@ def prepare_inputs(
             if leaf is None:
                 reason = placement.reason or "no queue"
                 inputs.rejected.append((application, reason))
-                typer.echo(f"yk: warning: application {application.id} is not placed: {reason}", err=True)
+                echo_error(f"yk: warning: application {application.id} is not placed: {reason}")
             else:
                 inputs.placed.append((application, leaf))
     return inputs
@@ -192,47 +189,6 @@ def warning_summary(warnings: list[Problem], files: list[str], config_problems: 
     return "; ".join(parts)
 
 
-@app.command(cls=YkCommand)
-def tree(
-    config: Annotated[
-        str, typer.Argument(metavar="CONFIG", help="Queue config: queues.yaml, a ConfigMap or a List; '-' for stdin.")
-    ],
-    workload: Annotated[
-        Optional[str],
-        typer.Option(
-            "--workload", "-w", metavar="PATH", help="A workload file: adds pending/allocated and priorities."
-        ),
-    ] = None,
-    partition: Annotated[
-        Optional[str],
-        typer.Option(
-            "--partition", metavar="NAME", help="The partition to show (default: the workload's, or default)."
-        ),
-    ] = None,
-    fmt: Annotated[
-        str, typer.Option("--format", "-f", metavar="FORMAT", help="text, json (YuniKorn REST names) or mermaid.")
-    ] = "text",
-    max_size: Annotated[Optional[str], typer.Option("--max-size", metavar="SIZE", help=MAX_SIZE_HELP)] = None,
-    quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", metavar="", help="No summary line for warnings on standard error.")
-    ] = False,
-    set_only: Annotated[
-        bool,
-        typer.Option("--set-only", metavar="", help="Only the values the file sets on each queue, with their lines."),
-    ] = False,
-    project_config: Annotated[Optional[str], typer.Option("--config", metavar="FILE", help=CONFIG_HELP)] = None,
-    no_config: Annotated[bool, typer.Option("--no-config", metavar="", help=NO_CONFIG_HELP)] = False,
-) -> None:
-    """The resolved queue tree: every queue's settings and where each came from.
-
-    Every setting says where it came from (set here, inherited, template, default, YuniKorn's fallback), with
-    fences, offsets, sorting and limits; with a workload, each queue's usage and current priority too. With
-    --set-only, only what the file sets on each queue, each value with its line.
-
-    Example: yk tree queues.yaml --workload workload.yaml"""
-    print_tree(config, workload, partition, fmt, max_size, quiet, set_only, project_config, no_config)
-
-
 def print_tree(
     config: str,
     workload: str | None,
@@ -244,7 +200,7 @@ def print_tree(
     project_config: str | None = None,
     no_config: bool = False,
 ) -> None:
-    """Check the format, load, print (typer.Exit on problems)."""
+    """Check the format, load, print (Exit on problems)."""
     from yk_cli.load.source import collector_paused
 
     check_format(fmt, TREE_FORMATS)
@@ -286,7 +242,7 @@ def run_tree(
     quiet: bool = False,
     set_only: bool = False,
 ) -> str:
-    """Load, check and render the tree; problems go to stderr like `yk validate` (typer.Exit on errors)."""
+    """Load, check and render the tree; problems go to stderr like `yk validate` (Exit on errors)."""
     from yk_cli.core.priority import pending_priorities
     from yk_cli.core.queue_guarantee import queue_guarantees
     from yk_cli.core.workload import queue_usage

@@ -5,80 +5,22 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Annotated, Optional
-
-import typer
+from typing import TYPE_CHECKING
 
 from yk_cli.cli import (
-    MAX_SIZE_HELP,
+    Exit,
     UsageError,
-    YkCommand,
-    app,
     config_size,
-    fail_usage,
     plain_arguments,
     usage_message,
     write_stdout,
 )
-from yk_cli.commands.project import CONFIG_FLAGS, CONFIG_HELP, CONFIG_OPTIONS, NO_CONFIG_HELP, project_options
+from yk_cli.commands.project import CONFIG_FLAGS, CONFIG_OPTIONS, project_options
 from yk_cli.core.diagnostics import EXIT_USAGE, Problem, exit_code
 from yk_cli.report.problems import FORMATS
 
 if TYPE_CHECKING:
     from yk_cli.load.config import LoadResult
-
-
-@app.command(cls=YkCommand)
-def validate(
-    files: Annotated[
-        list[str],
-        typer.Argument(
-            metavar="FILE",
-            help="Queue config files (queues.yaml, ConfigMaps, Lists, Helm values) or directories, searched for "
-            "*.yaml and *.yml files; '-' for stdin.",
-        ),
-    ],
-    fmt: Annotated[
-        Optional[str],
-        typer.Option(
-            "--format",
-            "-f",
-            metavar="FORMAT",
-            help="text, json, github or sarif (github is the default under GitHub Actions).",
-        ),
-    ] = None,
-    strict: Annotated[
-        Optional[bool],
-        typer.Option(
-            "--strict/--no-strict",
-            metavar="",
-            help="Warnings fail the run too (exit 1); --no-strict overrides `strict: true` in .yk.yaml.",
-        ),
-    ] = None,
-    partition: Annotated[
-        Optional[str], typer.Option("--partition", metavar="NAME", help="Only report problems in this partition.")
-    ] = None,
-    policy_group: Annotated[
-        Optional[str],
-        typer.Option(
-            "--policy-group",
-            metavar="GROUP",
-            help="ConfigMap key is <group>.yaml (YuniKorn's service.policyGroup; default queues).",
-        ),
-    ] = None,
-    max_size: Annotated[Optional[str], typer.Option("--max-size", metavar="SIZE", help=MAX_SIZE_HELP)] = None,
-    project_config: Annotated[Optional[str], typer.Option("--config", metavar="FILE", help=CONFIG_HELP)] = None,
-    no_config: Annotated[bool, typer.Option("--no-config", metavar="", help=NO_CONFIG_HELP)] = False,
-) -> None:
-    """Lint YuniKorn queue configs: every problem at once, with file:line:col and YuniKorn's own verdict.
-
-    Example: yk validate queues.yaml --format sarif"""
-    try:
-        with project_options(project_config, no_config), config_size(max_size):
-            code = run_validate(files, fmt, strict, partition, policy_group)
-    except UsageError as err:
-        raise fail_usage(str(err)) from None
-    raise typer.Exit(code)
 
 
 def choose_format(fmt: str | None) -> str:
@@ -206,7 +148,7 @@ def fast_path(args: Sequence[str]) -> int | None:
     except UsageError as err:
         sys.stderr.write(usage_message(str(err)) + "\n")
         return EXIT_USAGE
-    except typer.Exit as done:  # a bad --max-size, already reported
+    except Exit as done:  # a bad --max-size, already reported
         return done.exit_code
 
 

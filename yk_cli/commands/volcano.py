@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from yk_cli.cli import YkGroup, app
+from yk_cli.commands.application import YkGroup, app
 
 VOLCANO_HELP = """Lint Volcano's scheduler configuration and objects, dry-run one Volcano scheduling session, and
 explain its order: as Volcano really behaves (volcano-sh/volcano v1.10 and later).

@@ -6,7 +6,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from yk_cli.cli import YkCommand, check_format, fail_usage, write_stdout
+from yk_cli.cli import check_format, fail_usage, write_stdout
+from yk_cli.commands.application import YkCommand
 from yk_cli.commands.volcano import volcano_app
 
 FORMATS = ("text", "json")

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from yk_cli.cli import YkCommand, check_format, fail_usage, write_stdout
+from yk_cli.cli import Exit, check_format, fail_usage, write_stdout
+from yk_cli.commands.application import YkCommand
 from yk_cli.commands.volcano import volcano_app
 
 if TYPE_CHECKING:
@@ -85,7 +86,7 @@ def load_inputs(dumps: list[str], conf: str | None, quiet: bool) -> VolcanoInput
                 "yk: the scheduler conf does not load: Volcano would refuse it and keep its previous configuration "
                 "(at start-up, its built-in default). Fix it, or leave out --conf to simulate the default.\n"
             )
-        raise typer.Exit(EXIT_PROBLEMS)
+        raise Exit(EXIT_PROBLEMS)
     if problems and not quiet:
         count = len(problems)
         sys.stderr.write(f"{count} warning{'s' * (count != 1)} in the inputs: run yk volcano validate\n")

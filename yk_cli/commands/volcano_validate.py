@@ -8,7 +8,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from yk_cli.cli import UsageError, YkCommand, fail_usage, usage_message, write_stdout
+from yk_cli.cli import Exit, UsageError, fail_usage, usage_message, write_stdout
+from yk_cli.commands.application import YkCommand
 from yk_cli.commands.validate import _color_wanted, choose_format
 from yk_cli.commands.volcano import volcano_app
 from yk_cli.core.diagnostics import EXIT_USAGE, exit_code
@@ -52,7 +53,7 @@ def volcano_validate(
         code = run_volcano_validate(files, conf, fmt, strict)
     except UsageError as err:
         raise fail_usage(str(err)) from None
-    raise typer.Exit(code)
+    raise Exit(code)
 
 
 def run_volcano_validate(files: list[str], conf: str | None, fmt: str | None, strict: bool) -> int:

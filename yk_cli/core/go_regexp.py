@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Protocol
-
-import re2
+from typing import Any, Protocol
 
 GO_ONLY_REJECTS = ("\\C",)
 """Escapes C++ RE2 accepts but Go's regexp/syntax refuses (`\\C`, any byte: `invalid escape sequence`)."""
 
-_OPTIONS = re2.Options()
-_OPTIONS.log_errors = False  # a bad pattern is reported by yk, not logged by RE2 on stderr
+
+@lru_cache(maxsize=1)
+def _engine() -> tuple[Any, Any]:
+    """The re2 module and its options, imported on the first pattern (start-up time: most configs have none)."""
+    import re2
+
+    options = re2.Options()
+    options.log_errors = False  # a bad pattern is reported by yk, not logged by RE2 on stderr
+    return re2, options
 
 
 class GoRegexp(Protocol):
@@ -27,8 +32,9 @@ def go_compile(pattern: str) -> GoRegexp | None:
     """The pattern as Go's `regexp.Compile` builds it, or None where Go returns an error."""
     if _go_only_reject(pattern):
         return None
+    re2, options = _engine()
     try:
-        compiled: GoRegexp = re2.compile(pattern, _OPTIONS)
+        compiled: GoRegexp = re2.compile(pattern, options)
     except re2.error:
         return None
     return compiled
@@ -45,8 +51,9 @@ def go_compile_error(pattern: str) -> str | None:
         return None
     if _go_only_reject(pattern):
         return "invalid escape sequence: \\C"
+    re2, options = _engine()
     try:
-        re2.compile(pattern, _OPTIONS)
+        re2.compile(pattern, options)
     except re2.error as err:
         reason = err.args[0] if err.args else err
         return reason.decode("utf-8", "replace") if isinstance(reason, bytes) else str(reason)

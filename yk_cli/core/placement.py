@@ -14,11 +14,11 @@ Follows yunikorn-core `pkg/scheduler/placement` and `PartitionContext.AddApplica
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from yk_cli.core import properties as props
 from yk_cli.core.config import Filter, PartitionConfig, PlacementRule, QueueConfig
@@ -26,7 +26,9 @@ from yk_cli.core.go_regexp import GoRegexp, go_compile
 from yk_cli.core.properties import QueueProperties, Source
 from yk_cli.core.queues import Queue, QueueTree
 from yk_cli.core.resources import Resource, strictly_greater_than_zero
-from yk_cli.core.workload import Application
+
+if TYPE_CHECKING:
+    from yk_cli.core.workload import Application  # for annotations only: `yk validate` never loads a workload
 
 ROOT = "root"
 DOT_REPLACE = "_dot_"
@@ -474,6 +476,8 @@ def _recovery_queue(tree: QueueTree) -> Queue:
 
 def _si_resource(text: str) -> Resource | None:
     """A JSON-marshalled si.Resource tag (`{"resources": {"vcore": {"value": 1000}}}`) as a resource."""
+    import json  # here, not at the top: only an application tag in that form needs it
+
     try:
         raw = json.loads(text)
     except ValueError:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from yk_cli.core.trace import PREEMPT, Trace, TraceEvent
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 Lineage = tuple[str, str]
 """A pod lineage: (application, name of the original ask or allocation); its restarts all map back to it."""
@@ -57,6 +59,8 @@ def preemption_graph(trace_or_events: Trace | Iterable[TraceEvent]) -> nx.DiGrap
 
     Nodes are added in the order they first appear, edges in the order of their first preemption.
     """
+    import networkx as nx  # here, not at the top: a run without preemption never needs it (start-up time)
+
     graph = nx.DiGraph()
     origin: dict[Lineage, str] = {}
     for event in _events(trace_or_events):
@@ -111,6 +115,11 @@ def _loop(graph: nx.DiGraph, cycle: list[Lineage]) -> PreemptionLoop:
 
 def find_loops(trace_or_events: Trace | Iterable[TraceEvent]) -> list[PreemptionLoop]:
     """Every preemption loop of the run (one per simple cycle of the preemption graph), ordered by first step."""
-    graph = preemption_graph(trace_or_events)
+    events = list(_events(trace_or_events))
+    if not any(event.type == PREEMPT for event in events):
+        return []
+    import networkx as nx
+
+    graph = preemption_graph(events)
     loops = [_loop(graph, cycle) for cycle in nx.simple_cycles(graph)]
     return sorted(loops, key=lambda loop: (loop.steps[0], loop.lineages))

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from yk_cli.core.config import PartitionConfig
 from yk_cli.core.diagnostics import Path, Problem, format_path
 from yk_cli.core.queues import QueueTree
 from yk_cli.core.resources import format_quantity
 from yk_cli.core.rules import Rule, error, warning
-from yk_cli.core.workload import Workload
+
+if TYPE_CHECKING:
+    from yk_cli.core.workload import Workload  # annotations only: `yk validate` lists these rules, loads no workload
 
 UNKNOWN_KEY = error(
     "workload-unknown-key",

@@ -3,12 +3,10 @@ the policy file (GitHub: a notice there; SARIF: a related location)."""
 
 from __future__ import annotations
 
-import json
-
 from yk_cli.core.assertions.model import KIND_SUMMARIES, Outcome
 from yk_cli.core.diagnostics import Level, Problem, Span
 from yk_cli.core.rules import Rule
-from yk_cli.report import sarif
+from yk_cli.report import jsonout, sarif
 from yk_cli.report.check_common import CheckContext, summary_line, title
 from yk_cli.report.github import annotation, escape_data, escape_property
 from yk_cli.report.locations import artifact_uri, relative_path, span_of
@@ -129,7 +127,7 @@ def render_sarif(outcomes: list[Outcome], context: CheckContext, version: str, b
             }
         ],
     }
-    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    return jsonout.document(log)
 
 
 def _physical(uri: str, relative: bool, span: Span) -> dict[str, object]:

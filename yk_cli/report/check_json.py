@@ -3,10 +3,9 @@ describes it)."""
 
 from __future__ import annotations
 
-import json
-
 from yk_cli.core.assertions.model import Outcome
 from yk_cli.core.diagnostics import format_path
+from yk_cli.report import jsonout
 from yk_cli.report.check_common import CheckContext
 
 
@@ -69,4 +68,4 @@ def render(outcomes: list[Outcome], context: CheckContext) -> str:
             "failed": failed,
         },
     }
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return jsonout.document(document)

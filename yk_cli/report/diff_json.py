@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from yk_cli.core.diagnostics import Problem, Span
 from yk_cli.core.diff.model import AskRun, Diff, Placement, Preemption, Provenance, RunChanges, WorkloadChanges
 from yk_cli.core.diff.verdict import FailOn
 from yk_cli.core.priority import MIN_PRIORITY
+from yk_cli.report import jsonout
 from yk_cli.report.diff_common import summary_line
 from yk_cli.report.problems_json import problem_dict
 from yk_cli.report.trace_common import seconds
@@ -177,4 +177,4 @@ def diff_dict(diff: Diff, fail_on: list[FailOn], failing: list[FailOn]) -> dict[
 
 def render(diff: Diff, fail_on: list[FailOn], failing: list[FailOn]) -> str:
     """Indented JSON, keys in a fixed order."""
-    return json.dumps(diff_dict(diff, fail_on, failing), indent=2, ensure_ascii=False) + "\n"
+    return jsonout.document(diff_dict(diff, fail_on, failing))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -10,6 +9,7 @@ from yk_cli.core.explain import AskFacts, Comparison, Explanation, PrioritySide
 from yk_cli.core.priority import MIN_PRIORITY, Step
 from yk_cli.core.queues import Queue
 from yk_cli.core.unmodelled import Unmodelled
+from yk_cli.report import jsonout
 from yk_cli.report.trace_common import seconds
 from yk_cli.report.tree_common import Locate, cause_text, nowhere
 from yk_cli.report.unmodelled import unmodelled_dicts
@@ -104,4 +104,4 @@ def render(
         else None,
         "reservation": reservation,
     }
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return jsonout.document(data)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from yk_cli.core.explain_preemption import PodStory, Sighting
 from yk_cli.core.trace import PreemptionAttempt
 from yk_cli.core.unmodelled import Unmodelled
+from yk_cli.report import jsonout
 from yk_cli.report.trace_common import attempt_title, seconds, when
 from yk_cli.report.trace_json import attempt_dict
 from yk_cli.report.tree_common import Locate, nowhere
@@ -102,7 +102,7 @@ def render_json(
         "tries": [_attempt(a) | {"outcome": a.outcome, "node": a.node} for a in story.tries],
         "pendingReason": story.pending.reason if story.pending is not None else None,
     }
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return jsonout.document(document)
 
 
 def _attempt(a: PreemptionAttempt) -> dict[str, Any]:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 from yk_cli.core.diagnostics import Level, Problem, format_path
+from yk_cli.report import jsonout
 
 
 def problem_dict(p: Problem) -> dict[str, object]:
@@ -39,4 +39,4 @@ def summary(problems: Sequence[Problem], files: int) -> dict[str, int]:
 def render(problems: Sequence[Problem], files: int) -> str:
     """The whole JSON report, keys in a fixed order, problems in report order."""
     data = {"problems": [problem_dict(p) for p in problems], "summary": summary(problems, files)}
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return jsonout.document(data)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import textwrap
 from collections.abc import Sequence
 
 from yk_cli.core.rules import Rule
+from yk_cli.report import jsonout
 
 WIDTH = 100
 """Text is wrapped at a fixed width so the output does not depend on the terminal."""
@@ -19,7 +19,7 @@ def rule_dict(rule: Rule, group: str) -> dict[str, str]:
 
 def render_json(rules: Sequence[tuple[Rule, str]]) -> str:
     """Every (rule, group) in documentation order, as one JSON object."""
-    return json.dumps({"rules": [rule_dict(r, g) for r, g in rules]}, indent=2, ensure_ascii=False) + "\n"
+    return jsonout.document({"rules": [rule_dict(r, g) for r, g in rules]})
 
 
 def render_groups(groups: Sequence[tuple[str, Sequence[Rule]]]) -> str:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections.abc import Mapping, Sequence
 
 from yk_cli.core.diagnostics import Level, Problem, format_path
 from yk_cli.core.rules import Rule
+from yk_cli.report import jsonout
 from yk_cli.report.locations import artifact_uri, span_of
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -105,4 +105,4 @@ def render(problems: Sequence[Problem], rules: Mapping[str, Rule], version: str,
             }
         ],
     }
-    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    return jsonout.document(log)

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
+from itertools import islice
+from json.encoder import encode_basestring as _string  # what json.dumps(ensure_ascii=False) makes of a str
 from typing import Any
 
 from yk_cli.core.preemption_loops import PreemptionLoop
 from yk_cli.core.priority import MIN_PRIORITY, PriorityChange
 from yk_cli.core.trace import Arrival, PendingAsk, PreemptionAttempt, Summary, Trace, TraceEvent
 from yk_cli.core.trace_view import NO_FILTER, QueueTotals, TraceFilter, view
+from yk_cli.report.jsonout import items, nested
 from yk_cli.report.trace_common import seconds
 from yk_cli.report.unmodelled import unmodelled_dicts
 
@@ -158,13 +160,13 @@ def render(trace: Trace, source: str, chosen: TraceFilter = NO_FILTER) -> str:
 
 
 def chunks(trace: Trace, source: str, chosen: TraceFilter = NO_FILTER) -> Iterator[str]:
-    """The document in pieces, one per event: the text `json.dumps(document, indent=2)` gives, without holding the
-    whole document (or its text) in memory at once."""
+    """The document in pieces of up to BATCH events: the text `json.dumps(document, indent=2)` gives, without holding
+    the whole document (or its text) in memory at once."""
     shown = view(trace, chosen)
     yield f"{{\n  {_dumps('source')}: {_dumps(source)},\n  {_dumps('partition')}: {_dumps(trace.partition)},\n"
-    yield f"  {_dumps('filters')}: {_nested(filters_dict(chosen))},\n"
-    yield f"  {_dumps('notes')}: {_nested(list(trace.notes))},\n"
-    yield f"  {_dumps('notModelled')}: {_nested(unmodelled_dicts(trace.unmodelled))},\n"
+    yield f"  {_dumps('filters')}: {nested(filters_dict(chosen), 2)},\n"
+    yield f"  {_dumps('notes')}: {nested(list(trace.notes), 2)},\n"
+    yield f"  {_dumps('notModelled')}: {nested(unmodelled_dicts(trace.unmodelled), 2)},\n"
     yield from _array("events", map(event_dict, shown.events))
     yield ",\n"
     yield from _array("arrivals", map(arrival_dict, shown.arrivals))
@@ -176,21 +178,21 @@ def chunks(trace: Trace, source: str, chosen: TraceFilter = NO_FILTER) -> Iterat
     yield from _array("loops", map(loop_dict, shown.loops))
     yield ",\n"
     yield from _array("queueTotals", map(totals_dict, shown.totals))
-    yield f',\n  "summary": {_nested(summary_dict(trace.summary))}\n}}\n'
+    yield f',\n  "summary": {nested(summary_dict(trace.summary), 2)}\n}}\n'
 
 
-def _array(key: str, items: Iterator[dict[str, Any]]) -> Iterator[str]:
+BATCH = 1000
+"""Array elements encoded in one call: fewer calls, and a bounded piece of the text in memory at once."""
+
+
+def _array(key: str, elements: Iterator[dict[str, Any]]) -> Iterator[str]:
     separator = f"  {_dumps(key)}: [\n    "
-    for item in items:
-        yield separator + _nested(item, 4)
+    while batch := list(islice(elements, BATCH)):
+        yield separator + items(batch, 4)
         separator = ",\n    "
     yield f"  {_dumps(key)}: []" if separator[0] == " " else "\n  ]"
 
 
-def _nested(value: object, depth: int = 2) -> str:
-    """A value as json.dumps(indent=2) writes it `depth` spaces deep."""
-    return _dumps(value, indent=2).replace("\n", "\n" + " " * depth)
-
-
-def _dumps(value: Any, indent: int | None = None) -> str:
-    return json.dumps(value, indent=indent, ensure_ascii=False)
+def _dumps(value: str) -> str:
+    """A string as JSON writes it (the C encoder: ensure_ascii=False escapes only quotes, backslashes and controls)."""
+    return _string(value)

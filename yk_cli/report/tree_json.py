@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 from yk_cli.core import properties as props
 from yk_cli.core.properties import format_duration
 from yk_cli.core.queues import Queue
+from yk_cli.report import jsonout
 from yk_cli.report.tree_common import (
     TreeView,
     priority_json,
@@ -96,4 +95,4 @@ def _set_here(entry: object) -> bool:
 
 def render(view: TreeView) -> str:
     """The root queue object, children nested, as indented JSON."""
-    return json.dumps(queue_dict(view, view.tree.root), indent=2, ensure_ascii=False) + "\n"
+    return jsonout.document(queue_dict(view, view.tree.root))

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from yk_cli.core.diagnostics import Problem
 from yk_cli.core.rules import volcano_catalogue
-from yk_cli.report import github, problems_json, problems_text, sarif
+from yk_cli.report import github, jsonout, problems_json, problems_text, sarif
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +61,7 @@ def render(
             "problems": [problems_json.problem_dict(p) for p in problems],
             "summary": problems_json.summary(problems, files),
         }
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        return jsonout.document(data)
     if fmt == "github":
         return github.render(problems, files, base)
     if fmt == "sarif":

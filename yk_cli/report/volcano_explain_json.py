@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict
 from typing import Any
 
 from yk_cli.core.volcano.explain import PairExplanation, PodStory, SideFacts, VictimRecord
 from yk_cli.core.volcano.framework import Decision
+from yk_cli.report import jsonout
 from yk_cli.report.volcano_proposal import proposal_json
 
 
@@ -95,4 +95,4 @@ def pod_json(story: PodStory) -> dict[str, Any]:
 
 
 def render(data: dict[str, Any]) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return jsonout.document(data)

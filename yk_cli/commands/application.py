@@ -1,0 +1,103 @@
+"""The typer application of `yk`: its group, its command class and every command registered on it."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+from typer.core import TyperArgument, TyperCommand, TyperGroup
+
+from yk_cli.cli import Exit, prose
+
+
+class _NamedArgument(TyperArgument):
+    """An argument shown by its metavar alone (CONFIG), not followed by its Python type (`<str>`)."""
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return None
+
+
+def _plain_help_option(option: Any) -> Any:
+    """The help flag without a type column (typer shows `<bool>` for a flag with no metavar)."""
+    if option is not None:
+        option.metavar = ""
+    return option
+
+
+class YkCommand(TyperCommand):
+    """A `yk` command: its docstring reflowed as prose, arguments named by their metavars, flags untyped."""
+
+    def __init__(self, name: str | None, **kwargs: Any) -> None:
+        super().__init__(name, **kwargs)
+        self.help = prose(self.help)
+        for param in self.params:
+            if type(param) is TyperArgument:
+                param.__class__ = _NamedArgument
+
+    def get_help_option(self, ctx: Any) -> Any:
+        return _plain_help_option(super().get_help_option(ctx))
+
+
+class YkGroup(TyperGroup):
+    """The `yk` group: its help reflowed as prose and its help flag untyped, like every YkCommand; a command's
+    yk_cli.cli.Exit ends the program with its status, as typer.Exit does."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.help = prose(self.help)
+
+    def get_help_option(self, ctx: Any) -> Any:
+        return _plain_help_option(super().get_help_option(ctx))
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except Exit as done:
+            raise typer.Exit(done.exit_code) from None
+
+
+ROOT_HELP = """Lint, explain and dry-run Apache YuniKorn queue configurations.
+
+Example: yk validate queues.yaml"""
+
+app = typer.Typer(
+    name="yk",
+    cls=YkGroup,
+    help=ROOT_HELP,
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        from yk_cli import __version__
+
+        typer.echo(f"yk {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, metavar="", help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """Lint, explain and dry-run Apache YuniKorn queue configurations."""
+
+
+# Each command lives in its own module and registers itself on `app` when imported.
+from yk_cli.commands import check_cli as _check  # noqa: E402, F401
+from yk_cli.commands import diff as _diff  # noqa: E402, F401
+from yk_cli.commands import explain as _explain  # noqa: E402, F401
+from yk_cli.commands import generate as _generate  # noqa: E402, F401
+from yk_cli.commands import priorities_cli as _priorities  # noqa: E402, F401
+from yk_cli.commands import rules as _rules  # noqa: E402, F401
+from yk_cli.commands import schema as _schema  # noqa: E402, F401
+from yk_cli.commands import simulate_cli as _simulate  # noqa: E402, F401
+from yk_cli.commands import tree_cli as _tree  # noqa: E402, F401
+from yk_cli.commands import validate_cli as _validate  # noqa: E402, F401
+from yk_cli.commands import volcano as _volcano  # noqa: E402, F401

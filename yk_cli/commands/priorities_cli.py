@@ -1,0 +1,41 @@
+"""`yk priorities` on the command line: its arguments, options and help (the work: yk_cli.commands.priorities)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from yk_cli.cli import MAX_SIZE_HELP
+from yk_cli.commands.application import YkCommand, app
+from yk_cli.commands.priorities import print_priorities
+from yk_cli.commands.project import CONFIG_HELP, NO_CONFIG_HELP
+
+
+@app.command(cls=YkCommand)
+def priorities(
+    config: Annotated[
+        str, typer.Argument(metavar="CONFIG", help="Queue config: queues.yaml, a ConfigMap or a List; '-' for stdin.")
+    ],
+    workload: Annotated[
+        str, typer.Argument(metavar="WORKLOAD", help="Workload file: nodes, applications, asks; '-' for stdin.")
+    ],
+    fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text or json.")] = "text",
+    partition: Annotated[
+        Optional[str],
+        typer.Option("--partition", metavar="NAME", help="The partition (default: the workload's `partition`)."),
+    ] = None,
+    max_size: Annotated[Optional[str], typer.Option("--max-size", metavar="SIZE", help=MAX_SIZE_HELP)] = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", metavar="", help="No summary line for warnings on standard error.")
+    ] = False,
+    project_config: Annotated[Optional[str], typer.Option("--config", metavar="FILE", help=CONFIG_HELP)] = None,
+    no_config: Annotated[bool, typer.Option("--no-config", metavar="", help=NO_CONFIG_HELP)] = False,
+) -> None:
+    """Queue priorities as YuniKorn computes them, and every pending ask's effective priority step by step.
+
+    For every pending ask: its effective priority as seen from root with the breakdown along its queue path (like
+    Slurm's sprio): ask, application, each queue's offset, fence and clamp, and the config line behind each step.
+
+    Example: yk priorities queues.yaml workload.yaml --format json"""
+    print_priorities(config, workload, fmt, partition, max_size, quiet, project_config, no_config)

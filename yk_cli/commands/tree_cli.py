@@ -1,0 +1,53 @@
+"""`yk tree` on the command line: its arguments, options and help (the work: yk_cli.commands.tree)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from yk_cli.cli import MAX_SIZE_HELP
+from yk_cli.commands.application import YkCommand, app
+from yk_cli.commands.project import CONFIG_HELP, NO_CONFIG_HELP
+from yk_cli.commands.tree import print_tree
+
+
+@app.command(cls=YkCommand)
+def tree(
+    config: Annotated[
+        str, typer.Argument(metavar="CONFIG", help="Queue config: queues.yaml, a ConfigMap or a List; '-' for stdin.")
+    ],
+    workload: Annotated[
+        Optional[str],
+        typer.Option(
+            "--workload", "-w", metavar="PATH", help="A workload file: adds pending/allocated and priorities."
+        ),
+    ] = None,
+    partition: Annotated[
+        Optional[str],
+        typer.Option(
+            "--partition", metavar="NAME", help="The partition to show (default: the workload's, or default)."
+        ),
+    ] = None,
+    fmt: Annotated[
+        str, typer.Option("--format", "-f", metavar="FORMAT", help="text, json (YuniKorn REST names) or mermaid.")
+    ] = "text",
+    max_size: Annotated[Optional[str], typer.Option("--max-size", metavar="SIZE", help=MAX_SIZE_HELP)] = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", metavar="", help="No summary line for warnings on standard error.")
+    ] = False,
+    set_only: Annotated[
+        bool,
+        typer.Option("--set-only", metavar="", help="Only the values the file sets on each queue, with their lines."),
+    ] = False,
+    project_config: Annotated[Optional[str], typer.Option("--config", metavar="FILE", help=CONFIG_HELP)] = None,
+    no_config: Annotated[bool, typer.Option("--no-config", metavar="", help=NO_CONFIG_HELP)] = False,
+) -> None:
+    """The resolved queue tree: every queue's settings and where each came from.
+
+    Every setting says where it came from (set here, inherited, template, default, YuniKorn's fallback), with
+    fences, offsets, sorting and limits; with a workload, each queue's usage and current priority too. With
+    --set-only, only what the file sets on each queue, each value with its line.
+
+    Example: yk tree queues.yaml --workload workload.yaml"""
+    print_tree(config, workload, partition, fmt, max_size, quiet, set_only, project_config, no_config)
