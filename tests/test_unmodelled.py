@@ -38,13 +38,6 @@ applications:
     asks:
       - {name: z, priority: 1, resources: {vcore: 1}}
 """
-BACKOFF = "application.unschedasks.backoff on root.b: the dry run never skips an application after unschedulable asks"
-EXPECTED_JSON = [
-    {"feature": "backoff", "message": BACKOFF, "queues": ["root.b"], "pods": []},
-]
-NOTICE = [f"Not modelled: {BACKOFF}", ""]
-
-
 @pytest.fixture
 def files(tmp_path: Path) -> tuple[str, str]:
     config = tmp_path / "queues.yaml"
@@ -69,31 +62,14 @@ def _args(name: str, config: str, workload: str) -> list[str]:
 
 
 @pytest.mark.parametrize("name", list(COMMANDS))
-def test_text_notice_at_the_top(run_yk, files: tuple[str, str], name: str) -> None:
-    result = run_yk(*_args(name, *files))
-    assert result.exit_code == 0, result.stderr
-    lines = result.stdout.splitlines()
-    if name == "priorities":
-        assert lines[:2] == NOTICE
-        assert lines[2] == "Queue priorities in partition default (n/a: nothing pending)"
-    else:
-        assert lines[1] == ""
-        assert lines[2:4] == NOTICE
-
-
-@pytest.mark.parametrize("name", list(COMMANDS))
-def test_json_not_modelled(run_yk, files: tuple[str, str], name: str) -> None:
+def test_backoff_and_limits_are_no_longer_reported(run_yk, files: tuple[str, str], name: str) -> None:
+    """Application backoff (sim/backoff.py) and user limits (sim/ugm.py) are modelled: no notice, text or JSON."""
     result = run_yk(*_args(name, *files), "--format", "json")
     assert result.exit_code == 0, result.stderr
-    assert json.loads(result.stdout)["notModelled"] == EXPECTED_JSON
-
-
-def test_markdown_notice(run_yk, files: tuple[str, str]) -> None:
-    result = run_yk("simulate", *files, "--format", "markdown")
-    assert result.stdout.splitlines()[2:4] == [
-        f"> **Not modelled:** {BACKOFF}",
-        "",
-    ]
+    assert json.loads(result.stdout)["notModelled"] == []
+    text = run_yk(*_args(name, *files))
+    assert text.exit_code == 0, text.stderr
+    assert "Not modelled" not in text.stdout
 
 
 def test_nothing_unmodelled_is_an_empty_list(run_yk) -> None:
@@ -153,4 +129,6 @@ def test_placeholder_pods_in_a_cluster_dump(run_yk, tmp_path: Path) -> None:
         {"feature": "gang-scheduling", "message": message, "queues": [], "pods": ["team-a/spark-pi-exec-1"]}
     ]
     text = run_yk("simulate", "--cluster", str(path)).stdout.splitlines()
-    assert text[2] == f"Not modelled: {message}"
+    assert text[2:4] == [f"Not modelled: {message}", ""]
+    markdown = run_yk("simulate", "--cluster", str(path), "--format", "markdown").stdout.splitlines()
+    assert markdown[2:4] == [f"> **Not modelled:** {message}", ""]

@@ -52,6 +52,8 @@ USER_QUOTA = "user-quota"
 """The ask does not fit its user's or group's headroom (`limits:` maxresources minus usage)."""
 STATE_FILTER = "state-filter"
 """stateaware (YuniKorn 1.5 and older) lets only one new application start at a time."""
+BACKOFF = "backoff"
+"""Its application is in backoff (application.unschedasks.backoff): skipped until its deadline."""
 QUEUE_MAX = "queue-max"
 """The ask does not fit the headroom (max minus allocated) of a queue on its path."""
 NODE_TOO_SMALL = "node-too-small"
@@ -78,6 +80,7 @@ REASON_CODES = (
     MAX_APPLICATIONS,
     USER_MAX_APPLICATIONS,
     STATE_FILTER,
+    BACKOFF,
     USER_QUOTA,
     QUEUE_MAX,
     NODE_TOO_SMALL,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from yk_cli.core import properties as props
 from yk_cli.core.config import PartitionConfig
 from yk_cli.core.queues import QueueTree
 from yk_cli.core.workload import Workload
@@ -15,7 +14,7 @@ class Unmodelled:
     """One feature in use that yk ignores, what that means, and the queues or pods concerned."""
 
     feature: str
-    """gang-scheduling (placeholder pods already in a dump) | backoff (limits are modelled, never reported)."""
+    """gang-scheduling (placeholder pods already in a dump); limits and backoff are modelled, never reported."""
     message: str
     queues: tuple[str, ...] = ()
     pods: tuple[str, ...] = ()
@@ -27,8 +26,8 @@ def _listed(names: tuple[str, ...], limit: int = 5) -> str:
 
 
 def unmodelled(partition: PartitionConfig, tree: QueueTree, workload: Workload) -> list[Unmodelled]:
-    """Every feature in use that the dry run ignores, in a fixed order: gang scheduling, backoff (user and group
-    limits are modelled: sim/ugm.py)."""
+    """Every feature in use that the dry run ignores: placeholder pods already in a dump (user and group limits,
+    sim/ugm.py, and application backoff, sim/backoff.py, are modelled)."""
     out: list[Unmodelled] = []
     if workload.gang_pods:
         pods = workload.gang_pods
@@ -39,16 +38,6 @@ def unmodelled(partition: PartitionConfig, tree: QueueTree, workload: Workload) 
                 f"({_listed(pods)}): the dry run treats them as ordinary pods (YuniKorn's recovery of a gang in "
                 "progress is not modelled)",
                 pods=pods,
-            )
-        )
-    backoff = tuple(q.path for q in tree.queues.values() if q.is_leaf and int(str(q.setting(props.BACKOFF).value)) > 0)
-    if backoff:
-        out.append(
-            Unmodelled(
-                "backoff",
-                f"application.unschedasks.backoff on {_listed(backoff)}: the dry run never skips an application "
-                "after unschedulable asks",
-                queues=backoff,
             )
         )
     return out

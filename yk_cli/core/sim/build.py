@@ -27,6 +27,7 @@ from yk_cli.core.trace import QUEUE_MISSING, UNPLACED, PreemptionAttempt, TraceE
 from yk_cli.core.workload import Application, Workload
 
 if TYPE_CHECKING:
+    from yk_cli.core.sim.backoff import BackoffState
     from yk_cli.core.sim.gang import GangState
 
 ARRIVE, COMPLETE, OLD, STARTED, PREEMPT_READY, QUOTA, GANG_TIMER = 0, 1, 2, 3, 4, 5, 6
@@ -130,6 +131,8 @@ class RunState:
     """Gang scheduling (gang.py): None when no application has task groups."""
     ugm: Ugm | None = None
     """The user-group manager when the partition sets user or group limits (see ugm.py)."""
+    backoff: BackoffState | None = None
+    """Application backoff (backoff.py): None when no leaf sets application.unschedasks.backoff."""
     expiring: list[tuple[AskState, int]] = field(default_factory=list)
     """(reserved ask, reservation time) past the reservation's 2 x 60 min wait: cancelled once the ask fails a headroom
     (timeouts.py)."""

@@ -33,6 +33,8 @@ def arrive(state: RunState, ask: AskState, changes: list[PriorityChange] | None 
     app = ask.app
     leaf = app.leaf
     assert leaf is not None
+    if app.limits is not None:
+        unblock(state, app)
     ask.status = PENDING
     ask.old = state.now - ask.created > RESERVATION_DELAY
     insort(app.asks, ask.entry)
@@ -205,6 +207,8 @@ def unreserve(state: RunState, ask: AskState) -> NodeState:
     node = ask.reserved
     assert node is not None
     app = ask.app
+    if app.limits is not None:
+        unblock(state, app)
     _drop_reservation(state, ask)
     _return_node(state, node)
     insort(app.asks, ask.entry)
@@ -349,13 +353,21 @@ def _flip_held(state: RunState) -> None:
         if app in seen:
             continue
         seen.add(app)
-        held = not app.started and not limits.counted and limits.nfull > 0
+        held = (not app.started and not limits.counted and limits.nfull > 0) or limits.quota_blocked
         if held == app.held:
             continue
         app.held = held
         if app.sizes:
             set_held(state, app, held)
     flipped.clear()
+
+
+def unblock(state: RunState, app: AppState) -> None:
+    """The application gets a pending ask: one its user's or group's headroom blocked is walked again (ugm.py)."""
+    limits = app.limits
+    if limits is not None and limits.quota_blocked:
+        limits.unblock()
+        _flip_held(state)
 
 
 def set_held(state: RunState, app: AppState, held: bool) -> None:
@@ -421,6 +433,7 @@ def _climb(
         app.dirty = True
         leaf.dirty_apps.append(app)
     cached = state.fits
+    held = app.held
     queue = leaf
     while True:
         if count:
@@ -432,8 +445,8 @@ def _climb(
                 del sizes[size]
             if new:
                 bump(queue.new_sizes, size, count)
-                if app.held:
-                    bump(queue.held_sizes, size, count)
+            if held:
+                bump(queue.held_sizes, size, count)
             if old:
                 bump(queue.old, size, count)
             if required:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from heapq import merge
 
 from yk_cli.core import policies
-from yk_cli.core.sim import preconditions
+from yk_cli.core.sim import backoff, preconditions
 from yk_cli.core.sim.build import RunState
 from yk_cli.core.sim.nodes import NodeState
 from yk_cli.core.sim.preemption import Preemption, try_preemption
@@ -57,6 +57,8 @@ class Decision:
 def find_decision(state: RunState) -> Decision | None:
     """The next outcome, or None when nothing can happen until the next event."""
     preconditions.wake_dormant(state)
+    if state.backoff is not None and state.backoff.parked:
+        backoff.unpark(state)
     if state.nres:
         root = state.root
         hr = root.headroom(None)
@@ -72,7 +74,7 @@ def find_decision(state: RunState) -> Decision | None:
         if found is not None:
             return found
     root = state.root
-    if not root.open and not root.pready:
+    if not root.open and not root.pready and state.backoff is None:
         return None
     return _visit(state, root, None, True)
 
@@ -126,15 +128,16 @@ def _visit(state: RunState, queue: QState, parent_hr: list[float] | None, new_ok
         new_ok = False
     if not queue.pready and not _possible(
         state, queue.sizes, (queue.held_sizes or None) if new_ok else queue.new_sizes, queue.old, hr, queue.required
-    ):
+    ) and (state.backoff is None or queue not in state.backoff.queues):
         return None
     if queue.is_leaf:
         return _leaf(state, queue, hr, new_ok)
     if queue.dirty_children:
         queue.settle()
+    forced = state.backoff.queues if state.backoff is not None else ()
     for entry in queue.children:
         child = entry[-1]
-        if child.open or child.pready:
+        if child.open or child.pready or child in forced:
             found = _visit(state, child, hr, new_ok)
             if found is not None:
                 return found
@@ -146,13 +149,17 @@ def _leaf(state: RunState, leaf: QState, hr: list[float], new_ok: bool) -> Decis
     if leaf.dirty_apps:
         leaf.settle()
     budget = [preconditions.MAX_ATTEMPTS_PER_LEAF]
+    if state.backoff is not None and leaf in state.backoff.settings:
+        found = backoff.walk_leaf(state, leaf, hr, new_ok, admitted, try_ask, budget)
+        assert found is None or isinstance(found, Decision)
+        return found
     for entry in leaf.apps:
         app: AppState = entry[-1]
         if not app.started and not new_ok:
             continue  # maxapplications: an application that has not started may not start now
-        if app.held:
-            continue  # the user's or group's maxapplications
         limits = app.limits
+        if app.held and not (app.pready and limits is not None and limits.quota_blocked and limits.can_run()):
+            continue  # the user's or group's maxapplications, or its headroom (ugm.AppLimits.block)
         user_hr = limits.headroom() if limits is not None else None
         if admitted is not None and app not in admitted:
             continue
@@ -164,6 +171,9 @@ def _leaf(state: RunState, leaf: QState, hr: list[float], new_ok: bool) -> Decis
         elif app.pready:
             asks = app.pready  # no other ask of the application can succeed: only the ready ones matter
         else:
+            if user_hr is not None and app.sizes and not any(fits(user_hr, state.fits[s]) for s in app.sizes):
+                assert limits is not None
+                limits.block(app.sizes)  # counted apart (held) from the next change on, until its headroom grows
             continue
         for ask_entry in list(asks) if app.pready else asks:
             if user_hr is not None and not fits(user_hr, ask_entry[-1].fit):

@@ -423,6 +423,8 @@ def _ask_of(alloc: AllocState) -> AskState:
 def _count_in(state: RunState, ask: AskState) -> None:
     """Count a pending real ask among the unreserved pending asks of the walk (it is already pending)."""
     app = ask.app
+    if app.limits is not None:
+        commit.unblock(state, app)
     insort(app.asks, ask.entry)
     bump(app.sizes, ask.size, 1)
     if ask.old:

@@ -6,6 +6,7 @@ from yk_cli.core import trace as codes
 from yk_cli.core.properties import format_duration
 from yk_cli.core.resources import format_resource
 from yk_cli.core.sim import preconditions
+from yk_cli.core.sim.backoff import in_backoff
 from yk_cli.core.sim.build import RunState
 from yk_cli.core.sim.cycle import stateaware_admitted
 from yk_cli.core.sim.state import INF, PENDING, WAITING, AskState, QState, Size
@@ -26,6 +27,12 @@ def pending_asks(state: RunState, notes: dict[str, str]) -> tuple[PendingAsk, ..
             found = limit_failure(state, ask)
             if found is not None:
                 where = found[2]
+        elif code == codes.GANG_RESERVING:
+            where = _placeholder_limit(state, ask, reason) or ()
+        elif code == codes.BACKOFF:
+            waits = in_backoff(state, ask.app)
+            if waits is not None:
+                where = waits[2].where
         app = ask.app
         out.append(
             PendingAsk(
@@ -41,6 +48,21 @@ def pending_asks(state: RunState, notes: dict[str, str]) -> tuple[PendingAsk, ..
             )
         )
     return tuple(out)
+
+
+def _placeholder_limit(state: RunState, ask: AskState, reason: str) -> tuple[str | int, ...] | None:
+    """The config path of the user or group limit that the waiting placeholder named in a held gang pod's reason
+    waits for (None when it waits for something else)."""
+    marker = reason.rfind(" waits: ")
+    if marker < 0:
+        return None
+    name = reason[: marker].rpartition("; ")[2]
+    for entry in ask.app.asks:
+        holder: AskState = entry[-1]
+        if holder.name == name:
+            found = limit_failure(state, holder)
+            return found[2] if found is not None and found[1] in reason else None
+    return None
 
 
 def resources_of(state: RunState, size: Size | list[float]) -> dict[str, int]:
@@ -81,7 +103,6 @@ def diagnose(state: RunState, ask: AskState, nodes: Nodes | None = None) -> tupl
         return codes.NOT_SUBMITTED, f"not submitted yet: arrives at {format_duration(ask.arrival)}"
     leaf = app.leaf
     assert leaf is not None
-    wanted = format_resource(dict(ask.ask.resources))
     if not app.started:
         for queue in leaf.ancestors():
             if not queue.can_start_app():
@@ -93,6 +114,27 @@ def diagnose(state: RunState, ask: AskState, nodes: Nodes | None = None) -> tupl
         return limited[0], limited[1]
     if leaf.stateaware and app not in stateaware_admitted(leaf):
         return codes.STATE_FILTER, _state_filter(leaf)
+    waits = in_backoff(state, app)
+    if waits is not None and ask.reserved is None:
+        deadline, count, setting = waits
+        code, then = _after_backoff(state, ask, nodes, limited)
+        asks = f"{count} unschedulable ask{'' if count == 1 else 's'}"
+        then = "it fits now and waits for the deadline" if code == codes.STOPPED else f"besides: {then}"
+        return codes.BACKOFF, (
+            f"application {app.id} in backoff until {format_duration(deadline)} after {asks} "
+            f"(application.unschedasks.backoff {setting.threshold}, delay {format_duration(setting.delay)}); {then}"
+        )
+    return _after_backoff(state, ask, nodes, limited)
+
+
+def _after_backoff(
+    state: RunState, ask: AskState, nodes: Nodes, limited: tuple[str, str, tuple[str | int, ...]] | None
+) -> tuple[str, str]:
+    """The checks of the application's walk, from the user's headroom on."""
+    app = ask.app
+    leaf = app.leaf
+    assert leaf is not None
+    wanted = format_resource(dict(ask.ask.resources))
     if limited is not None:
         return limited[0], limited[1]
     limit = headroom_failure(state, leaf, ask)

@@ -16,7 +16,7 @@ from yk_cli.core.config import PartitionConfig
 from yk_cli.core.priority import PriorityChange
 from yk_cli.core.queues import QueueTree
 from yk_cli.core.resources import format_resource
-from yk_cli.core.sim import gang, preconditions, quota, timeouts
+from yk_cli.core.sim import backoff, gang, preconditions, quota, timeouts
 from yk_cli.core.sim.build import (
     ARRIVE,
     COMPLETE,
@@ -131,6 +131,7 @@ class Simulation:
         self.state, self.placement_notes = build_state(partition, tree, workload, legacy)
         self.state.explain = options.explain_preemption
         self.state.gang = gang.setup(self.state)
+        self.state.backoff = backoff.setup(self.state)
         self.notes = over_max_notes(self.state, partition)
         if partition.quota_preemption_enabled:
             quota.arm(self.state)
@@ -270,6 +271,8 @@ class Simulation:
 
     def _event(self, kind: int, obj: object) -> None:
         state = self.state
+        if state.backoff is not None and kind != backoff.WAKE:
+            state.backoff.changes += 1  # (a deadline itself changes nothing: the application is simply due)
         if kind == ARRIVE:
             assert isinstance(obj, AskState)
             if state.gang is not None and obj.app in state.gang.by_app:
@@ -707,6 +710,8 @@ def _stale(state: RunState, time: int, _seq: int, kind: int, obj: object) -> boo
     if kind == GANG_TIMER:
         assert isinstance(obj, gang.Gang)
         return obj.timer != time
+    if kind == backoff.WAKE:
+        return backoff.stale(state, obj, time)
     if kind == timeouts.RESERVATION_EXPIRED:
         if timeouts.stale(obj):
             return True

@@ -146,7 +146,7 @@ def _max(values: Mapping[str, str]) -> dict[str, int] | None:
 class Tracker:
     """A user's or group's usage and running applications below one queue, where it has a limit."""
 
-    __slots__ = ("apps", "is_full", "max", "members", "rule", "used")
+    __slots__ = ("apps", "blocked", "is_full", "max", "members", "rule", "used")
 
     def __init__(self, rule: Rule, width: int, index: Mapping[str, int]) -> None:
         self.rule = rule
@@ -157,6 +157,8 @@ class Tracker:
         """Every application this tracker applies to."""
         self.is_full = False
         """full(), kept up to date as applications are counted and uncounted."""
+        self.blocked: dict[AppLimits, None] = {}
+        """Members whose pending sizes all fail their headroom (AppLimits.block): re-checked when this usage drops."""
         self.max: tuple[tuple[int, int], ...] = ()
         """(type index, max) of the types the limit names that the run knows (others never matter)."""
         if rule.max is not None:
@@ -177,6 +179,8 @@ class AppLimits:
         "headroom_cache",
         "nfull",
         "owner",
+        "quota_blocked",
+        "sizes",
         "trackers",
         "ugm",
         "user",
@@ -198,6 +202,10 @@ class AppLimits:
         self.with_max = [t for t in trackers if t.max]
         self.counted = False
         """Counted as running in the trackers (from its first allocation until nothing runs or waits)."""
+        self.quota_blocked = False
+        """No unreserved pending size of the application fits its headroom (see block)."""
+        self.sizes: Mapping[tuple[int, ...], int] = {}
+        """The application's unreserved pending asks by size (the engine's own dict, given to block)."""
         self.headroom_cache: tuple[int, int, list[float] | None] = (-1, -1, None)
         self.uver = ugm.version_of(USER, user)
         """Bumped whenever a tracker of the user changes (only the user's applications change them)."""
@@ -243,6 +251,34 @@ class AppLimits:
                     return t
         return None
 
+    def block(self, sizes: Mapping[tuple[int, ...], int]) -> None:
+        """The walk found that none of the application's pending sizes fits its headroom: it is counted apart (held)
+        so that the walk skips it, until a usage of one of its trackers drops so that a size fits again (remove) or it
+        gets another pending ask (the engine calls unblock). Headroom only shrinks while neither happens."""
+        if self.quota_blocked:
+            return
+        self.quota_blocked = True
+        self.sizes = sizes
+        for t in self.with_max:
+            t.blocked[self] = None
+        self.ugm.flipped.append(self)
+
+    def unblock(self) -> None:
+        """Walk the application again (its asks count as pending, not held)."""
+        if not self.quota_blocked:
+            return
+        self.quota_blocked = False
+        for t in self.with_max:
+            t.blocked.pop(self, None)
+        self.ugm.flipped.append(self)
+
+    def _fits_any(self) -> bool:
+        """Whether one of its pending sizes fits its headroom now."""
+        room = self.headroom()
+        if room is None:
+            return True
+        return any(all(room[i] >= v for i, v in enumerate(size) if v) for size in self.sizes)
+
     def add(self, size: Sequence[int]) -> None:
         """IncreaseTrackedResource: an allocation of the application."""
         self.ugm.version += 1
@@ -271,6 +307,10 @@ class AppLimits:
                 self.ugm.refresh(t)
         if remove_app:
             self.counted = False
+        for t in self.with_max:
+            if t.blocked:
+                for member in [m for m in t.blocked if m._fits_any()]:
+                    member.unblock()
 
 
 def _leaf_first(trackers: list[Tracker]) -> list[Tracker]:
