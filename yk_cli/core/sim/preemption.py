@@ -132,7 +132,9 @@ class Snapshot:
         self.allocated = allocated
         self.guaranteed = guaranteed
         self.victims: list[AllocState] = []
-        self.ask_queue: Snapshot | None = None
+        self.ask_queue: tuple[str, bool] | None = None
+        """The ask's leaf snapshot as this one reads it: its path and whether it has a guarantee (plain values, so the
+        snapshots form no reference cycle and go as soon as their search does, the garbage collector being off)."""
 
     def remaining(self, memo: dict[Snapshot, Res | None] | None = None) -> Res | None:
         """GetRemainingGuaranteedResource (the preempting resource is always empty here: victims go at once).
@@ -152,10 +154,12 @@ class Snapshot:
         remaining = _sub_only_existing(self.guaranteed, self.allocated)
         ask_queue = self.ask_queue
         if ask_queue is not None:
-            if ask_queue.path == self.path and remaining:
+            ask_path, ask_guaranteed = ask_queue
+            if ask_path == self.path and remaining:
                 return _merge_if_not_present(remaining, parent)
-            ask_remaining = _sub_only_existing(ask_queue.guaranteed, ask_queue.allocated)
-            if remaining and ask_queue.path.startswith(self.path) and ask_remaining:
+            # (the core's ask remaining guarantee, guarantee minus usage over the guaranteed types, is non-empty
+            # exactly when the ask queue has a guarantee)
+            if remaining and ask_path.startswith(self.path) and ask_guaranteed:
                 return None
         return _min(remaining, parent)
 
@@ -334,6 +338,11 @@ class Attempt:
             self._mark_outcome(node, final)
         return Preemption(self.ask, node, final, self.cancelled)
 
+    def done(self) -> None:
+        """Drop the lazy node search (a generator holding the attempt: a reference cycle that, with the garbage
+        collector off during the run, would keep every attempt's working state until the end)."""
+        self._rest = iter(())
+
     def _guarantee_dependency(self, fence: QState, too_small: bool) -> QState:
         """What a failed queue guarantees check depends on (the same with or without explain): the leaf's own usage
         when its own guarantee is too small (unless maxes are fences: then the fence moves with usage on the path),
@@ -452,14 +461,15 @@ class Attempt:
             key = (leaf, self.ask.priority, self.ask_mask, fence)
             found = self.state.search_cache.get(key)
             if found is not None and found[0] == scope.sver:
-                _, self.snapshots, self.victim_sets, self.sorted_runs, self.totals, self.level = found
+                _, self.snapshots, self.victim_sets, self.sorted_runs, self.totals, self.level, _ = found
                 self.fence, self.fence_queue = fence.path, fence
                 return
         self._snapshot(leaf)
         ask_snapshot = self.snapshots[leaf.path]
+        ask_info = (ask_snapshot.path, ask_snapshot.guaranteed is not None)
         queue: QState | None = leaf
         while queue is not None and queue.parent is not None:
-            self.snapshots[queue.path].ask_queue = ask_snapshot
+            self.snapshots[queue.path].ask_queue = ask_info
             queue = queue.parent
         self.fence = fence.path
         self.fence_queue = fence
@@ -473,8 +483,14 @@ class Attempt:
                 if snapshot.leaf:
                     self.victim_sets[self.state.queues[path]] = dict.fromkeys(snapshot.victims)
         if scope is not None and key is not None:
-            found = (scope.sver, self.snapshots, self.victim_sets, self.sorted_runs, self.totals, self.level)
-            self.state.search_cache[key] = found
+            state = self.state
+            cache = state.search_cache
+            found = (scope.sver, self.snapshots, self.victim_sets, self.sorted_runs, self.totals, self.level, scope)
+            cache[key] = found
+            if len(cache) >= 2 * state.search_kept + 256:
+                # a search whose scope's usage changed since is never used again (sver only grows): let it go
+                state.search_cache = {k: v for k, v in cache.items() if v[6].sver == v[0]}
+                state.search_kept = len(state.search_cache)
 
     def _fence_root(self, priorities: dict[QState, int]) -> QState:
         """findPreemptionFenceRoot: up from the ask's leaf to root, a preemption fence, or (after 1.8) a full max."""
@@ -503,7 +519,9 @@ class Attempt:
         snapshot = Snapshot(
             parent, queue.path, queue.is_leaf, allocated_of(self.state, queue), queue.guaranteed or None
         )
-        snapshot.ask_queue = self.snapshots.get(self.leaf.path)
+        ask_snapshot = self.snapshots.get(self.leaf.path)
+        if ask_snapshot is not None:
+            snapshot.ask_queue = (ask_snapshot.path, ask_snapshot.guaranteed is not None)
         self.snapshots[queue.path] = snapshot
         return snapshot
 
@@ -1145,6 +1163,7 @@ def try_preemption(
     verdict says why) and the attempt, with every candidate's verdict when explain is set."""
     attempt = Attempt(state, ask, nodes_tried, explain)
     found = attempt.run()
+    attempt.done()
     return found, attempt
 
 
