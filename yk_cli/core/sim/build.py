@@ -97,6 +97,8 @@ class RunState:
     search_cache: dict[tuple[object, ...], tuple[Any, ...]] = field(default_factory=dict)
     """(leaf, priority, type mask, fence) -> the last victim search there (preemption.Attempt._find_victims), valid
     while its usage scope's sver is unchanged."""
+    search_kept: int = 0
+    """Entries left in search_cache after its last purge of stale searches (the next purge waits for it to double)."""
     woken: list[AskState] = field(default_factory=list)
     """Dormant asks whose queue's subtree usage changed: their next try is due (see preconditions.py)."""
     failed_attempts: dict[tuple[object, ...], tuple[Any, ...]] = field(default_factory=dict)

@@ -130,6 +130,8 @@ def allocate(state: RunState, ask: AskState, node: NodeState) -> tuple[list[Prio
     node.allocations[ask.name] = alloc
     leaf.allocs[alloc] = None
     leaf.aver += 1
+    if leaf.vcache:
+        leaf.alog.append(alloc)
     state.gen += 1
     app.npending -= 1
     app.nalloc += 1
@@ -309,6 +311,8 @@ def _release(state: RunState, alloc: AllocState) -> None:
         return
     leaf.allocs.pop(alloc, None)
     leaf.aver += 1
+    if leaf.vcache:
+        leaf.alog.append(alloc)
     app.nalloc -= 1
     allocated = app.allocated
     for i, v in fit:

@@ -60,9 +60,14 @@ def find_decision(state: RunState) -> Decision | None:
     if state.backoff is not None and state.backoff.parked:
         backoff.unpark(state)
     if state.nres:
-        found = _reserved(state, state.root, None)
-        if found is not None:
-            return found
+        root = state.root
+        hr = root.headroom(None)
+        # (the pass enters a queue only when it holds a reservation live on its node or a reserved size that fits no
+        # node and the headroom: when root has neither, no queue below has, and the pass yields nothing)
+        if root.res_live or _other_possible(state, root, hr):
+            found = _reserved(state, root, None, hr)
+            if found is not None:
+                return found
     gangs = state.gang
     if gangs is not None and gangs.candidates:  # tryPlaceholderAllocate: gang.py
         found = gangs.replacement(state)
@@ -288,15 +293,22 @@ def reservation_target(state: RunState, ask: AskState) -> NodeState | None:
     return state.index.reservation_target(ask.size, ask.fit)
 
 
-def _reserved(state: RunState, queue: QState, parent_hr: list[float] | None) -> Decision | None:
+def _reserved(
+    state: RunState, queue: QState, parent_hr: list[float] | None, own_hr: list[float] | None = None
+) -> Decision | None:
     """TryReservedAllocate: sorted queues; per application its reserved nodes first, then any other node."""
-    hr = parent_hr if queue.max is None and parent_hr is not None else queue.headroom(parent_hr)
+    if own_hr is not None:
+        hr = own_hr
+    else:
+        hr = parent_hr if queue.max is None and parent_hr is not None else queue.headroom(parent_hr)
     if not queue.is_leaf:
         if queue.dirty_children:
             queue.settle()
+        # a child's reserved sizes are among its parent's: when none of the parent's may fit another node, no child's
+        other = _other_possible(state, queue, hr)
         for entry in queue.children:
             child = entry[-1]
-            if child.nres and (child.res_live or _other_possible(state, child, hr)):
+            if child.nres and (child.res_live or (other and _other_possible(state, child, hr))):
                 found = _reserved(state, child, hr)
                 if found is not None:
                     return found

@@ -15,6 +15,7 @@ sorted in, which is what it does with GOMAXPROCS=1).
 from __future__ import annotations
 
 import heapq
+from bisect import bisect_left, insort
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cmp_to_key
@@ -131,7 +132,9 @@ class Snapshot:
         self.allocated = allocated
         self.guaranteed = guaranteed
         self.victims: list[AllocState] = []
-        self.ask_queue: Snapshot | None = None
+        self.ask_queue: tuple[str, bool] | None = None
+        """The ask's leaf snapshot as this one reads it: its path and whether it has a guarantee (plain values, so the
+        snapshots form no reference cycle and go as soon as their search does, the garbage collector being off)."""
 
     def remaining(self, memo: dict[Snapshot, Res | None] | None = None) -> Res | None:
         """GetRemainingGuaranteedResource (the preempting resource is always empty here: victims go at once).
@@ -151,10 +154,12 @@ class Snapshot:
         remaining = _sub_only_existing(self.guaranteed, self.allocated)
         ask_queue = self.ask_queue
         if ask_queue is not None:
-            if ask_queue.path == self.path and remaining:
+            ask_path, ask_guaranteed = ask_queue
+            if ask_path == self.path and remaining:
                 return _merge_if_not_present(remaining, parent)
-            ask_remaining = _sub_only_existing(ask_queue.guaranteed, ask_queue.allocated)
-            if remaining and ask_queue.path.startswith(self.path) and ask_remaining:
+            # (the core's ask remaining guarantee, guarantee minus usage over the guaranteed types, is non-empty
+            # exactly when the ask queue has a guarantee)
+            if remaining and ask_path.startswith(self.path) and ask_guaranteed:
                 return None
         return _min(remaining, parent)
 
@@ -181,24 +186,6 @@ class Snapshot:
             for k, v in res.items():
                 allocated[k] = allocated.get(k, 0) - v
             snapshot = snapshot.parent
-
-
-def _duplicate(snapshots: dict[str, Snapshot]) -> dict[str, Snapshot]:
-    """duplicateQueueSnapshots: copies sharing the victim lists (parents are always in the map before children)."""
-    out: dict[str, Snapshot] = {}
-    for snapshot in snapshots.values():
-        chain = []
-        current: Snapshot | None = snapshot
-        while current is not None and current.path not in out:
-            chain.append(current)
-            current = current.parent
-        for original in reversed(chain):
-            parent = out[original.parent.path] if original.parent is not None else None
-            new = Snapshot(parent, original.path, original.leaf, dict(original.allocated), original.guaranteed)
-            new.victims = original.victims
-            new.ask_queue = original.ask_queue
-            out[original.path] = new
-    return out
 
 
 # --- the attempt -------------------------------------------------------------------------------------------------
@@ -351,6 +338,11 @@ class Attempt:
             self._mark_outcome(node, final)
         return Preemption(self.ask, node, final, self.cancelled)
 
+    def done(self) -> None:
+        """Drop the lazy node search (a generator holding the attempt: a reference cycle that, with the garbage
+        collector off during the run, would keep every attempt's working state until the end)."""
+        self._rest = iter(())
+
     def _guarantee_dependency(self, fence: QState, too_small: bool) -> QState:
         """What a failed queue guarantees check depends on (the same with or without explain): the leaf's own usage
         when its own guarantee is too small (unless maxes are fences: then the fence moves with usage on the path),
@@ -469,14 +461,15 @@ class Attempt:
             key = (leaf, self.ask.priority, self.ask_mask, fence)
             found = self.state.search_cache.get(key)
             if found is not None and found[0] == scope.sver:
-                _, self.snapshots, self.victim_sets, self.sorted_runs, self.totals, self.level = found
+                _, self.snapshots, self.victim_sets, self.sorted_runs, self.totals, self.level, _ = found
                 self.fence, self.fence_queue = fence.path, fence
                 return
         self._snapshot(leaf)
         ask_snapshot = self.snapshots[leaf.path]
+        ask_info = (ask_snapshot.path, ask_snapshot.guaranteed is not None)
         queue: QState | None = leaf
         while queue is not None and queue.parent is not None:
-            self.snapshots[queue.path].ask_queue = ask_snapshot
+            self.snapshots[queue.path].ask_queue = ask_info
             queue = queue.parent
         self.fence = fence.path
         self.fence_queue = fence
@@ -490,8 +483,14 @@ class Attempt:
                 if snapshot.leaf:
                     self.victim_sets[self.state.queues[path]] = dict.fromkeys(snapshot.victims)
         if scope is not None and key is not None:
-            found = (scope.sver, self.snapshots, self.victim_sets, self.sorted_runs, self.totals, self.level)
-            self.state.search_cache[key] = found
+            state = self.state
+            cache = state.search_cache
+            found = (scope.sver, self.snapshots, self.victim_sets, self.sorted_runs, self.totals, self.level, scope)
+            cache[key] = found
+            if len(cache) >= 2 * state.search_kept + 256:
+                # a search whose scope's usage changed since is never used again (sver only grows): let it go
+                state.search_cache = {k: v for k, v in cache.items() if v[6].sver == v[0]}
+                state.search_kept = len(state.search_cache)
 
     def _fence_root(self, priorities: dict[QState, int]) -> QState:
         """findPreemptionFenceRoot: up from the ask's leaf to root, a preemption fence, or (after 1.8) a full max."""
@@ -520,7 +519,9 @@ class Attempt:
         snapshot = Snapshot(
             parent, queue.path, queue.is_leaf, allocated_of(self.state, queue), queue.guaranteed or None
         )
-        snapshot.ask_queue = self.snapshots.get(self.leaf.path)
+        ask_snapshot = self.snapshots.get(self.leaf.path)
+        if ask_snapshot is not None:
+            snapshot.ask_queue = (ask_snapshot.path, ask_snapshot.guaranteed is not None)
         self.snapshots[queue.path] = snapshot
         return snapshot
 
@@ -543,8 +544,8 @@ class Attempt:
                 # a leaf without eligible pods gives nothing whether over its guarantee or not: look at that first
                 key = (None if fenced else ask_priority, ask_mask)
                 found = queue.vcache.get(key)
-                if found is None or found[0] != queue.aver:
-                    found = self._leaf_victims(queue, ask_priority, fenced, key)
+                if found is None or found[0] != len(queue.alog):
+                    found = self._leaf_victims(queue, ask_priority, fenced, key, found)
                 _, victims, in_order, total, owner = found
                 if not victims:
                     return
@@ -611,27 +612,72 @@ class Attempt:
                     child_priority = ask_priority - child.poffset
             self._walk(child, priorities, child_priority, fenced or child_fenced)
 
-    def _leaf_victims(self, queue: QState, ask_priority: int, fenced: bool, key: SortKey) -> LeafVictims:
+    def _leaf_victims(
+        self, queue: QState, ask_priority: int, fenced: bool, key: SortKey, old: LeafVictims | None
+    ) -> LeafVictims:
         """The eligible victims of a leaf over its guarantee, as the walk finds them (placement order), the same in
-        victim order, their resource sum and as a set; cached per leaf until its allocations change
-        or one is marked preempted (the filter reads nothing else: required, preempted, the type mask and the
-        priority)."""
+        victim order, their resource sum and as a set; cached per leaf and brought up to date from the leaf's change
+        log (QState.alog: every allocation placed, released or marked preempted there since) rather than rebuilt.
+
+        The filter reads only what never changes for an allocation (required, type mask, priority) and preempted,
+        which only ever turns on: an allocation can join only when it is placed, at the end of the placement order.
+        """
         ask_mask = self.ask_mask
-        victims = [
-            alloc
-            for alloc in queue.allocs
-            if not alloc.required
-            and not alloc.preempted
-            and alloc.mask & ask_mask
-            and (fenced or alloc.priority <= ask_priority)
-        ]
-        total: Res = {}
         state = self.state
-        for alloc in victims:
-            for k, v in res_of(state, alloc.size).items():
-                total[k] = total.get(k, 0) + v
-        found = (queue.aver, victims, sorted(victims, key=_VKEY), total, dict.fromkeys(victims))
+        log = queue.alog
+        if old is not None and len(log) - old[0] < len(queue.allocs):
+            _, victims, in_order, total, owner = old
+            victims, in_order, total, owner = list(victims), list(in_order), dict(total), dict(owner)
+            allocs = queue.allocs
+            for alloc in log[old[0] :]:
+                wanted = (
+                    alloc in allocs
+                    and not alloc.required
+                    and not alloc.preempted
+                    and alloc.mask & ask_mask
+                    and (fenced or alloc.priority <= ask_priority)
+                )
+                if bool(wanted) == (alloc in owner):
+                    continue
+                if wanted:
+                    victims.append(alloc)
+                    insort(in_order, alloc, key=_VKEY)
+                    owner[alloc] = None
+                    for k, v in res_of(state, alloc.size).items():
+                        total[k] = total.get(k, 0) + v
+                else:
+                    victims.remove(alloc)
+                    del in_order[bisect_left(in_order, alloc.vkey, key=_VKEY)]
+                    del owner[alloc]
+                    for k, v in res_of(state, alloc.size).items():
+                        left = total[k] - v
+                        if left:
+                            total[k] = left
+                        else:
+                            del total[k]  # (amounts are positive: no victim left holds the type)
+            found: LeafVictims = (len(log), victims, in_order, total, owner)
+        else:
+            victims = [
+                alloc
+                for alloc in queue.allocs
+                if not alloc.required
+                and not alloc.preempted
+                and alloc.mask & ask_mask
+                and (fenced or alloc.priority <= ask_priority)
+            ]
+            total = {}
+            for alloc in victims:
+                for k, v in res_of(state, alloc.size).items():
+                    total[k] = total.get(k, 0) + v
+            found = (len(log), victims, sorted(victims, key=_VKEY), total, dict.fromkeys(victims))
         queue.vcache[key] = found
+        if len(log) > 2 * len(queue.allocs) + 256:  # forget the log's prefix every entry has read
+            done = min(entry[0] for entry in queue.vcache.values())
+            if done:
+                del log[:done]
+                for cached, entry in queue.vcache.items():
+                    queue.vcache[cached] = (entry[0] - done, *entry[1:])
+                found = queue.vcache[key]
         return found
 
     def _mark_outside(self, fence: QState) -> None:
@@ -647,18 +693,19 @@ class Attempt:
 
     # checkPreemptionQueueGuarantees
     def _queue_guarantees_allow(self) -> bool:
-        queues = _duplicate(self.snapshots)
-        current = queues.get(self.leaf.path)
+        """checkPreemptionQueueGuarantees. The core works on copies of the queue snapshots; yk changes them in place
+        and undoes every change before returning (same values, no copies)."""
+        snapshots = self.snapshots
+        current = snapshots.get(self.leaf.path)
         if current is None:
             return False
         old = current.remaining()
         if old is not None and _fit_in_actual(old, self.ask_res):
             return True
-        current.add(self.ask_res)
         # Removing victims only ever raises the ask queue's remaining guarantee, so the core's "at some point
         # during the removals" is "after removing every potential victim" (when there is one).
-        removed = False
-        for snapshot in queues.values():
+        removed: list[tuple[Snapshot, Res]] = []
+        for snapshot in snapshots.values():
             if snapshot.victims:
                 total = self.totals.get(snapshot.path)
                 if total is None:
@@ -666,15 +713,22 @@ class Attempt:
                     for alloc in snapshot.victims:
                         for k, v in res_of(self.state, alloc.size).items():
                             total[k] = total.get(k, 0) + v
-                snapshot.remove(total)
-                removed = True
+                removed.append((snapshot, total))
         if not removed:
             return False
-        remaining = current.remaining()
-        if remaining is not None and _ask_queue_under(self.ask_res, remaining):
-            return True
-        self.binding = self._binding(current)
-        return False
+        current.add(self.ask_res)
+        try:
+            for snapshot, total in removed:
+                snapshot.remove(total)
+            remaining = current.remaining()
+            if remaining is not None and _ask_queue_under(self.ask_res, remaining):
+                return True
+            self.binding = self._binding(current)
+            return False
+        finally:
+            for snapshot, total in reversed(removed):
+                snapshot.add(total)
+            current.remove(self.ask_res)
 
     def _binding(self, current: Snapshot) -> QState | None:
         """The lowest queue on the ask's path whose guarantee the ask overshoots with every potential victim gone.
@@ -999,19 +1053,42 @@ class Attempt:
         state, ask_res = self.state, self.ask_res
         total: Res | None = None
         if final_filter is not None:
-            node, fit_in = final_filter
             total = {}
             for victim in node_victims:
                 total = _add(total, res_of(state, victim.size))
             if node_victims and not _strictly_only_existing(ask_res, total, False):
                 return [], True
-        snapshots = _duplicate(self.snapshots)
+        snapshots = self.snapshots  # changed in place, every change undone before returning (no copies)
         ask_queue = snapshots[self.leaf.path]
+        log: list[tuple[Snapshot, Res, bool]] = []
+        try:
+            return self._additional_walk(node_victims, snapshots, ask_queue, total, final_filter, log)
+        finally:
+            for snapshot, res, added in reversed(log):
+                if added:
+                    snapshot.remove(res)
+                else:
+                    snapshot.add(res)
+
+    def _additional_walk(
+        self,
+        node_victims: list[AllocState],
+        snapshots: dict[str, Snapshot],
+        ask_queue: Snapshot,
+        total: Res | None,
+        final_filter: tuple[NodeState, bool] | None,
+        log: list[tuple[Snapshot, Res, bool]],
+    ) -> tuple[list[AllocState], bool]:
+        """The walk of _additional_victims; every change to the snapshots is recorded in log (undone by the caller)."""
+        state, ask_res = self.state, self.ask_res
+        node, fit_in = final_filter if final_filter is not None else (None, False)
         seen = set()
         for victim in node_victims:
             snapshot = snapshots.get(_path(victim))
             if snapshot is not None:
-                snapshot.remove(res_of(state, victim.size))
+                res = res_of(state, victim.size)
+                snapshot.remove(res)
+                log.append((snapshot, res, False))
                 seen.add(victim)
         candidates = (alloc for alloc in self._in_order() if alloc not in seen)
         victims: list[AllocState] = []
@@ -1040,6 +1117,7 @@ class Attempt:
                 continue
             res = res_of(state, victim.size)
             snapshot.remove(res)
+            log.append((snapshot, res, False))
             depends = shared.get(snapshot)
             if depends is None:
                 depends = False
@@ -1053,8 +1131,10 @@ class Attempt:
             ask_remaining = ask_queue.remaining() if depends else ask_before
             if ask_remaining is not None and _fit_in_actual(ask_remaining, res):
                 ask_queue.add(res)
+                log.append((ask_queue, res, True))
             else:
                 snapshot.add(res)
+                log.append((snapshot, res, True))
                 break
             after = ask_queue.remaining()
             if not _equals_or_empty(ask_remaining, after):
@@ -1067,7 +1147,9 @@ class Attempt:
                         return victims, True
             else:
                 ask_queue.remove(res)
+                log.append((ask_queue, res, False))
                 snapshot.add(res)
+                log.append((snapshot, res, True))
         if victims:
             final = ask_before
             return victims, final is not None and _ask_queue_under(ask_res, final)
@@ -1081,6 +1163,7 @@ def try_preemption(
     verdict says why) and the attempt, with every candidate's verdict when explain is set."""
     attempt = Attempt(state, ask, nodes_tried, explain)
     found = attempt.run()
+    attempt.done()
     return found, attempt
 
 

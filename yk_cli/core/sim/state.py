@@ -67,6 +67,7 @@ class QState:
     __slots__ = (
         "allocated",
         "allocs",
+        "alog",
         "apps",
         "aver",
         "blocked",
@@ -203,6 +204,9 @@ class QState:
         """Leaf: bumped whenever allocs changes or one of them is marked preempted (the victim search's cache)."""
         self.vcache: dict[SortKey, SortKey] = {}
         """Leaf: the victim search's per-leaf cache (see preemption.Attempt._leaf_victims)."""
+        self.alog: list[AllocState] = []
+        """Leaf: the allocations placed, released or marked preempted here since the oldest vcache entry was brought up
+        to date (kept only while vcache holds entries): how those entries catch up."""
         self.sver = 0
         """Bumped whenever the usage of this queue's subtree changes (an allocation placed or released)."""
         self.dormant: list[AskState] = []
@@ -568,6 +572,8 @@ class AllocState:
         leaf = self.app.leaf
         if leaf is not None:
             leaf.aver += 1
+            if leaf.vcache:
+                leaf.alog.append(self)
             queue: QState | None = leaf
             while queue is not None:  # a victim search reused by usage scope must not offer it again
                 queue.sver += 1
