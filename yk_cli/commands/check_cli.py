@@ -6,10 +6,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from yk_cli.cli import MAX_SIZE_HELP, Exit
+from yk_cli.cli import Exit
 from yk_cli.commands.application import YkCommand, app
 from yk_cli.commands.check import run_check_command
-from yk_cli.commands.project import CONFIG_HELP, NO_CONFIG_HELP
+from yk_cli.commands.options import MaxSizeOption, NoConfigOption, ProjectConfigOption, QuietOption
 
 
 @app.command(cls=YkCommand)
@@ -56,12 +56,10 @@ def check(
     yunikorn_version: Annotated[
         str, typer.Option("--yunikorn-version", metavar="VERSION", help="YuniKorn to model in the dry run.")
     ] = "1.8",
-    max_size: Annotated[Optional[str], typer.Option("--max-size", metavar="SIZE", help=MAX_SIZE_HELP)] = None,
-    quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", metavar="", help="No summary line for warnings on standard error.")
-    ] = False,
-    project_config: Annotated[Optional[str], typer.Option("--config", metavar="FILE", help=CONFIG_HELP)] = None,
-    no_config: Annotated[bool, typer.Option("--no-config", metavar="", help=NO_CONFIG_HELP)] = False,
+    max_size: MaxSizeOption = None,
+    quiet: QuietOption = False,
+    project_config: ProjectConfigOption = None,
+    no_config: NoConfigOption = False,
 ) -> None:
     """Check a policy of named assertions against a queue config: static ones proved on the config for every pod
     priority in the policy's range, dynamic ones on the dry run of a workload.

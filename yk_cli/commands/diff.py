@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from yk_cli.cli import MAX_SIZE_HELP, Exit, config_size, fail_usage, write_stdout
+from yk_cli.cli import Exit, config_size, fail_usage, write_stdout
 from yk_cli.commands.application import YkCommand, app
-from yk_cli.commands.project import CONFIG_HELP, NO_CONFIG_HELP, project_options
+from yk_cli.commands.options import MaxSizeOption, NoConfigOption, ProjectConfigOption
+from yk_cli.commands.project import project_options
 
 if TYPE_CHECKING:
     from yk_cli.core.config import PartitionConfig
@@ -199,12 +200,12 @@ def diff_command(
     yunikorn_version: Annotated[
         str, typer.Option("--yunikorn-version", metavar="VERSION", help="YuniKorn to model (as yk simulate).")
     ] = "1.8",
-    max_size: Annotated[Optional[str], typer.Option("--max-size", metavar="SIZE", help=MAX_SIZE_HELP)] = None,
+    max_size: MaxSizeOption = None,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", metavar="", help="No summary line for workload warnings on stderr.")
     ] = False,
-    project_config: Annotated[Optional[str], typer.Option("--config", metavar="FILE", help=CONFIG_HELP)] = None,
-    no_config: Annotated[bool, typer.Option("--no-config", metavar="", help=NO_CONFIG_HELP)] = False,
+    project_config: ProjectConfigOption = None,
+    no_config: NoConfigOption = False,
 ) -> None:
     """What a queue config change does: problems introduced and fixed, every effective setting that changed (with
     the line in NEW and where each value came from), queues added, removed or moved.

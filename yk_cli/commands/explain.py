@@ -6,9 +6,10 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from yk_cli.cli import MAX_SIZE_HELP, config_size, fail_usage, write_stdout
+from yk_cli.cli import config_size, fail_usage, write_stdout
 from yk_cli.commands.application import YkCommand, app
-from yk_cli.commands.project import CONFIG_HELP, NO_CONFIG_HELP, project_options
+from yk_cli.commands.options import MaxSizeOption, NoConfigOption, ProjectConfigOption, QuietOption
+from yk_cli.commands.project import project_options
 
 if TYPE_CHECKING:
     from yk_cli.commands.tree import Inputs
@@ -46,12 +47,10 @@ def explain(
         Optional[str],
         typer.Option("--partition", metavar="NAME", help="The partition (default: the workload's `partition`)."),
     ] = None,
-    max_size: Annotated[Optional[str], typer.Option("--max-size", metavar="SIZE", help=MAX_SIZE_HELP)] = None,
-    quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", metavar="", help="No summary line for warnings on standard error.")
-    ] = False,
-    project_config: Annotated[Optional[str], typer.Option("--config", metavar="FILE", help=CONFIG_HELP)] = None,
-    no_config: Annotated[bool, typer.Option("--no-config", metavar="", help=NO_CONFIG_HELP)] = False,
+    max_size: MaxSizeOption = None,
+    quiet: QuietOption = False,
+    project_config: ProjectConfigOption = None,
+    no_config: NoConfigOption = False,
 ) -> None:
     """Which of two asks the scheduler serves first, and why; or, for one pod, what preemption did to it.
 

@@ -6,10 +6,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from yk_cli.cli import MAX_SIZE_HELP
 from yk_cli.commands.application import YkCommand, app
+from yk_cli.commands.options import MaxSizeOption, NoConfigOption, ProjectConfigOption, QuietOption
 from yk_cli.commands.priorities import print_priorities
-from yk_cli.commands.project import CONFIG_HELP, NO_CONFIG_HELP
 
 
 @app.command(cls=YkCommand)
@@ -25,12 +24,10 @@ def priorities(
         Optional[str],
         typer.Option("--partition", metavar="NAME", help="The partition (default: the workload's `partition`)."),
     ] = None,
-    max_size: Annotated[Optional[str], typer.Option("--max-size", metavar="SIZE", help=MAX_SIZE_HELP)] = None,
-    quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", metavar="", help="No summary line for warnings on standard error.")
-    ] = False,
-    project_config: Annotated[Optional[str], typer.Option("--config", metavar="FILE", help=CONFIG_HELP)] = None,
-    no_config: Annotated[bool, typer.Option("--no-config", metavar="", help=NO_CONFIG_HELP)] = False,
+    max_size: MaxSizeOption = None,
+    quiet: QuietOption = False,
+    project_config: ProjectConfigOption = None,
+    no_config: NoConfigOption = False,
 ) -> None:
     """Queue priorities as YuniKorn computes them, and every pending ask's effective priority step by step.
 

@@ -6,9 +6,8 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from yk_cli.cli import MAX_SIZE_HELP
 from yk_cli.commands.application import YkCommand, app
-from yk_cli.commands.project import CONFIG_HELP, NO_CONFIG_HELP
+from yk_cli.commands.options import MaxSizeOption, NoConfigOption, ProjectConfigOption, QuietOption
 from yk_cli.commands.simulate import TIMELINE_BY, print_simulation
 
 
@@ -134,12 +133,10 @@ def simulate(
             "instead of the step table. Markdown: the sections of its Mermaid gantt (queue by default).",
         ),
     ] = None,
-    max_size: Annotated[Optional[str], typer.Option("--max-size", metavar="SIZE", help=MAX_SIZE_HELP)] = None,
-    quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", metavar="", help="No summary line for warnings on standard error.")
-    ] = False,
-    project_config: Annotated[Optional[str], typer.Option("--config", metavar="FILE", help=CONFIG_HELP)] = None,
-    no_config: Annotated[bool, typer.Option("--no-config", metavar="", help=NO_CONFIG_HELP)] = False,
+    max_size: MaxSizeOption = None,
+    quiet: QuietOption = False,
+    project_config: ProjectConfigOption = None,
+    no_config: NoConfigOption = False,
 ) -> None:
     """Dry-run YuniKorn's scheduler: every allocation in order, and why every pending ask still waits.
 

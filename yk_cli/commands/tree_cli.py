@@ -6,9 +6,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from yk_cli.cli import MAX_SIZE_HELP
 from yk_cli.commands.application import YkCommand, app
-from yk_cli.commands.project import CONFIG_HELP, NO_CONFIG_HELP
+from yk_cli.commands.options import MaxSizeOption, NoConfigOption, ProjectConfigOption, QuietOption
 from yk_cli.commands.tree import print_tree
 
 
@@ -32,16 +31,14 @@ def tree(
     fmt: Annotated[
         str, typer.Option("--format", "-f", metavar="FORMAT", help="text, json (YuniKorn REST names) or mermaid.")
     ] = "text",
-    max_size: Annotated[Optional[str], typer.Option("--max-size", metavar="SIZE", help=MAX_SIZE_HELP)] = None,
-    quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", metavar="", help="No summary line for warnings on standard error.")
-    ] = False,
+    max_size: MaxSizeOption = None,
+    quiet: QuietOption = False,
     set_only: Annotated[
         bool,
         typer.Option("--set-only", metavar="", help="Only the values the file sets on each queue, with their lines."),
     ] = False,
-    project_config: Annotated[Optional[str], typer.Option("--config", metavar="FILE", help=CONFIG_HELP)] = None,
-    no_config: Annotated[bool, typer.Option("--no-config", metavar="", help=NO_CONFIG_HELP)] = False,
+    project_config: ProjectConfigOption = None,
+    no_config: NoConfigOption = False,
 ) -> None:
     """The resolved queue tree: every queue's settings and where each came from.
 

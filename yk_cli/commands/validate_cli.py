@@ -6,9 +6,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from yk_cli.cli import MAX_SIZE_HELP, Exit, UsageError, config_size, fail_usage
+from yk_cli.cli import Exit, UsageError, config_size, fail_usage
 from yk_cli.commands.application import YkCommand, app
-from yk_cli.commands.project import CONFIG_HELP, NO_CONFIG_HELP, project_options
+from yk_cli.commands.options import MaxSizeOption, NoConfigOption, ProjectConfigOption
+from yk_cli.commands.project import project_options
 from yk_cli.commands.validate import run_validate
 
 
@@ -50,9 +51,9 @@ def validate(
             help="ConfigMap key is <group>.yaml (YuniKorn's service.policyGroup; default queues).",
         ),
     ] = None,
-    max_size: Annotated[Optional[str], typer.Option("--max-size", metavar="SIZE", help=MAX_SIZE_HELP)] = None,
-    project_config: Annotated[Optional[str], typer.Option("--config", metavar="FILE", help=CONFIG_HELP)] = None,
-    no_config: Annotated[bool, typer.Option("--no-config", metavar="", help=NO_CONFIG_HELP)] = False,
+    max_size: MaxSizeOption = None,
+    project_config: ProjectConfigOption = None,
+    no_config: NoConfigOption = False,
 ) -> None:
     """Lint YuniKorn queue configs: every problem at once, with file:line:col and YuniKorn's own verdict.
 

@@ -8,6 +8,7 @@ import typer
 
 from yk_cli.cli import check_format, fail_usage, write_stdout
 from yk_cli.commands.application import YkCommand
+from yk_cli.commands.options import QuietOption
 from yk_cli.commands.volcano import volcano_app
 
 FORMATS = ("text", "json")
@@ -39,9 +40,7 @@ def explain(
             help="Add the 2023 queue-priority design proposal's view (not in any Volcano release).",
         ),
     ] = False,
-    quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", metavar="", help="No summary line for warnings on standard error.")
-    ] = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Why Volcano serves job or task X before Y; or, for one pod, what reclaim and preempt did to it.
 

@@ -9,6 +9,7 @@ import typer
 
 from yk_cli.cli import Exit, check_format, fail_usage, write_stdout
 from yk_cli.commands.application import YkCommand
+from yk_cli.commands.options import QuietOption
 from yk_cli.commands.volcano import volcano_app
 
 if TYPE_CHECKING:
@@ -36,9 +37,7 @@ def simulate(
         ),
     ] = None,
     fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text or json.")] = "text",
-    quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", metavar="", help="No summary line for warnings on standard error.")
-    ] = False,
+    quiet: QuietOption = False,
     proposal: Annotated[
         bool,
         typer.Option(
