@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.test_simulation import run
 from yk_cli.core import trace as codes
-from yk_cli.core.preemption_loops import PreemptionLoop, find_loops, lineages, preemption_graph
+from yk_cli.core.preemption_loops import PreemptionLoop, _may_loop, find_loops, lineages, preemption_graph
 from yk_cli.core.trace import Summary, Trace, TraceEvent, Victim
+
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def victim(application: str, allocation: str, restarted_as: str = "") -> Victim:
@@ -242,3 +251,46 @@ def test_without_the_late_pods_the_engine_produces_no_loop() -> None:
     assert [e.ask for e in result.events if e.type == codes.PREEMPT] == ["a1"]
     assert "b1.r1" in [e.ask for e in result.events if e.type == codes.ALLOCATE]
     assert find_loops(result) == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from("abcde"), st.sampled_from("abcde"), st.integers(0, 2), st.booleans(), st.booleans()
+        ),
+        max_size=12,
+    )
+)
+def test_the_cycle_precheck_agrees_with_networkx(pairs: list[tuple[str, str, int, bool, bool]]) -> None:
+    """_may_loop (peeling lineages that preempt nobody or nobody preempts) says yes exactly when networkx finds a
+    simple cycle in the preemption graph; restarts map replacements back to their lineage in both."""
+    import networkx as nx
+
+    events = []
+    replacements: dict[str, str] = {}
+    """The newest replacement of each application's restarted victims: a later preemptor may be one."""
+    for step, (source, target, generation, restarted, by_replacement) in enumerate(pairs, 1):
+        name = replacements.get(target, f"{target}{generation}") if by_replacement else f"{target}{generation}"
+        gone = victim(f"app-{target}", name, f"{name}.r{step}" if restarted else "")
+        if restarted:
+            replacements[target] = f"{name}.r{step}"
+        ask = replacements.get(source, f"{source}{generation}") if by_replacement else f"{source}{generation}"
+        events.append(preempt(step, f"app-{source}", ask, gone))
+    has_cycle = any(True for _ in nx.simple_cycles(preemption_graph(events)))
+    assert _may_loop(events) == has_cycle
+    assert bool(find_loops(events)) == has_cycle
+
+
+def test_one_way_preemption_does_not_import_networkx() -> None:
+    """networkx costs about 20 MB and 0.2 s to import: a run whose preemptions form no ring never loads it."""
+    code = (
+        "import sys\n"
+        "from tests.test_preemption_loops import preempt, victim\n"
+        "from yk_cli.core.preemption_loops import find_loops\n"
+        "events = [preempt(i, 'app-a', f'a{i}', victim('app-b', f'b{i}', f'b{i}.r')) for i in range(1, 50)]\n"
+        "assert find_loops(events) == []\n"
+        "print('networkx' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert done.stdout == "False\n"
