@@ -16,7 +16,6 @@ from yk_cli.core import trace as codes
 from yk_cli.core.preemption_loops import PreemptionLoop, _may_loop, find_loops, lineages, preemption_graph
 from yk_cli.core.trace import Summary, Trace, TraceEvent, Victim
 
-
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -256,9 +255,7 @@ def test_without_the_late_pods_the_engine_produces_no_loop() -> None:
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(
-        st.tuples(
-            st.sampled_from("abcde"), st.sampled_from("abcde"), st.integers(0, 2), st.booleans(), st.booleans()
-        ),
+        st.tuples(st.sampled_from("abcde"), st.sampled_from("abcde"), st.integers(0, 2), st.booleans(), st.booleans()),
         max_size=12,
     )
 )
