@@ -30,9 +30,13 @@ def render_trace(fmt: str, trace: Trace, source: str, chosen: TraceFilter = NO_F
 def trace_chunks(
     fmt: str, trace: Trace, source: str, chosen: TraceFilter = NO_FILTER, by: str = "queue"
 ) -> Iterable[str]:
-    """Like render_trace, in pieces: JSON, the large format, is printed as it is made."""
+    """Like render_trace, in pieces: JSON and text, the formats of large runs, are printed as they are made."""
     if fmt == "json":
         from yk_cli.report import trace_json
 
         return trace_json.chunks(trace, source, chosen)
+    if fmt == "text":
+        from yk_cli.report import trace_text
+
+        return trace_text.chunks(trace, source, chosen)
     return (render_trace(fmt, trace, source, chosen, by),)

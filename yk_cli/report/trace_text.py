@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
+from itertools import islice
+
 from yk_cli.core.trace import Arrival, Trace
 from yk_cli.core.trace_view import NO_FILTER, TraceFilter, TraceView, view
 from yk_cli.report.trace_common import (
@@ -25,37 +28,64 @@ PENDING_HEADER = ("APPLICATION/ASK", "QUEUE", "PRIORITY", "REASON")
 
 def table(rows: list[tuple[str, ...]], right: tuple[int, ...] = ()) -> list[str]:
     """Columns padded to their widest cell (right-aligned where asked), two spaces apart, no trailing blanks."""
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    out = []
-    for row in rows:
+    return list(table_lines(lambda: rows, right))
+
+
+def table_lines(rows: Callable[[], Iterable[tuple[str, ...]]], right: tuple[int, ...] = ()) -> Iterator[str]:
+    """table() over rows made twice, once for the widths and once for the lines: no row is held in between."""
+    widths: list[int] = []
+    for row in rows():
+        if not widths:
+            widths = [0] * len(row)
+        for i, cell in enumerate(row):
+            if len(cell) > widths[i]:
+                widths[i] = len(cell)
+    for row in rows():
         cells = [cell.rjust(widths[i]) if i in right else cell.ljust(widths[i]) for i, cell in enumerate(row)]
-        out.append("  ".join(cells).rstrip())
-    return out
+        yield "  ".join(cells).rstrip()
 
 
 def steps(shown: TraceView) -> list[str]:
     """The step table, arrivals between the steps (no step number); a row's extra priority changes go on
     continuation lines under the last column."""
-    cells: list[tuple[str, ...]] = [HEADER]
+    return list(step_lines(shown))
+
+
+def step_lines(shown: TraceView) -> Iterator[str]:
+    """steps(), line by line."""
+    return table_lines(lambda: _step_cells(shown), right=(0,))
+
+
+def _step_cells(shown: TraceView) -> Iterator[tuple[str, ...]]:
+    yield HEADER
     for e in rows(shown):
         lines = notes(e) or [""]
         if isinstance(e, Arrival):
-            cells.append(("", when(e.time), "arrive", e.queue_path, priority(e.priority), e.ask, "", lines[0]))
+            yield ("", when(e.time), "arrive", e.queue_path, priority(e.priority), e.ask, "", lines[0])
         else:
-            step = str(e.step)
-            cells.append((step, when(e.time), e.type, e.queue_path, priority(e.priority), e.ask, e.node, lines[0]))
-        cells.extend(("", "", "", "", "", "", "", line) for line in lines[1:])
-    return table(cells, right=(0,))
+            yield (str(e.step), when(e.time), e.type, e.queue_path, priority(e.priority), e.ask, e.node, lines[0])
+        for line in lines[1:]:
+            yield ("", "", "", "", "", "", "", line)
 
 
 def pending(shown: TraceView) -> list[str]:
     """Every pending ask with its reason."""
+    return list(pending_lines(shown))
+
+
+def pending_lines(shown: TraceView) -> Iterator[str]:
+    """pending(), line by line."""
     if not shown.pending:
-        return ["Pending asks: none"]
-    cells: list[tuple[str, ...]] = [PENDING_HEADER]
+        yield "Pending asks: none"
+        return
+    yield f"Pending asks ({len(shown.pending)}):"
+    yield from table_lines(lambda: _pending_cells(shown))
+
+
+def _pending_cells(shown: TraceView) -> Iterator[tuple[str, ...]]:
+    yield PENDING_HEADER
     for p in shown.pending:
-        cells.append((f"{p.application}/{p.ask}", p.queue_path or "-", priority(p.priority), p.reason))
-    return [f"Pending asks ({len(shown.pending)}):", *table(cells)]
+        yield (f"{p.application}/{p.ask}", p.queue_path or "-", priority(p.priority), p.reason)
 
 
 CANDIDATE_HEADER = ("CANDIDATE", "QUEUE", "NODE", "PRIORITY", "VERDICT", "WHY")
@@ -82,30 +112,46 @@ def attempts(shown: TraceView) -> list[str]:
 
 def render(trace: Trace, source: str, chosen: TraceFilter = NO_FILTER) -> str:
     """The whole text report, or the part the filter keeps."""
+    return "".join(chunks(trace, source, chosen))
+
+
+BATCH = 1000
+"""Lines joined into one piece of the report: few writes, and a bounded part of the text in memory at once."""
+
+
+def chunks(trace: Trace, source: str, chosen: TraceFilter = NO_FILTER) -> Iterator[str]:
+    """render() in pieces of up to BATCH lines, made as they are printed (a large run's report is never whole)."""
+    lines = _lines(trace, source, chosen)
+    while batch := list(islice(lines, BATCH)):
+        yield "\n".join(batch) + "\n"
+
+
+def _lines(trace: Trace, source: str, chosen: TraceFilter) -> Iterator[str]:
     shown = view(trace, chosen)
-    out = [title(trace, source), ""]
+    yield title(trace, source)
+    yield ""
     if chosen.active:
-        out += [filter_line(chosen), ""]
-    out += unmodelled_lines(trace.unmodelled)
+        yield from (filter_line(chosen), "")
+    yield from unmodelled_lines(trace.unmodelled)
     if trace.notes:
-        out += [f"Note: {note}" for note in trace.notes] + [""]
+        yield from [f"Note: {note}" for note in trace.notes] + [""]
     if shown.loops:
-        out += [f"Warning: {loop.message}" for loop in shown.loops] + [""]
+        yield from [f"Warning: {loop.message}" for loop in shown.loops] + [""]
     history = not (chosen.pending_only or chosen.summary_only)
     if history:
         if shown.events or shown.arrivals:
-            out.extend(steps(shown))
+            yield from step_lines(shown)
         else:
-            out.append("No scheduling steps." if not trace.events else "No scheduling step matches the filter.")
-        out.append("")
-    out.append("Summary: " + summary_line(trace.summary))
+            yield "No scheduling steps." if not trace.events else "No scheduling step matches the filter."
+        yield ""
+    yield "Summary: " + summary_line(trace.summary)
     if chosen.selects and not chosen.summary_only:
-        out.append("Shown: " + shown_line(shown))
-    out.append("")
+        yield "Shown: " + shown_line(shown)
+    yield ""
     if chosen.summary_only:
-        out.extend(table([TOTALS_HEADER, *totals_rows(shown.totals)], right=(1, 2, 3, 4, 5)))
+        yield from table([TOTALS_HEADER, *totals_rows(shown.totals)], right=(1, 2, 3, 4, 5))
     else:
-        out.extend(pending(shown))
+        yield from pending_lines(shown)
     if trace.explained and history:
-        out += ["", *attempts(shown)]
-    return "\n".join(out) + "\n"
+        yield ""
+        yield from attempts(shown)
