@@ -27,9 +27,9 @@ def _age(value: str) -> int:
     return -nanos // 10**9
 
 
-def test_options_default_to_the_four_workloads_all_cores_and_say_how_to_build_a_missing_core(tmp_path: Path) -> None:
+def test_options_default_to_the_five_workloads_all_cores_and_say_how_to_build_a_missing_core(tmp_path: Path) -> None:
     args = vs_core.parse_args(["--core", str(tmp_path / "simulate")])
-    assert [size.name for size in args.sizes] == ["10k", "50k", "150k", "preempt"]
+    assert [size.name for size in args.sizes] == ["10k", "50k", "150k", "preempt", "10k-exact"]
     assert (args.runs, args.procs, args.keep, args.validate_runs) == (3, 0, None, 10)
     assert args.core is None
     assert f"no core binary at {tmp_path / 'simulate'}" in args.core_missing
@@ -116,3 +116,44 @@ def test_a_core_that_disagrees_is_a_loud_mismatch_and_exit_1(
     assert "| tiny | " in out and "| 0 / 0 / 40 | MISMATCH |" in out
     assert "FAIL (" in out and "counts)" in out
     assert (keep / "tiny" / "scenario.json").is_file()
+
+
+def test_an_order_free_workload_has_one_ask_shape_one_node_shape_and_no_maxapplications(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(vs_core.ORDER_FREE, "small-exact", "small")
+    plain_inputs = vs_core.write_inputs(Size("small", 20, 10, 40, 120), tmp_path / "plain")
+    inputs = vs_core.write_inputs(Size("small-exact", 20, 10, 40, 120), tmp_path / "exact")
+    assert "maxapplications" in plain_inputs.queues.read_text(encoding="utf-8")
+    config = inputs.queues.read_text(encoding="utf-8")
+    assert "maxapplications" not in config
+    assert config.replace("\n", "") == "".join(
+        line for line in plain_inputs.queues.read_text(encoding="utf-8").splitlines() if "maxapplications" not in line
+    )
+    workload = json.loads(inputs.workload["json"].read_text(encoding="utf-8"))
+    plain = json.loads(plain_inputs.workload["json"].read_text(encoding="utf-8"))
+    assert {json.dumps(node["resources"]) for node in workload["nodes"]} == {json.dumps(vs_core.UNIFORM_NODE)}
+    asks = [ask for app in workload["applications"] for ask in app["asks"]]
+    assert {json.dumps(ask["resources"]) for ask in asks} == {json.dumps(vs_core.UNIFORM_ASK)}
+    for app in (*workload["applications"], *plain["applications"]):
+        for ask in app["asks"]:
+            del ask["resources"]
+    assert workload["applications"] == plain["applications"]  # names, times, priorities, queues: the same
+    scenario = json.loads(inputs.scenario.read_text(encoding="utf-8"))
+    assert {json.dumps(ask["resources"], sort_keys=True) for ask in scenario["asks"]} == {
+        json.dumps({"memory": 4 * 1024**3, "pods": 1, "vcore": 1000}, sort_keys=True)
+    }
+
+
+def test_on_a_size_where_ties_decide_a_count_that_differs_is_a_note_not_a_mismatch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(vs_core.SIZES, "tiny", TINY)
+    monkeypatch.setattr(vs_core, "TIES_DECIDE", frozenset({"tiny"}))
+    core = _fake_core(tmp_path / "core", {"allocations": 0, "preemptions": 0, "pending": 40})
+    keep = str(tmp_path / "inputs")
+    argv = ["--sizes", "tiny", "--runs", "1", "--validate-runs", "0", "--keep", keep, "--core", str(core)]
+    assert vs_core.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "MISMATCH" not in out and "| 0 / 0 / 40 | differs (ties) |" in out
+    assert "note on tiny: yk ends with " in out and "ordered by Go map iteration (not a mismatch)" in out
