@@ -92,9 +92,8 @@ def read_workload(
     name: str, tree: QueueTree | None = None, *, stdin: bytes | None = None, dynamic_queues: bool = False
 ) -> LoadedWorkload:
     """Read a workload file ('-' for stdin) into a LoadedWorkload. Raises InputError if unreadable."""
-    data = read_input(name, stdin)
     display = "<stdin>" if name == "-" else name
-    text, problem = decode_text(data)
+    text, problem = decode_text(read_input(name, stdin))  # the bytes are not kept while the text is parsed
     if text is None:
         assert problem is not None
         return LoadedWorkload(display, Workload(), [problem.located(None, display)])
@@ -113,6 +112,7 @@ def parse_workload(
             problems.extend(schema_problems(data, load_schema(SCHEMA_FILE), SCHEMA_RULES))
         builder = _Builder()
         workload = builder.workload(data if isinstance(data, dict) else {})
+        document.data = data = None  # consumed by the builder: problems are located from the text, not the data
         problems.extend(builder.problems)
         problems.extend(rules.check_names_and_nodes(workload))
         if tree is not None:
@@ -133,6 +133,7 @@ class WorkloadDocument:
     """The first YAML document as plain data, the syntax problems, and a way to find a document path's span."""
 
     data: Any
+    """None once parse_workload has built the workload from it."""
     problems: list[Problem]
     root: Node | None = None
     text: str | None = None
@@ -284,7 +285,7 @@ class _Builder:
         self.too_many = False
 
     def workload(self, raw: dict[str, Any]) -> Workload:
-        """The whole workload."""
+        """The whole workload; raw's applications are consumed (see applications)."""
         classes = tuple(
             self.priority_class(item, ("priorityClasses", i)) for i, item in self._items(raw, "priorityClasses")
         )
@@ -296,13 +297,22 @@ class _Builder:
         if defaults:
             self.global_default = min(defaults, key=lambda pc: pc.value)
         nodes = tuple(self.node(item, ("nodes", i)) for i, item in self._items(raw, "nodes"))
-        apps = tuple(self.application(item, i, ("applications", i)) for i, item in self._items(raw, "applications"))
         return Workload(
             partition=_str(raw, "partition", "default") or "default",
             priority_classes=classes,
             nodes=nodes,
-            applications=apps,
+            applications=self.applications(_list(raw, "applications")),
         )
+
+    def applications(self, items: list[Any]) -> tuple[Application, ...]:
+        """Every application; each one's plain data is dropped from `items` once it is built, so that a large
+        workload is never held twice (as plain data and as values) at once."""
+        apps = []
+        for i, item in enumerate(items):
+            if isinstance(item, dict):
+                apps.append(self.application(item, i, ("applications", i)))
+            items[i] = None
+        return tuple(apps)
 
     @staticmethod
     def _items(raw: dict[str, Any], key: str) -> list[tuple[int, dict[str, Any]]]:
@@ -430,7 +440,7 @@ class _Builder:
                     ask_name,
                     app_id,
                     priority,
-                    dict(resources),
+                    resources,
                     submit,
                     seq,
                     duration,
@@ -519,7 +529,8 @@ class _Builder:
     def resources(self, parent: dict[str, Any], key: str, parent_path: Path) -> Resource:
         """The quantity map at parent[key] in YuniKorn units; unparsable quantities are problems and left out.
 
-        Equal maps (asks repeat a few shapes) are parsed once; callers that keep the result must copy it.
+        Equal maps (asks repeat a few shapes) are parsed once and the one map is shared by every value that has it:
+        workload values are immutable (a hundred thousand asks of a few shapes hold a few maps, not a copy each).
         """
         raw = parent.get(key)
         if raw.__class__ is not dict:

@@ -18,10 +18,13 @@ def pending_asks(state: RunState, notes: dict[str, str]) -> tuple[PendingAsk, ..
     """Every ask not placed (or not yet arrived) at the end of the run, in workload order, with its reason."""
     out = []
     nodes = Nodes(state)
+    reasons: dict[str, str] = {}
+    """Each distinct reason text once: asks that wait for the same thing (most of them) share one string."""
     for ask in state.asks:
         if ask.status not in (WAITING, PENDING):
             continue
         code, reason = diagnose(state, ask, nodes)
+        reason = reasons.setdefault(reason, reason)
         where: tuple[str | int, ...] = ()
         if code in (codes.USER_MAX_APPLICATIONS, codes.USER_QUOTA):
             found = limit_failure(state, ask)
@@ -40,7 +43,7 @@ def pending_asks(state: RunState, notes: dict[str, str]) -> tuple[PendingAsk, ..
                 ask=ask.name,
                 queue_path=app.leaf.path if app.leaf is not None else "",
                 priority=ask.priority,
-                resources=dict(ask.ask.resources),
+                resources=ask.ask.resources,
                 code=code,
                 reason=reason,
                 submit_time=ask.created,
@@ -134,7 +137,7 @@ def _after_backoff(
     app = ask.app
     leaf = app.leaf
     assert leaf is not None
-    wanted = format_resource(dict(ask.ask.resources))
+    wanted = format_resource(ask.ask.resources)
     if limited is not None:
         return limited[0], limited[1]
     limit = headroom_failure(state, leaf, ask)

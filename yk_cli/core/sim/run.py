@@ -675,6 +675,10 @@ def _next_time(state: RunState) -> int:
     return heap[0][0]
 
 
+ARRIVALS_KEPT = 4096
+"""Arrivals already taken are dropped from the list in one go once there are this many and they are half of it."""
+
+
 def _pop_due(state: RunState, time: int) -> tuple[int, object] | None:
     """The next (kind, object) due at this time, heap events and arrivals merged by (time, seq)."""
     arrivals, heap = state.arrivals, state.heap
@@ -682,6 +686,9 @@ def _pop_due(state: RunState, time: int) -> tuple[int, object] | None:
         arrival = arrivals[state.next_arrival]
         if arrival[0] == time and (not heap or heap[0][0] > time or arrival[1] < heap[0][1]):
             state.next_arrival += 1
+            if state.next_arrival >= ARRIVALS_KEPT and state.next_arrival * 2 >= len(arrivals):
+                del arrivals[: state.next_arrival]  # the arrived part, once it is most of the list (amortised O(1))
+                state.next_arrival = 0
             return ARRIVE, arrival[2]
     if heap and heap[0][0] == time:
         _, _, kind, obj = heapq.heappop(heap)
