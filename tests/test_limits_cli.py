@@ -71,6 +71,35 @@ def test_explain_names_the_limit(run_yk, tmp_path: Path) -> None:
     )
 
 
+def test_explain_of_one_pod_still_waiting_names_the_limit_and_its_line(run_yk, tmp_path: Path) -> None:
+    """`yk explain CONFIG WORKLOAD POD`: the "Still pending" line gives the limit's config line, as yk simulate's
+    pending reason does."""
+    config = tmp_path / "queues.yaml"
+    config.write_text(
+        "partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: '*'\n"
+        "        queues:\n          - name: a\n            limits:\n"
+        "              - {limit: one each, users: ['*'], maxapplications: 1}\n",
+        encoding="utf-8",
+    )
+    workload = tmp_path / "workload.yaml"
+    workload.write_text(
+        "nodes: [{name: n, resources: {memory: 10}}]\napplications:\n"
+        "  - {id: first, queue: root.a, user: alice, asks: [{name: x, resources: {memory: 1}}]}\n"
+        "  - {id: second, queue: root.a, user: alice, asks: [{name: y, resources: {memory: 1}}]}\n",
+        encoding="utf-8",
+    )
+    reason = "user alice at maxapplications 1 of root.a (the limit for every user, *): 1 of 1 applications run"
+    simulated = run_yk("simulate", str(config), str(workload), "--pending-only", "--format", "json")
+    assert simulated.exit_code == 0, simulated.stderr
+    assert [p["reason"] for p in json.loads(simulated.stdout)["pending"]] == [f"{reason} ({config}:9)"]
+    result = run_yk("explain", str(config), str(workload), "y")
+    assert result.exit_code == 0, result.stderr
+    assert f"Still pending: {reason} ({config}:9)" in result.stdout.splitlines()
+    story = run_yk("explain", str(config), str(workload), "y", "--format", "json")
+    assert story.exit_code == 0, story.stderr
+    assert f"{reason} ({config}:9)" in story.stdout
+
+
 SAMPLE = ("samples/workloads/queues/limits.yaml", "samples/workloads/limits.yaml")
 GOLDEN = ROOT / "tests" / "data" / "limits-sample.txt"
 

@@ -83,6 +83,7 @@ def run_pod_story(
     quiet: bool = False,
 ) -> str:
     """Load, run the dry run with every preemption candidate recorded, and tell the pod's story."""
+    from yk_cli.commands.simulate import located
     from yk_cli.core.explain_preemption import UnknownPod, pod_story
     from yk_cli.core.sim.run import SimulationOptions, simulate
     from yk_cli.report import pod_story as render
@@ -90,7 +91,7 @@ def run_pod_story(
     inputs = _inputs(config, workload, yunikorn_version, partition, quiet)
     assert inputs.workload is not None
     options = SimulationOptions(yunikorn_version=yunikorn_version, explain_preemption=True)
-    trace = simulate(inputs.partition, inputs.tree, inputs.workload, options)
+    trace = located(simulate(inputs.partition, inputs.tree, inputs.workload, options), inputs.locate)
     try:
         story = pod_story(trace, inputs.tree, pod)
     except UnknownPod as err:
