@@ -289,15 +289,19 @@ written, even past int64)."""
 
 
 def _depth(data: Any) -> int:
-    """How deep collections nest in plain data (iterative)."""
-    deepest = 0
-    work = [(data, 1)]
-    while work:
-        value, depth = work.pop()
-        if isinstance(value, dict | list):
-            deepest = max(deepest, depth)
-            work.extend((inner, depth + 1) for inner in (value.values() if isinstance(value, dict) else value))
-    return deepest
+    """How deep collections nest in the json module's plain data (exact dicts and lists), level by level."""
+    level = [data] if data.__class__ is dict or data.__class__ is list else []
+    depth = 0
+    while level:
+        depth += 1
+        deeper: list[Any] = []
+        push = deeper.append
+        for value in level:
+            for inner in value.values() if value.__class__ is dict else value:
+                if inner.__class__ is dict or inner.__class__ is list:
+                    push(inner)
+        level = deeper
+    return depth
 
 
 @functools.cache
@@ -316,7 +320,7 @@ def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out = dict(pairs)
     if len(out) != len(pairs):
         raise _Declined("repeated key")
-    if out and len(max(out, key=len)) > _LONGEST_JSON_KEY:
+    if out and max(map(len, out)) > _LONGEST_JSON_KEY:
         raise _Declined("a key too long for YAML's simple keys")
     return out
 
