@@ -46,7 +46,9 @@ def test_a_group_limit_from_user_info_in_a_cluster_dump(run_yk, tmp_path: Path) 
     )
 
 
-def test_explain_names_the_limit(run_yk, tmp_path: Path) -> None:
+def _one_application_per_user(tmp_path: Path) -> tuple[Path, Path]:
+    """queues.yaml with root.a limited to one application per user (the limit entry on line 9), and the path for
+    the workload."""
     config = tmp_path / "queues.yaml"
     config.write_text(
         "partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: '*'\n"
@@ -54,7 +56,11 @@ def test_explain_names_the_limit(run_yk, tmp_path: Path) -> None:
         "              - {limit: one each, users: ['*'], maxapplications: 1}\n",
         encoding="utf-8",
     )
-    workload = tmp_path / "workload.yaml"
+    return config, tmp_path / "workload.yaml"
+
+
+def test_explain_names_the_limit(run_yk, tmp_path: Path) -> None:
+    config, workload = _one_application_per_user(tmp_path)
     workload.write_text(
         "nodes: [{name: n, resources: {memory: 10}}]\napplications:\n"
         "  - {id: first, queue: root.a, user: alice, asks: [{name: x, priority: 1, resources: {memory: 1}, "
@@ -74,14 +80,7 @@ def test_explain_names_the_limit(run_yk, tmp_path: Path) -> None:
 def test_explain_of_one_pod_still_waiting_names_the_limit_and_its_line(run_yk, tmp_path: Path) -> None:
     """`yk explain CONFIG WORKLOAD POD`: the "Still pending" line gives the limit's config line, as yk simulate's
     pending reason does."""
-    config = tmp_path / "queues.yaml"
-    config.write_text(
-        "partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: '*'\n"
-        "        queues:\n          - name: a\n            limits:\n"
-        "              - {limit: one each, users: ['*'], maxapplications: 1}\n",
-        encoding="utf-8",
-    )
-    workload = tmp_path / "workload.yaml"
+    config, workload = _one_application_per_user(tmp_path)
     workload.write_text(
         "nodes: [{name: n, resources: {memory: 10}}]\napplications:\n"
         "  - {id: first, queue: root.a, user: alice, asks: [{name: x, resources: {memory: 1}}]}\n"
