@@ -252,12 +252,13 @@ static PyObject *plain(PyObject *module, PyObject *args) {
     yaml_parser_set_input_string(&parser, (const unsigned char *)buffer, (size_t)length);
 
     PyObject *values = PyDict_New(); /* plain scalars resolved, by their text */
+    PyObject *keys = PyDict_New();   /* one str per distinct key text: keys repeat in every entry of a list */
     Py_ssize_t capacity = 64, depth = 0;
     Frame *stack = PyMem_Malloc(sizeof(Frame) * capacity);
     PyObject *root = NULL, *parent = NULL, *key = NULL, *result = NULL;
     int is_map = 0, expect_key = 0, documents = 0, done = 0;
     long flow = 0, column = -1, indents = 0;
-    if (values == NULL || stack == NULL) {
+    if (values == NULL || keys == NULL || stack == NULL) {
         PyErr_NoMemory();
         goto finish;
     }
@@ -298,6 +299,15 @@ static PyObject *plain(PyObject *module, PyObject *args) {
                         break;
                     }
                     if (is_map && expect_key) { /* a key keeps its text, whatever its style */
+                        PyObject *known = PyDict_SetDefault(keys, scalar, scalar);
+                        if (known == NULL) {
+                            Py_DECREF(scalar);
+                            failed = 1;
+                            break;
+                        }
+                        Py_INCREF(known);
+                        Py_DECREF(scalar);
+                        scalar = known;
                         int found = PyDict_Contains(parent, scalar);
                         if (found != 0) {
                             Py_DECREF(scalar);
@@ -459,6 +469,7 @@ finish:
     }
     Py_XDECREF(root);
     Py_XDECREF(values);
+    Py_XDECREF(keys);
     PyMem_Free(stack);
     yaml_parser_delete(&parser);
     return result;
