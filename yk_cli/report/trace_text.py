@@ -45,14 +45,9 @@ def table_lines(rows: Callable[[], Iterable[tuple[str, ...]]], right: tuple[int,
         yield "  ".join(cells).rstrip()
 
 
-def steps(shown: TraceView) -> list[str]:
+def step_lines(shown: TraceView) -> Iterator[str]:
     """The step table, arrivals between the steps (no step number); a row's extra priority changes go on
     continuation lines under the last column."""
-    return list(step_lines(shown))
-
-
-def step_lines(shown: TraceView) -> Iterator[str]:
-    """steps(), line by line."""
     return table_lines(lambda: _step_cells(shown), right=(0,))
 
 
@@ -68,13 +63,8 @@ def _step_cells(shown: TraceView) -> Iterator[tuple[str, ...]]:
             yield ("", "", "", "", "", "", "", line)
 
 
-def pending(shown: TraceView) -> list[str]:
-    """Every pending ask with its reason."""
-    return list(pending_lines(shown))
-
-
 def pending_lines(shown: TraceView) -> Iterator[str]:
-    """pending(), line by line."""
+    """Every pending ask with its reason."""
     if not shown.pending:
         yield "Pending asks: none"
         return
