@@ -87,6 +87,7 @@ TIME_TARGET = {
 """core / yk wall time, at least (issue 13)."""
 UNIFORM_ASK = {"vcore": 1, "memory": "4Gi", "pods": 1}
 UNIFORM_NODE = {"vcore": 32, "memory": "128Gi", "pods": 110}
+"""The one ask shape and the one node shape of the order-free sizes: a node holds exactly 32 asks."""
 MEMORY_TARGET = 3.0
 """core / yk peak RSS, at least (yk's peak memory at most a third of the core's)."""
 MIN_AGE_S = 10
