@@ -665,6 +665,8 @@ def _plain(events: Iterable[ShortEvent], properties: bool, adjacent: str) -> Any
     scalar, map_start, starts, ends = SCALAR, MAPPING_START, _STARTS, _ENDS
     values: dict[str, Any] = {}
     """Plain scalars resolved, by their text: keys and values repeat a lot."""
+    keys: dict[str, str] = {}
+    """One str per distinct key text (as the C composer keeps): a list's entries repeat the same keys."""
     stack: list[tuple[Any, Any, bool, int, int]] = []
     parent: Any = None
     key: Any = None
@@ -691,7 +693,7 @@ def _plain(events: Iterable[ShortEvent], properties: bool, adjacent: str) -> Any
                 if expect_key:
                     if text in parent:
                         raise _Declined("repeated key")
-                    key = text
+                    key = keys.setdefault(text, text)
                     expect_key = False
                 else:
                     parent[key] = value
