@@ -9,7 +9,7 @@ import typer
 from yk_cli.cli import Exit
 from yk_cli.commands.application import YkCommand, app
 from yk_cli.commands.check import run_check_command
-from yk_cli.commands.options import MaxSizeOption, NoConfigOption, ProjectConfigOption, QuietOption
+from yk_cli.commands.options import CiFormatOption, MaxSizeOption, NoConfigOption, ProjectConfigOption, QuietOption
 
 
 @app.command(cls=YkCommand)
@@ -33,15 +33,7 @@ def check(
             "give the pod priority range when the policy declares none.",
         ),
     ] = None,
-    fmt: Annotated[
-        Optional[str],
-        typer.Option(
-            "--format",
-            "-f",
-            metavar="FORMAT",
-            help="text, json, github or sarif (github is the default under GitHub Actions).",
-        ),
-    ] = None,
+    fmt: CiFormatOption = None,
     verbose: Annotated[
         bool, typer.Option("--verbose", "-v", metavar="", help="Print the proof of every passing check too (text).")
     ] = False,

@@ -8,7 +8,14 @@ import typer
 
 from yk_cli.cli import config_size, fail_usage, write_stdout
 from yk_cli.commands.application import YkCommand, app
-from yk_cli.commands.options import MaxSizeOption, NoConfigOption, ProjectConfigOption, QuietOption
+from yk_cli.commands.options import (
+    MaxSizeOption,
+    NoConfigOption,
+    ProjectConfigOption,
+    QuietOption,
+    WorkloadPartitionOption,
+    YunikornVersionOption,
+)
 from yk_cli.commands.project import project_options
 
 if TYPE_CHECKING:
@@ -35,18 +42,8 @@ def explain(
         typer.Argument(metavar="ASK_B", help="Another ask; leave out to explain preemption of ASK_A instead."),
     ] = None,
     fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text or json.")] = "text",
-    yunikorn_version: Annotated[
-        str,
-        typer.Option(
-            "--yunikorn-version",
-            metavar="VERSION",
-            help="YuniKorn to model; 1.5 or older applies stateaware's filter.",
-        ),
-    ] = "1.8",
-    partition: Annotated[
-        Optional[str],
-        typer.Option("--partition", metavar="NAME", help="The partition (default: the workload's `partition`)."),
-    ] = None,
+    yunikorn_version: YunikornVersionOption = "1.8",
+    partition: WorkloadPartitionOption = None,
     max_size: MaxSizeOption = None,
     quiet: QuietOption = False,
     project_config: ProjectConfigOption = None,

@@ -15,3 +15,22 @@ QuietOption = Annotated[
 ]
 ProjectConfigOption = Annotated[Optional[str], typer.Option("--config", metavar="FILE", help=CONFIG_HELP)]
 NoConfigOption = Annotated[bool, typer.Option("--no-config", metavar="", help=NO_CONFIG_HELP)]
+YunikornVersionOption = Annotated[
+    str,
+    typer.Option(
+        "--yunikorn-version", metavar="VERSION", help="YuniKorn to model; 1.5 or older applies stateaware's filter."
+    ),
+]
+WorkloadPartitionOption = Annotated[
+    Optional[str],
+    typer.Option("--partition", metavar="NAME", help="The partition (default: the workload's `partition`)."),
+]
+CiFormatOption = Annotated[
+    Optional[str],
+    typer.Option(
+        "--format",
+        "-f",
+        metavar="FORMAT",
+        help="text, json, github or sarif (github is the default under GitHub Actions).",
+    ),
+]

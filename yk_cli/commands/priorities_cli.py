@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 from yk_cli.commands.application import YkCommand, app
-from yk_cli.commands.options import MaxSizeOption, NoConfigOption, ProjectConfigOption, QuietOption
+from yk_cli.commands.options import (
+    MaxSizeOption,
+    NoConfigOption,
+    ProjectConfigOption,
+    QuietOption,
+    WorkloadPartitionOption,
+)
 from yk_cli.commands.priorities import print_priorities
 
 
@@ -20,10 +26,7 @@ def priorities(
         str, typer.Argument(metavar="WORKLOAD", help="Workload file: nodes, applications, asks; '-' for stdin.")
     ],
     fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text or json.")] = "text",
-    partition: Annotated[
-        Optional[str],
-        typer.Option("--partition", metavar="NAME", help="The partition (default: the workload's `partition`)."),
-    ] = None,
+    partition: WorkloadPartitionOption = None,
     max_size: MaxSizeOption = None,
     quiet: QuietOption = False,
     project_config: ProjectConfigOption = None,

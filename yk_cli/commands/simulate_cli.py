@@ -7,7 +7,14 @@ from typing import Annotated, Any, Optional
 import typer
 
 from yk_cli.commands.application import YkCommand, app
-from yk_cli.commands.options import MaxSizeOption, NoConfigOption, ProjectConfigOption, QuietOption
+from yk_cli.commands.options import (
+    MaxSizeOption,
+    NoConfigOption,
+    ProjectConfigOption,
+    QuietOption,
+    WorkloadPartitionOption,
+    YunikornVersionOption,
+)
 from yk_cli.commands.simulate import TIMELINE_BY, print_simulation
 
 
@@ -54,18 +61,8 @@ def simulate(
     max_steps: Annotated[
         Optional[int], typer.Option("--max-steps", metavar="N", help="Stop after this many steps.")
     ] = None,
-    yunikorn_version: Annotated[
-        str,
-        typer.Option(
-            "--yunikorn-version",
-            metavar="VERSION",
-            help="YuniKorn to model; 1.5 or older applies stateaware's filter.",
-        ),
-    ] = "1.8",
-    partition: Annotated[
-        Optional[str],
-        typer.Option("--partition", metavar="NAME", help="The partition (default: the workload's `partition`)."),
-    ] = None,
+    yunikorn_version: YunikornVersionOption = "1.8",
+    partition: WorkloadPartitionOption = None,
     cluster: Annotated[
         Optional[str],
         typer.Option(

@@ -8,7 +8,7 @@ import typer
 
 from yk_cli.cli import Exit, UsageError, config_size, fail_usage
 from yk_cli.commands.application import YkCommand, app
-from yk_cli.commands.options import MaxSizeOption, NoConfigOption, ProjectConfigOption
+from yk_cli.commands.options import CiFormatOption, MaxSizeOption, NoConfigOption, ProjectConfigOption
 from yk_cli.commands.project import project_options
 from yk_cli.commands.validate import run_validate
 
@@ -23,15 +23,7 @@ def validate(
             "*.yaml and *.yml files; '-' for stdin.",
         ),
     ],
-    fmt: Annotated[
-        Optional[str],
-        typer.Option(
-            "--format",
-            "-f",
-            metavar="FORMAT",
-            help="text, json, github or sarif (github is the default under GitHub Actions).",
-        ),
-    ] = None,
+    fmt: CiFormatOption = None,
     strict: Annotated[
         Optional[bool],
         typer.Option(

@@ -10,6 +10,7 @@ import typer
 
 from yk_cli.cli import Exit, UsageError, fail_usage, usage_message, write_stdout
 from yk_cli.commands.application import YkCommand
+from yk_cli.commands.options import CiFormatOption
 from yk_cli.commands.validate import _color_wanted, choose_format
 from yk_cli.commands.volcano import volcano_app
 from yk_cli.core.diagnostics import EXIT_USAGE, exit_code
@@ -34,15 +35,7 @@ def volcano_validate(
             "one among the inputs, else Volcano's built-in default.",
         ),
     ] = None,
-    fmt: Annotated[
-        Optional[str],
-        typer.Option(
-            "--format",
-            "-f",
-            metavar="FORMAT",
-            help="text, json, github or sarif (github is the default under GitHub Actions).",
-        ),
-    ] = None,
+    fmt: CiFormatOption = None,
     strict: Annotated[bool, typer.Option("--strict", metavar="", help="Warnings fail the run too (exit 1).")] = False,
 ) -> None:
     """Lint Volcano's scheduler conf as its loader reads it and the Queues, PodGroups, Jobs and PriorityClasses of a
