@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from yk_cli.core.trace import PREEMPT, Trace, TraceEvent
+from yk_cli.core.trace import PREEMPT, Trace, TraceEvent, Victim
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -43,15 +43,10 @@ def _events(trace_or_events: Trace | Iterable[TraceEvent]) -> Iterable[TraceEven
 
 def lineages(trace_or_events: Trace | Iterable[TraceEvent]) -> dict[Lineage, str]:
     """(application, restarted_as) -> original name, for every restarted ask (restarts of restarts included)."""
-    origin: dict[Lineage, str] = {}
-    for event in _events(trace_or_events):
-        if event.type != PREEMPT:
-            continue
-        for victim in event.victims:
-            if victim.restarted_as:
-                root = origin.get((victim.application, victim.allocation), victim.allocation)
-                origin[(victim.application, victim.restarted_as)] = root
-    return origin
+    edges = _edges(_events(trace_or_events))
+    return {
+        (victim.application, victim.restarted_as): target[1] for _, target, _, victim in edges if victim.restarted_as
+    }
 
 
 def preemption_graph(trace_or_events: Trace | Iterable[TraceEvent]) -> nx.DiGraph:
@@ -62,27 +57,15 @@ def preemption_graph(trace_or_events: Trace | Iterable[TraceEvent]) -> nx.DiGrap
     import networkx as nx  # here, not at the top: a run without preemption never needs it (start-up time)
 
     graph = nx.DiGraph()
-    origin: dict[Lineage, str] = {}
-    for event in _events(trace_or_events):
-        if event.type != PREEMPT:
-            continue
-        source = (event.application, origin.get((event.application, event.ask), event.ask))
-        for victim in event.victims:
-            key = (victim.application, victim.allocation)
-            target = (victim.application, origin.get(key, victim.allocation))
-            if victim.restarted_as:
-                origin[(victim.application, victim.restarted_as)] = target[1]
-            if not graph.has_edge(source, target):
-                graph.add_edge(source, target, preemptions=[])
-            graph.edges[source, target]["preemptions"].append(Preemption(event.step, event.ask, victim.allocation))
+    for source, target, event, victim in _edges(_events(trace_or_events)):
+        if not graph.has_edge(source, target):
+            graph.add_edge(source, target, preemptions=[])
+        graph.edges[source, target]["preemptions"].append(Preemption(event.step, event.ask, victim.allocation))
     return graph
 
 
-def _may_loop(events: list[TraceEvent]) -> bool:
-    """Whether the preemption graph has a cycle: what is left after peeling off, again and again, every lineage
-    that preempted nobody or was preempted by nobody (no such lineage can be on a cycle)."""
-    successors: dict[Lineage, set[Lineage]] = {}
-    predecessors: dict[Lineage, set[Lineage]] = {}
+def _edges(events: Iterable[TraceEvent]) -> Iterator[tuple[Lineage, Lineage, TraceEvent, Victim]]:
+    """(preemptor lineage, victim lineage, preempt event, victim) for every victim, in order; restarts map back."""
     origin: dict[Lineage, str] = {}
     for event in events:
         if event.type != PREEMPT:
@@ -92,10 +75,19 @@ def _may_loop(events: list[TraceEvent]) -> bool:
             target = (victim.application, origin.get((victim.application, victim.allocation), victim.allocation))
             if victim.restarted_as:
                 origin[(victim.application, victim.restarted_as)] = target[1]
-            successors.setdefault(source, set()).add(target)
-            predecessors.setdefault(target, set()).add(source)
-            successors.setdefault(target, set())
-            predecessors.setdefault(source, set())
+            yield source, target, event, victim
+
+
+def _may_loop(events: list[TraceEvent]) -> bool:
+    """Whether the preemption graph has a cycle: what is left after peeling off, again and again, every lineage
+    that preempted nobody or was preempted by nobody (no such lineage can be on a cycle)."""
+    successors: dict[Lineage, set[Lineage]] = {}
+    predecessors: dict[Lineage, set[Lineage]] = {}
+    for source, target, _, _ in _edges(events):
+        successors.setdefault(source, set()).add(target)
+        predecessors.setdefault(target, set()).add(source)
+        successors.setdefault(target, set())
+        predecessors.setdefault(source, set())
     peel = [node for node in successors if not successors[node] or not predecessors[node]]
     left = len(successors)
     while peel:
