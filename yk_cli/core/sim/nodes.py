@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from bisect import bisect_left, bisect_right, insort
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -25,8 +25,9 @@ SizeRecord = list[Any]
 NodeEntry = tuple[float, int, "NodeState"]
 """A node's place in the index order: (score, name rank, node)."""
 
-TargetHeap = list[tuple[float, NodeEntry]]
-"""(FitInScore, node entry) pairs of the nodes large enough for a size, as a heap."""
+TargetHeap = list[tuple[float, NodeEntry, int]]
+"""(FitInScore, node entry, node version) of the nodes large enough for a size, as a heap (identity-free, so
+the engine compiles with mypyc, which boxes a typed tuple anew on every read)."""
 
 
 class NodeState:
@@ -48,6 +49,7 @@ class NodeState:
         "reserved_by",
         "schedulable",
         "score",
+        "version",
     )
 
     def __init__(
@@ -82,6 +84,8 @@ class NodeState:
         self.rank = rank
         """Position of the name in name order: the tie-breaker of equal scores (an int compares faster)."""
         self.entry: tuple[float, int, NodeState] = (0.0, rank, self)
+        self.version = 0
+        """Bumped by every rescore: tells the reservation heaps' entries of this node that are out of date."""
         self.rescore()
 
     def rescore(self) -> None:
@@ -89,6 +93,7 @@ class NodeState:
         usage = policies.weighted_usage(self.available, self._weighted)
         self.score = policies.node_score(self._policy, usage)
         self.entry = (self.score, self.rank, self)
+        self.version += 1
 
     def fits(self, fit: Fit) -> bool:
         """Whether the free resources hold the ask."""
@@ -168,8 +173,9 @@ class NodeIndex:
             if bi < 0:
                 bi = 0
             block = blocks[bi]
-            insort(block, entry)
-            if block[0] is entry:
+            j = bisect_right(block, entry)
+            block.insert(j, entry)
+            if j == 0:
                 self._firsts[bi] = entry
         if candidates is None and self._untracked_dead:  # more room somewhere: forget what fitted nowhere
             self.dead -= self._untracked_dead
@@ -197,7 +203,7 @@ class NodeIndex:
             limit = 4 * self._count_nodes + 64
             for size, (heap, fit) in self._targets.items():
                 if node.fits_capacity(fit):
-                    heapq.heappush(heap, (policies.fit_in_score_of(size, available), entry))
+                    heapq.heappush(heap, (policies.fit_in_score_of(size, available), entry, node.version))
                     if len(heap) > limit:
                         heap[:] = self._target_heap(size, fit)
         if len(blocks[bi]) > 2 * BLOCK:
@@ -250,7 +256,7 @@ class NodeIndex:
         first: NodeState | None = record[0]
         if first is not None:
             return first
-        if record[1] is HIGH:
+        if record[1] == HIGH:
             return None
         first = self._scan(record)
         if first is None:
@@ -272,16 +278,18 @@ class NodeIndex:
             target = self._targets[size] = (self._target_heap(size, fit), fit)
         heap = target[0]
         while heap:
-            entry = heap[0][1]
+            _, entry, version = heap[0]
             node = entry[2]
-            if node.listed and node.entry is entry:
+            if node.listed and node.version == version:
                 return node
             heapq.heappop(heap)
         return None
 
     def _target_heap(self, size: tuple[int, ...], fit: Fit) -> TargetHeap:
         heap = [
-            (policies.fit_in_score_of(size, node.available), node.entry) for node in self if node.fits_capacity(fit)
+            (policies.fit_in_score_of(size, node.available), node.entry, node.version)
+            for node in self
+            if node.fits_capacity(fit)
         ]
         heapq.heapify(heap)
         return heap
@@ -290,7 +298,7 @@ class NodeIndex:
         """The first fitting node at or after the record's bound, skipping blocks without one (found in C)."""
         blocks, empty, bit, bound = self._blocks, record[4], record[6], record[1]
         bi = offset = 0
-        if bound is not LOW and blocks:
+        if bound != LOW and blocks:
             bi = max(bisect_right(self._firsts, bound) - 1, 0)
             offset = bisect_left(blocks[bi], bound)
         while True:
