@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.finished_run import FinishedRun, finish
 from tests.test_formats import check_golden
 from yk_cli.commands.simulate import options_from, simulation_report
 from yk_cli.core.config import decode_config
@@ -49,7 +50,7 @@ partitions:
 """
 
 
-def run(workload: str, config: str, **options: object) -> Simulation:
+def run(workload: str, config: str, **options: object) -> FinishedRun:
     decoded, problems = decode_config(parse_yaml(dedent(config)).documents[0])
     assert not problems
     partition = decoded.partitions[0]
@@ -57,16 +58,15 @@ def run(workload: str, config: str, **options: object) -> Simulation:
     loaded = parse_workload(dedent(workload), "w.yaml", tree)
     assert not [p for p in loaded.problems if p.level == "error"], loaded.problems
     sim = Simulation(partition, tree, loaded.workload, SimulationOptions(**options))  # type: ignore[arg-type]
-    sim.trace_result = sim.run()  # type: ignore[attr-defined]
-    return sim
+    return finish(sim)
 
 
-def steps(sim: Simulation) -> list[tuple[int, str, str]]:
-    return [(e.time // S, e.type, e.ask) for e in sim.trace_result.events]  # type: ignore[attr-defined]
+def steps(sim: FinishedRun) -> list[tuple[int, str, str]]:
+    return [(e.time // S, e.type, e.ask) for e in sim.trace_result.events]
 
 
-def pending(sim: Simulation) -> dict[str, tuple[str, str]]:
-    return {p.ask: (p.code, p.reason) for p in sim.trace_result.pending}  # type: ignore[attr-defined]
+def pending(sim: FinishedRun) -> dict[str, tuple[str, str]]:
+    return {p.ask: (p.code, p.reason) for p in sim.trace_result.pending}
 
 
 # Two nodes of 10 (cluster headroom 20): a 15 fits the headroom but no node, so it counts as unschedulable.
@@ -126,14 +126,14 @@ applications:
     sim = run(workload, queues(1, "1m"))
     found = pending(sim)
     # backed off at 0s; the asks turn old at 2.1s (a change), so A is walked again at 1m0s and backs off until 2m0s
-    assert sim.trace_result.summary.end_time == 60 * S  # type: ignore[attr-defined]
+    assert sim.trace_result.summary.end_time == 60 * S
     assert found["a3"] == (
         "backoff",
         "application A in backoff until 2m0s after 1 unschedulable ask (application.unschedasks.backoff 1, delay "
         "1m0s); it fits now and waits for the deadline",
     )
     assert found["a1"][1].endswith("; besides: no node is large enough for {memory: 15}")
-    where = next(p.where for p in sim.trace_result.pending if p.ask == "a3")  # type: ignore[attr-defined]
+    where = next(p.where for p in sim.trace_result.pending if p.ask == "a3")
     assert where == ("partitions", 0, "queues", 0, "queues", 0, "properties", "application.unschedasks.backoff")
 
 
@@ -225,7 +225,7 @@ applications:
     # never anything to change: the run ends at 0s, A parked, its deadline 30s
     quiet = workload.replace(", duration: 45s", "")
     sim = run(quiet, queues(1))
-    assert sim.trace_result.summary.end_time == 0  # type: ignore[attr-defined]
+    assert sim.trace_result.summary.end_time == 0
     assert pending(sim)["small"][1].startswith("application A in backoff until 30s after 1 unschedulable ask")
 
 
@@ -312,7 +312,7 @@ def test_no_application_is_placed_from_the_walk_while_in_backoff(case: tuple[str
         sim = run(workload, config)
     finally:
         run_module.find_decision = original  # type: ignore[assignment]
-    assert len(seen) <= len(sim.trace_result.events)  # type: ignore[attr-defined]
+    assert len(seen) <= len(sim.trace_result.events)
     state = sim.state
     if state.backoff is not None:
         for app, entry in state.backoff.entries.items():
@@ -382,6 +382,6 @@ def test_the_start_agrees_with_the_core(index: int) -> None:
     config, workload = _oracle_case(random.Random(f"bo-{index}"))
     seq, core_pending = run_oracle(binary, to_oracle(config, YAML(typ="safe").load(workload)))
     sim = run(workload, config, until=0)
-    ours = [("allocate", e.ask, e.node) for e in sim.trace_result.events if e.type == ALLOCATE]  # type: ignore[attr-defined]
+    ours = [("allocate", e.ask, e.node) for e in sim.trace_result.events if e.type == ALLOCATE]
     assert ours == [s for s in seq if s[0] == "allocate"]
     assert sorted(pending(sim)) == core_pending

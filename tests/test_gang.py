@@ -21,6 +21,7 @@ from textwrap import dedent
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.finished_run import FinishedRun, finish
 from tests.test_formats import check_golden
 from yk_cli.commands.simulate import options_from, simulation_report
 from yk_cli.core.config import decode_config
@@ -58,21 +59,20 @@ def _partition(queues: str):  # type: ignore[no-untyped-def]
     return partition, build_queue_tree(partition)
 
 
-def run(workload: str, queues: str = QUEUES, **options: object) -> Simulation:
+def run(workload: str, queues: str = QUEUES, **options: object) -> FinishedRun:
     """A finished simulation of a workload text on a queue config text (the state is kept for inspection)."""
     partition, tree = _partition(queues)
     loaded = parse_workload(dedent(workload), "w.yaml", tree)
     assert not [p for p in loaded.problems if p.level == "error"], loaded.problems
     sim = Simulation(partition, tree, loaded.workload, SimulationOptions(**options))  # type: ignore[arg-type]
-    sim.trace_result = sim.run()  # type: ignore[attr-defined]
-    return sim
+    return finish(sim)
 
 
-def steps(sim: Simulation) -> list[tuple[str, str, str]]:
-    return [(e.type, e.ask, e.node) for e in sim.trace_result.events]  # type: ignore[attr-defined]
+def steps(sim: FinishedRun) -> list[tuple[str, str, str]]:
+    return [(e.type, e.ask, e.node) for e in sim.trace_result.events]
 
 
-def gang_of(sim: Simulation, app: str) -> g.Gang:
+def gang_of(sim: FinishedRun, app: str) -> g.Gang:
     assert sim.state.gang is not None
     return next(x for a, x in sim.state.gang.by_app.items() if a.id == app)
 
@@ -148,7 +148,7 @@ applications:
 """
 
 
-def gang_run(style: str = "Soft", used: int = 0, real: int = 3, size: int = 10, queue: str = "a") -> Simulation:
+def gang_run(style: str = "Soft", used: int = 0, real: int = 3, size: int = 10, queue: str = "a") -> FinishedRun:
     return run(GANG.format(style=style, used=used, real=real, size=size, queue=queue))
 
 
@@ -178,7 +178,7 @@ def test_each_real_pod_replaces_a_placeholder_of_its_group_on_its_node() -> None
     ]
     found = gang_of(sim, "gang")
     assert found.timer is None and not any(found.allocated) and found.core == g.RUNNING
-    assert sim.trace_result.summary.allocations == 3  # type: ignore[attr-defined]
+    assert sim.trace_result.summary.allocations == 3
 
 
 def test_soft_timeout_resumes_and_the_real_pods_run_as_ordinary_asks() -> None:
@@ -195,7 +195,7 @@ def test_soft_timeout_resumes_and_the_real_pods_run_as_ordinary_asks() -> None:
     found = gang_of(sim, "gang")
     assert (found.core, found.shim) == (g.ACCEPTED, g.RUNNING)
     assert [(x.replaced, x.timed_out, x.can_replace()) for x in found] == [(0, 3, False)]
-    timeout = sim.trace_result.events[2]  # type: ignore[attr-defined]
+    timeout = sim.trace_result.events[2]
     assert timeout.time == 2_000_000_000
     assert "2 allocated and 1 pending placeholders released" in timeout.reason
     assert [v.allocation for v in timeout.victims] == ["tg-gang-workers-0", "tg-gang-workers-1"]
@@ -207,7 +207,7 @@ def test_hard_timeout_fails_and_the_real_pods_are_never_sent() -> None:
     assert [s[0] for s in steps(sim)] == ["placeholder", "placeholder", "gang-timeout"]
     found = gang_of(sim, "gang")
     assert (found.core, found.shim) == (g.FAILED, g.FAILED)
-    pending = sim.trace_result.pending  # type: ignore[attr-defined]
+    pending = sim.trace_result.pending
     assert [(p.ask, p.code) for p in pending] == [
         ("w-0", "gang-failed"),
         ("w-1", "gang-failed"),
@@ -222,7 +222,7 @@ def test_a_running_gang_releases_only_its_unused_placeholders() -> None:
     assert [s[0] for s in steps(sim)] == ["placeholder"] * 3 + ["replace", "gang-timeout"]
     found = gang_of(sim, "gang")
     assert found.core == g.RUNNING and not any(found.allocated)
-    assert "its 2 unused placeholders released" in sim.trace_result.events[-1].reason  # type: ignore[attr-defined]
+    assert "its 2 unused placeholders released" in sim.trace_result.events[-1].reason
 
 
 def test_a_larger_real_pod_has_the_placeholders_released_and_runs_plainly() -> None:
@@ -230,7 +230,7 @@ def test_a_larger_real_pod_has_the_placeholders_released_and_runs_plainly() -> N
     released in the cycle, nothing is allocated for the gang in it; then the real pods are ordinary asks."""
     sim = run(GANG.format(style="Soft", used=0, real=2, size=15, queue="a").replace("minMember: 3", "minMember: 2"))
     assert [s[0] for s in steps(sim)] == ["placeholder", "placeholder", "placeholder-release", "allocate", "allocate"]
-    release = sim.trace_result.events[2]  # type: ignore[attr-defined]
+    release = sim.trace_result.events[2]
     assert len(release.victims) == 2 and release.ask == "w-0"
 
 
@@ -259,16 +259,16 @@ def test_real_pods_replace_placeholders_of_their_own_group() -> None:
               - {name: e1, resources: {memory: 5}, taskGroupName: exec}
         """
     )
-    replaced = [(e.ask, e.reason.split("placeholder ")[1].split(" ")[0]) for e in sim.trace_result.events[3:]]  # type: ignore[attr-defined]
+    replaced = [(e.ask, e.reason.split("placeholder ")[1].split(" ")[0]) for e in sim.trace_result.events[3:]]
     assert replaced == [("d", "tg-spark-driver-0"), ("e0", "tg-spark-exec-0"), ("e1", "tg-spark-exec-1")]
-    assert {e.priority for e in sim.trace_result.events[:3]} == {10}  # type: ignore[attr-defined]  # the originator's
+    assert {e.priority for e in sim.trace_result.events[:3]} == {10}  # the originator's
 
 
 def test_a_gang_larger_than_its_queue_max_is_rejected() -> None:
     """partition.AddApplication: a PlaceholderAsk above the queue's max rejects the application."""
     sim = run(GANG.format(style="Soft", used=0, real=1, size=10, queue="a").replace("minMember: 3", "minMember: 4"))
     assert steps(sim) == []
-    [pending] = sim.trace_result.pending  # type: ignore[attr-defined]
+    [pending] = sim.trace_result.pending
     assert pending.code == "gang-rejected"
     assert pending.reason == (
         "application rejected: its task groups ask {memory: 40} of placeholders, larger than the max {memory: 30} of "
@@ -280,7 +280,7 @@ def test_a_gang_in_a_fair_queue_is_rejected() -> None:
     """TestAddAppTaskGroup / TestSupportTaskGroup: task groups run in fifo queues only."""
     sim = gang_run(queue="fair")
     assert steps(sim) == []
-    assert {p.reason for p in sim.trace_result.pending} == {  # type: ignore[attr-defined]
+    assert {p.reason for p in sim.trace_result.pending} == {
         "application rejected: queue root.fair sorts its applications fair, and YuniKorn runs task groups in fifo "
         "queues only (unsupported sort type)"
     }
@@ -309,7 +309,7 @@ def test_a_gang_with_running_pods_skips_the_reservation_stage() -> None:
 def test_a_held_pod_names_its_gang_and_what_it_waits_for() -> None:
     sim = gang_run(used=10, real=1)
     stopped = run(GANG.format(style="Soft", used=10, real=1, size=10, queue="a"), until=1_000_000_000)
-    [pending] = stopped.trace_result.pending  # type: ignore[attr-defined]
+    [pending] = stopped.trace_result.pending
     assert pending.code == "gang-reserving"
     assert pending.reason == (
         "held by the shim while gang gang places its placeholders: task group workers: 2 of 3 placeholders placed; "
@@ -355,7 +355,7 @@ def test_a_preempted_placeholder_is_not_recreated() -> None:
     )
     kinds = [s[0] for s in steps(sim)]
     assert kinds[:4] == ["placeholder"] * 3 + ["preempt"]
-    preempt = sim.trace_result.events[3]  # type: ignore[attr-defined]
+    preempt = sim.trace_result.events[3]
     assert [v.allocation for v in preempt.victims] == ["tg-gang-workers-2"]
     found = gang_of(sim, "gang")
     assert [x.placed for x in found] == [2] and found.shim in (g.RUNNING, g.RESERVING)
@@ -369,7 +369,7 @@ def test_placeholder_timeout_counts_from_the_application_creation() -> None:
             "id: gang\n", "id: gang\n    submitTime: -1s\n"
         )
     )
-    timeout = next(e for e in sim.trace_result.events if e.type == GANG_TIMEOUT)  # type: ignore[attr-defined]
+    timeout = next(e for e in sim.trace_result.events if e.type == GANG_TIMEOUT)
     assert timeout.time == 1_000_000_000
 
 
@@ -553,7 +553,7 @@ def _held_placeholders(trace: Trace) -> dict[str, list[int]]:
 @given(gang_workloads())
 def test_gang_invariants(text: str) -> None:
     sim = run(text, queues=INVARIANT_QUEUES)
-    trace: Trace = sim.trace_result  # type: ignore[attr-defined]
+    trace: Trace = sim.trace_result
     gangs = sim.state.gang
     by_app = {a.id: x for a, x in (gangs.by_app.items() if gangs is not None else [])}
     # a Hard gang never runs partly: a real pod of it runs only after every task group was placed

@@ -73,9 +73,9 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        from yk_cli import __version__
+        from yk_cli import __version__, compiled
 
-        typer.echo(f"yk {__version__}")
+        typer.echo(f"yk {__version__} ({compiled.engine_description()})")
         raise typer.Exit()
 
 
@@ -83,7 +83,13 @@ def _version(value: bool) -> None:
 def root(
     version: Annotated[
         bool,
-        typer.Option("--version", callback=_version, is_eager=True, metavar="", help="Print the version and exit."),
+        typer.Option(
+            "--version",
+            callback=_version,
+            is_eager=True,
+            metavar="",
+            help="Print the version (and whether the engine is compiled) and exit.",
+        ),
     ] = False,
 ) -> None:
     """Lint, explain and dry-run Apache YuniKorn queue configurations."""

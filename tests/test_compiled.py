@@ -1,0 +1,147 @@
+"""The engine compiled with mypyc (setup.py) and its Python sources (yk_cli/compiled.py): when each runs, and that
+both write the same bytes.
+
+The rest of the suite runs whichever engine the install has (compiled after `pip install -e .` with a C compiler);
+the comparisons here run the other one too, in subprocesses, and skip when nothing was compiled.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
+
+import pytest
+
+from tests.test_jsonout import WORKLOADS, _config_of
+from yk_cli import compiled
+from yk_cli.core.sim import run as engine_run
+
+ROOT = Path(__file__).resolve().parent.parent
+SIM_DIR = ROOT / "yk_cli" / "core" / "sim"
+needs_compiled = pytest.mark.skipif(
+    compiled.pure_reason({}) != "", reason=f"the engine is not compiled here ({compiled.pure_reason({})})"
+)
+
+
+def _layout(tmp_path: Path, compiled_too: bool = True) -> Path:
+    """A package folder with every compiled module's source and (optionally) its extension module."""
+    suffix = EXTENSION_SUFFIXES[0]
+    package = tmp_path / "yk_cli"
+    for module in (*compiled.COMPILED_MODULES, compiled.GROUP + "__mypyc"):
+        base = package.joinpath(*module.split(".")[1:])
+        base.parent.mkdir(parents=True, exist_ok=True)
+        if not module.endswith("__mypyc"):
+            base.with_name(base.name + ".py").write_text("")
+            os.utime(base.with_name(base.name + ".py"), (1_000_000, 1_000_000))
+        if compiled_too:
+            base.with_name(base.name + suffix).write_bytes(b"")
+            os.utime(base.with_name(base.name + suffix), (1_000_000, 1_000_000))
+    return package
+
+
+def test_the_compiled_list_is_every_engine_module() -> None:
+    engine = {f"yk_cli.core.sim.{p.stem}" for p in SIM_DIR.glob("*.py") if p.stem != "__init__"}
+    assert set(compiled.COMPILED_MODULES) == engine | {"yk_cli.core.policies", "yk_cli.core.priority"}
+    assert list(compiled.COMPILED_MODULES) == sorted(compiled.COMPILED_MODULES)
+    for module in compiled.COMPILED_MODULES:
+        assert (ROOT / (module.replace(".", "/") + ".py")).is_file()
+
+
+def test_compiled_modules_run_when_all_are_there_and_up_to_date(tmp_path: Path) -> None:
+    assert compiled.pure_reason({}, str(_layout(tmp_path))) == ""
+
+
+def test_the_environment_variable_chooses_the_sources(tmp_path: Path) -> None:
+    package = str(_layout(tmp_path))
+    assert compiled.pure_reason({"YK_PURE_PYTHON": "1"}, package) == "YK_PURE_PYTHON is set"
+    assert compiled.pure_reason({"YK_PURE_PYTHON": ""}, package) == ""
+
+
+def test_nothing_compiled(tmp_path: Path) -> None:
+    assert compiled.pure_reason({}, str(_layout(tmp_path, compiled_too=False))) == "not compiled"
+
+
+def test_a_missing_compiled_module_means_none_is_used(tmp_path: Path) -> None:
+    package = _layout(tmp_path)
+    for shared in (package / "core" / "sim").glob("_engine__mypyc*"):
+        shared.unlink()
+    assert compiled.pure_reason({}, str(package)) == "some compiled modules are missing"
+
+
+def test_a_source_edited_after_the_build_means_the_sources_run(tmp_path: Path) -> None:
+    package = _layout(tmp_path)
+    source = package / "core" / "sim" / "cycle.py"
+    os.utime(source, (1_000_000 + compiled.STALE_SLACK, 1_000_000 + compiled.STALE_SLACK))
+    assert compiled.pure_reason({}, str(package)) == ""  # within the slack: an install writes both, in any order
+    os.utime(source, (1_000_010, 1_000_010))
+    assert compiled.pure_reason({}, str(package)) == (
+        "yk_cli.core.sim.cycle changed after it was compiled (pip install again to rebuild)"
+    )
+
+
+def _yk(*args: str, pure: bool) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != compiled.PURE_ENV}
+    if pure:
+        env[compiled.PURE_ENV] = "1"
+    return subprocess.run(
+        [sys.executable, "-m", "yk_cli", *args], cwd=ROOT, env=env, capture_output=True, text=True, check=False
+    )
+
+
+def test_version_says_which_engine_runs() -> None:
+    pure = _yk("--version", pure=True)
+    assert (pure.returncode, pure.stdout) == (0, "yk 0.1.0 (engine in Python: YK_PURE_PYTHON is set)\n")
+    plain = _yk("--version", pure=False).stdout
+    reason = compiled.pure_reason({k: v for k, v in os.environ.items() if k != compiled.PURE_ENV})
+    assert plain == (
+        "yk 0.1.0 (engine compiled with mypyc)\n" if not reason else f"yk 0.1.0 (engine in Python: {reason})\n"
+    )
+
+
+@needs_compiled
+def test_this_process_runs_what_the_install_has() -> None:
+    loaded = Path(engine_run.__file__ or "")
+    assert loaded.suffix == (".py" if os.environ.get(compiled.PURE_ENV) else ".so")
+
+
+@needs_compiled
+@pytest.mark.parametrize("workload", WORKLOADS, ids=lambda p: p.stem)
+def test_both_engines_write_the_same_bytes(workload: Path) -> None:
+    pair = (_config_of(workload), str(workload.relative_to(ROOT)))
+    for extra in (("--format", "text"), ("--format", "json", "--explain-preemption")):
+        fast, slow = _yk("simulate", *pair, *extra, pure=False), _yk("simulate", *pair, *extra, pure=True)
+        assert (fast.returncode, fast.stdout, fast.stderr) == (slow.returncode, slow.stdout, slow.stderr)
+        assert fast.stdout
+
+
+@needs_compiled
+def test_both_engines_write_the_same_bytes_on_a_generated_cluster(tmp_path: Path) -> None:
+    made = _yk(
+        "generate",
+        "--nodes",
+        "60",
+        "--queues",
+        "12",
+        "--apps",
+        "80",
+        "--asks",
+        "900",
+        "--running",
+        "0.5",
+        "--seed",
+        "7",
+        "--out-dir",
+        str(tmp_path),
+        pure=False,
+    )
+    assert made.returncode == 0, made.stderr
+    pair = (str(tmp_path / "queues.yaml"), str(tmp_path / "workload.yaml"))
+    fast, slow = (
+        _yk("simulate", *pair, "--format", "json", pure=False),
+        _yk("simulate", *pair, "--format", "json", pure=True),
+    )
+    assert (fast.returncode, fast.stdout, fast.stderr) == (slow.returncode, slow.stdout, slow.stderr)
+    assert '"allocations"' in fast.stdout
