@@ -40,29 +40,51 @@ def engine_extensions() -> list[Extension]:
         return []
     paths = [os.path.join(*module.split(".")) + ".py" for module in COMPILED["COMPILED_MODULES"]]
     try:
-        return list(mypycify(paths, opt_level="3", group_name=COMPILED["GROUP"]))
+        extensions = list(mypycify(paths, opt_level="3", group_name=COMPILED["GROUP"]))
+        for extension in extensions:
+            extension.optional = True  # see BuildExt
+        return extensions
     except (Exception, SystemExit) as error:  # e.g. a newer mypy that rejects the sources: exits after its report
         print(f"yk: mypyc could not compile the engine ({error!r}): the engine stays Python", file=sys.stderr)
         return []
 
 
 class BuildExt(build_ext):
-    """build_ext that drops the whole compiled engine when any of its modules fails to build."""
+    """build_ext that drops the whole compiled engine when any of its modules fails to build (each is optional to
+    setuptools, which warns and goes on; a half-built engine is removed, stale copies from earlier builds too)."""
 
     def run(self) -> None:
-        engine = [ext for ext in self.extensions if ext is not YAMLEVENTS]
-        try:
-            super().run()
-        except Exception as error:  # a compiler's failure has many types; the fallback is the same
-            if not engine:
+        self.engine_failure: Exception | None = None
+        super().run()
+        if self.engine_failure is not None:
+            print(f"yk: compiling the engine failed ({self.engine_failure}): the engine stays Python", file=sys.stderr)
+            for ext in self.extensions:
+                if ext is not YAMLEVENTS:
+                    for path in self._outputs(ext):
+                        if os.path.exists(path):
+                            os.remove(path)
+
+    def build_extension(self, ext: Extension) -> None:
+        if ext is YAMLEVENTS:
+            super().build_extension(ext)
+        elif self.engine_failure is None:  # (after one failure the rest is skipped: it would be removed anyway)
+            try:
+                super().build_extension(ext)
+            except Exception as error:  # a compiler's failure has many types; the fallback is the same
+                self.engine_failure = error
                 raise
-            print(f"yk: compiling the engine failed ({error}): the engine stays Python", file=sys.stderr)
-            for ext in engine:
-                path = self.get_ext_fullpath(ext.name)
-                if os.path.exists(path):
-                    os.remove(path)
-            self.extensions = [YAMLEVENTS]
-            super().run()
+
+    def _outputs(self, ext: Extension) -> list[str]:
+        """Where the extension's file lands: in the build folder and, for an editable install, beside its source."""
+        inplace = self.inplace
+        try:
+            paths = []
+            for inplace in (False, True):
+                self.inplace = inplace
+                paths.append(self.get_ext_fullpath(ext.name))
+            return paths
+        finally:
+            self.inplace = inplace
 
 
 setup(ext_modules=[YAMLEVENTS, *engine_extensions()], cmdclass={"build_ext": BuildExt})
