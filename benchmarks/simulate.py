@@ -50,6 +50,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from yk_cli import compiled  # noqa: E402
 from yk_cli.core.generate import GenerateOptions, generate  # noqa: E402
 from yk_cli.report.generate_yaml import config_yaml, workload_yaml  # noqa: E402
 
@@ -506,7 +507,7 @@ def _mark(ok: bool) -> str:
 def _report(results: dict[str, dict[str, Any]], cli: dict[str, dict[str, Any]] | None, runs: int) -> str:
     lines = [
         f"yk simulation benchmark (seed {SEED}, median of {runs} runs, Python {sys.version.split()[0]}, "
-        f"{os.cpu_count()} CPUs)",
+        f"{os.cpu_count()} CPUs, {compiled.engine_description()})",
         "",
     ]
     for name, r in results.items():

@@ -269,6 +269,12 @@ def run_process(command: Sequence[str], stdout: Path) -> tuple[Run, str]:
     return Run(wall, cpu, rss, child.returncode), tail
 
 
+def yk_version() -> str:
+    """What `yk --version` says: the version and whether the engine runs compiled (mypyc) or as Python."""
+    done = subprocess.run([*yk_command(), "--version"], capture_output=True, text=True, check=False)
+    return done.stdout.strip() or f"(exit {done.returncode}) {done.stderr.strip()}"
+
+
 def yk_command() -> list[str]:
     """The venv's `yk` script beside this interpreter, else `python -m yk_cli`."""
     script = Path(sys.executable).parent / "yk"
@@ -448,7 +454,7 @@ def report(results: list[Result], validate: dict[str, Any] | None, args: argpars
         f"yk simulate vs the YuniKorn core: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, commit {_commit()}, "
         f"Python {sys.version.split()[0]}, {cpus} CPUs, median of {args.runs} runs per figure",
         f"yk: `{' '.join(Path(p).name for p in yk_command())} simulate queues.yaml workload.(yaml|json)`, default text "
-        "output and `--format json`, stdout to a file",
+        f"output and `--format json`, stdout to a file; `yk --version`: {yk_version()}",
     ]
     if core is not None:
         lines.append(f"core: `{core} -quiet -procs {args.procs} scenario.json` (procs 0 = all cores)")
