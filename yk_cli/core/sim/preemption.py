@@ -857,7 +857,7 @@ class Attempt:
         DaemonSet pod, has not preempted, and was created over 2 x 60 min + 2 s ago (as coded)."""
         state, ask = self.state, self.ask
         if state.oldest_reservation is None:
-            holders = (node.reserved_by for node in state.reserved_nodes)
+            holders = [node.reserved_by for node in state.reserved_nodes]
             state.oldest_reservation = (min((h.created for h in holders if isinstance(h, AskState)), default=None),)
         oldest = state.oldest_reservation[0]
         if oldest is None or state.now - oldest <= 2 * RESERVATION_WAIT_TIMEOUT + RESERVATION_DELAY:
@@ -964,7 +964,7 @@ class Attempt:
             if self.state.index.first_fit(self.ask.size, fit) is None:
                 # no schedulable unreserved node holds the ask: only a node reserved for it (or for an ask whose
                 # reservation is cancelled) can
-                reserved = (node for node in self.state.reserved_nodes if self._may_take(node))
+                reserved = [node for node in self.state.reserved_nodes if self._may_take(node)]
                 nodes: Iterable[NodeState] = sorted(reserved, key=_RANK)
             else:
                 nodes = self._nodes()
@@ -1090,7 +1090,6 @@ class Attempt:
                 snapshot.remove(res)
                 log.append((snapshot, res, False))
                 seen.add(victim)
-        candidates = (alloc for alloc in self._in_order() if alloc not in seen)
         victims: list[AllocState] = []
         # The state only changes when a victim is taken (every other step is undone at once), so between two taken
         # victims each queue's "over its guarantee" answer and the ask queue's remaining guarantee are constant and
@@ -1105,7 +1104,11 @@ class Attempt:
         shared: dict[Snapshot, bool] = {}
         over: dict[Snapshot, bool] = {}
         ask_before = ask_queue.remaining()
-        for victim in candidates:
+        # (a plain loop over the lazy merge, not a generator expression: mypyc would make that a list of every
+        # potential victim, and the walk usually stops long before the end)
+        for victim in self._in_order():
+            if victim in seen:
+                continue
             snapshot = snapshots.get(_path(victim))
             if snapshot is None:
                 continue
