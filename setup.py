@@ -56,13 +56,20 @@ class BuildExt(build_ext):
     def run(self) -> None:
         self.engine_failure: Exception | None = None
         super().run()
-        if self.engine_failure is not None:
-            print(f"yk: compiling the engine failed ({self.engine_failure}): the engine stays Python", file=sys.stderr)
-            for ext in self.extensions:
-                if ext is not YAMLEVENTS:
-                    for path in self._outputs(ext):
-                        if os.path.exists(path):
-                            os.remove(path)
+        failed = self.engine_failure
+        if failed is not None:
+            print(f"yk: compiling the engine failed ({failed}): the engine stays Python", file=sys.stderr)
+        for ext in self.extensions:
+            if ext is not YAMLEVENTS:
+                for path in self._outputs(ext):
+                    if not os.path.exists(path):
+                        continue
+                    if failed is not None:
+                        os.remove(path)
+                    else:
+                        # built now, or skipped as up to date with the C just generated from the sources: either
+                        # way as new as the sources (yk_cli/compiled.py runs the sources of an older build)
+                        os.utime(path)
 
     def build_extension(self, ext: Extension) -> None:
         if ext is YAMLEVENTS:
