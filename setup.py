@@ -83,7 +83,7 @@ class BuildExt(build_ext):
 
     def _outputs(self, ext: Extension) -> list[str]:
         """Where the extension's file lands: in the build folder and, for an editable install, beside its source."""
-        inplace = self.inplace
+        saved = self.inplace
         try:
             paths = []
             for inplace in (False, True):
@@ -91,7 +91,7 @@ class BuildExt(build_ext):
                 paths.append(self.get_ext_fullpath(ext.name))
             return paths
         finally:
-            self.inplace = inplace
+            self.inplace = saved
 
 
 setup(ext_modules=[YAMLEVENTS, *engine_extensions()], cmdclass={"build_ext": BuildExt})
