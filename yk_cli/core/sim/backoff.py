@@ -203,7 +203,7 @@ def _walk_app(
     limits = app.limits
     user_hr = limits.headroom() if limits is not None else None
     reserved = leaf.res_apps.get(app)
-    asks = sorted([*app.asks, *[a.entry for a in reserved]]) if reserved else list(app.asks)
+    asks = sorted(app.asks + [a.entry for a in reserved]) if reserved else list(app.asks)
     count = 0
     last = None
     for entry in asks:

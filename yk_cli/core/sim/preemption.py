@@ -857,8 +857,8 @@ class Attempt:
         DaemonSet pod, has not preempted, and was created over 2 x 60 min + 2 s ago (as coded)."""
         state, ask = self.state, self.ask
         if state.oldest_reservation is None:
-            holders = [node.reserved_by for node in state.reserved_nodes]
-            state.oldest_reservation = (min((h.created for h in holders if isinstance(h, AskState)), default=None),)
+            created = [h.created for node in state.reserved_nodes if isinstance(h := node.reserved_by, AskState)]
+            state.oldest_reservation = (min(created, default=None),)
         oldest = state.oldest_reservation[0]
         if oldest is None or state.now - oldest <= 2 * RESERVATION_WAIT_TIMEOUT + RESERVATION_DELAY:
             return  # no reservation is old enough (the common case, in O(1))
