@@ -21,7 +21,7 @@ Ports (Kubernetes v1.36, Copyright The Kubernetes Authors, Apache License 2.0) o
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
 from yk_cli.core.predicates.model import (
@@ -122,14 +122,23 @@ def tolerations_tolerate_taint(tolerations: Iterable[Toleration], taint: Taint) 
     return any(tolerates(t, taint) for t in tolerations)
 
 
-def untolerated_taint(tolerations: Iterable[Toleration], taints: Iterable[Taint]) -> Taint | None:
+def untolerated_taint(tolerations: Sequence[Toleration], taints: Iterable[Taint]) -> Taint | None:
     """FindMatchingUntoleratedTaint with DoNotScheduleTaintsFilterFunc: the first NoSchedule or NoExecute taint no
     toleration tolerates (PreferNoSchedule taints only score, and YuniKorn runs no Score plugin)."""
-    tols = tuple(tolerations)
     for taint in taints:
-        if taint.effect != NO_SCHEDULE and taint.effect != NO_EXECUTE:
+        effect = taint.effect
+        if effect != NO_SCHEDULE and effect != NO_EXECUTE:
             continue
-        if not any(tolerates(t, taint) for t in tols):
+        for t in tolerations:
+            # tolerates(t, taint), inlined: this runs for every (pod, tainted node)
+            if t.effect and t.effect != effect:
+                continue
+            if t.key and t.key != taint.key:
+                continue
+            op = t.operator
+            if op == EXISTS or ((op == EQUAL or not op) and t.value == taint.value):
+                break
+        else:
             return taint
     return None
 
@@ -274,7 +283,8 @@ def matches_node_affinity(pod: PodSpec, node: NodeFacts) -> bool:
             return False
     if terms is None:
         return True
-    return any(node_affinity_term_matches(t, labels, node.name) for t in terms)
+    name = node.name
+    return any(node_affinity_term_matches(t, labels, name) for t in terms)
 
 
 @lru_cache(maxsize=4096)
