@@ -242,6 +242,10 @@ def _list(raw: Any, path: Path, probs: _Problems) -> Sequence[Any]:
     return ()
 
 
+def _list_or_null(raw: Any) -> bool:
+    return raw is None or isinstance(raw, list | tuple)
+
+
 def _str(raw: Any, path: Path, probs: _Problems) -> str:
     if raw is None:
         return ""
@@ -422,7 +426,9 @@ def _node_selector_requirement(raw: Any, path: Path, probs: _Problems) -> Requir
     op = _str(m.get("operator"), (*path, "operator"), probs)
     values = _values(m.get("values"), (*path, "values"), probs)
     vpath = (*path, "values")
-    if op in (IN, NOT_IN):
+    if not _list_or_null(m.get("values")):
+        pass  # reported as a wrong type
+    elif op in (IN, NOT_IN):
         if not values:
             probs.add(
                 vpath,
@@ -462,7 +468,9 @@ def _node_field_requirement(raw: Any, path: Path, probs: _Problems) -> Requireme
     key = _str(m.get("key"), (*path, "key"), probs)
     op = _str(m.get("operator"), (*path, "operator"), probs)
     values = _values(m.get("values"), (*path, "values"), probs)
-    if op in (IN, NOT_IN):
+    if not _list_or_null(m.get("values")):
+        pass  # reported as a wrong type
+    elif op in (IN, NOT_IN):
         if len(values) != 1:
             probs.add(
                 (*path, "values"),
@@ -509,7 +517,7 @@ def _node_selector(raw: Any, path: Path, probs: _Problems) -> tuple[NodeSelector
         _node_selector_term(t, (*tpath, i), probs)
         for i, t in enumerate(_list(m.get("nodeSelectorTerms"), tpath, probs))
     )
-    if not terms:
+    if not terms and _list_or_null(m.get("nodeSelectorTerms")):
         probs.add(tpath, "no-node-selector-terms", "Required value", "must have at least one node selector term")
     return terms
 
@@ -552,7 +560,9 @@ def _label_selector(raw: Any, path: Path, probs: _Problems) -> LabelSelector | N
         key = _str(rm.get("key"), (*p, "key"), probs)
         op = _str(rm.get("operator"), (*p, "operator"), probs)
         values = _values(rm.get("values"), (*p, "values"), probs)
-        if op in (IN, NOT_IN):
+        if not _list_or_null(rm.get("values")):
+            pass  # reported as a wrong type
+        elif op in (IN, NOT_IN):
             if not values:
                 probs.add(
                     (*p, "values"),
@@ -634,10 +644,10 @@ def _pod_affinity_term(raw: Any, path: Path, probs: _Problems, pod_labels: Mappi
     ns_selector = _label_selector(m.get("namespaceSelector"), (*path, "namespaceSelector"), probs)
     match_keys = _label_keys(m.get("matchLabelKeys"), (*path, "matchLabelKeys"), selector is not None, probs)
     mismatch_keys = _label_keys(m.get("mismatchLabelKeys"), (*path, "mismatchLabelKeys"), selector is not None, probs)
-    for i, k in enumerate(mismatch_keys):
-        if k in match_keys:
+    for i, k in enumerate(match_keys):
+        if k in mismatch_keys:
             probs.add(
-                (*path, "mismatchLabelKeys", i),
+                (*path, "matchLabelKeys", i),
                 "label-key-in-match-and-mismatch",
                 "Invalid value",
                 "exists in both matchLabelKeys and mismatchLabelKeys",
@@ -712,7 +722,7 @@ def _spread(
                     (*p, "minDomains"),
                     "invalid-min-domains",
                     "Invalid value",
-                    "must be greater than 0",
+                    "must be greater than zero",
                     m.get("minDomains"),
                 )
             if when != DO_NOT_SCHEDULE:
