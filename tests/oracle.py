@@ -5,6 +5,7 @@ It is never needed by the normal test run; the recorded cases under tests/data/o
 
     to_oracle(queues_yaml_text, workload) -> scenario dict   (workload: workload.yaml parsed, yk's format)
     run_oracle(binary, scenario) -> (seq, pending)           (exactly check.py's `expected()` shape)
+    oracle_output(binary, scenario) -> CompletedProcess      (the raw JSON lines, e.g. for gang scenarios)
     oracle_binary() -> Path | None                           ($YK_ORACLE, else ../shared/oracle/bin/simulate)
 
 Mapping (the one the conformance cases were recorded with, checked against all of them):
@@ -15,8 +16,16 @@ Mapping (the one the conformance cases were recorded with, checked against all o
   `allowPreemption` (ask, allocation, or priority class) is `allowPreemptSelf`;
 * priority: the ask's `priority`, else its `priorityClass` value, else the global default class, else 0;
 * resources in the core's units: vcore in millicores (`2` is 2000, `500m` is 500), anything else as is with
-  the k/Ki... multipliers.
-Node `occupied`, unschedulable nodes and ask `duration` have no counterpart in the oracle: they are refused.
+  the k/Ki... multipliers;
+* node predicates (the oracle README's "Node predicates"): node `labels`, `taints`, and `schedulable: false` as
+  `"unschedulable": true`; `nodeSelector`, `tolerations`, `affinity` of asks, allocations and task groups (the shim
+  copies a task group's into its placeholders), ask `nodeName`, all in Kubernetes' JSON shapes. An application's
+  `nodeSelector`, `tolerations`, `affinity` are the defaults of its asks and allocations (not of its task groups); an
+  ask's or allocation's own field wins, whole. `namespace` and `labels` of pods are dropped: only inter-pod
+  affinity and topology spread read them, and those are refused. Label values, taint and toleration values and
+  selector values that YAML read as integers become strings.
+Node `occupied`, ask `duration`, and what the oracle does not model (`podAffinity`/`podAntiAffinity`,
+`topologySpreadConstraints`, `hostPorts`, on any level) have no counterpart in the oracle: they are refused.
 `maxSteps` is set high enough that the run always ends idle (run_oracle refuses a run that was cut off).
 """
 
@@ -115,6 +124,149 @@ class _Classes:
         return pc.get(key, default) if pc is not None and pc.get(key) is not None else default
 
 
+# -- node predicates ---------------------------------------------------------------------------------------------
+
+POD_PREDICATE_FIELDS = ("nodeSelector", "tolerations", "affinity")
+"""The pod fields the oracle's predicates read (besides an ask's `nodeName`), and the application-level defaults."""
+UNMODELLED_POD_FIELDS = ("topologySpreadConstraints", "hostPorts")
+"""Pod fields yk reads that the oracle does not model (PodTopologySpread, NodePorts): refused."""
+UNMODELLED_AFFINITY = ("podAffinity", "podAntiAffinity")
+
+
+def _text(value: object, what: str) -> str:
+    """A string field of Kubernetes JSON; an integer YAML read from a plain scalar (`rack: 3`) becomes "3"."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    raise ConversionError(f"{what}: {value!r} is not a string")
+
+
+def _string_map(values: object, what: str) -> dict[str, str]:
+    if not isinstance(values, Mapping):
+        raise ConversionError(f"{what}: not a mapping")
+    return {_text(key, what): _text(value, f"{what}.{key}") for key, value in values.items()}
+
+
+def _taints(values: object, what: str) -> list[dict[str, str]]:
+    if not isinstance(values, list):
+        raise ConversionError(f"{what}: not a list")
+    out = []
+    for taint in values:
+        if not isinstance(taint, Mapping):
+            raise ConversionError(f"{what}: {taint!r} is not a mapping")
+        entry = {key: _text(taint[key], f"{what}.{key}") for key in ("key", "value", "effect") if key in taint}
+        unknown = set(taint) - {"key", "value", "effect", "timeAdded"}
+        if unknown:
+            raise ConversionError(f"{what}: unknown taint fields {sorted(unknown)}")
+        out.append(entry)
+    return out
+
+
+def _tolerations(values: object, what: str) -> list[dict[str, Any]]:
+    if not isinstance(values, list):
+        raise ConversionError(f"{what}: not a list")
+    out = []
+    for toleration in values:
+        if not isinstance(toleration, Mapping):
+            raise ConversionError(f"{what}: {toleration!r} is not a mapping")
+        unknown = set(toleration) - {"key", "operator", "value", "effect", "tolerationSeconds"}
+        if unknown:
+            raise ConversionError(f"{what}: unknown toleration fields {sorted(unknown)}")
+        entry: dict[str, Any] = {
+            key: _text(toleration[key], f"{what}.{key}")
+            for key in ("key", "operator", "value", "effect")
+            if toleration.get(key) is not None
+        }
+        if toleration.get("tolerationSeconds") is not None:
+            entry["tolerationSeconds"] = int(toleration["tolerationSeconds"])
+        out.append(entry)
+    return out
+
+
+def _requirements(values: object, what: str) -> list[dict[str, Any]]:
+    if not isinstance(values, list):
+        raise ConversionError(f"{what}: not a list")
+    out = []
+    for requirement in values:
+        if not isinstance(requirement, Mapping):
+            raise ConversionError(f"{what}: {requirement!r} is not a mapping")
+        entry: dict[str, Any] = {
+            key: _text(requirement[key], f"{what}.{key}") for key in ("key", "operator") if key in requirement
+        }
+        if requirement.get("values") is not None:
+            entry["values"] = [_text(value, f"{what}.values") for value in requirement["values"]]
+        out.append(entry)
+    return out
+
+
+def _node_selector(selector: object, what: str) -> dict[str, Any]:
+    """A NodeSelector (`nodeSelectorTerms`) as plain JSON."""
+    if not isinstance(selector, Mapping):
+        raise ConversionError(f"{what}: not a mapping")
+    return {"nodeSelectorTerms": [_term(term, what) for term in selector.get("nodeSelectorTerms") or []]}
+
+
+def _term(term: object, what: str) -> dict[str, Any]:
+    """A NodeSelectorTerm as plain JSON (a term with neither part is `{}`: it matches nothing)."""
+    if not isinstance(term, Mapping):
+        raise ConversionError(f"{what}: term {term!r} is not a mapping")
+    parts = ("matchExpressions", "matchFields")
+    return {key: _requirements(term[key], f"{what}.{key}") for key in parts if term.get(key)}
+
+
+def _affinity(affinity: object, what: str) -> dict[str, Any] | None:
+    """Kubernetes' affinity object, node affinity only (pod (anti-)affinity is refused); None when it holds nothing."""
+    if not isinstance(affinity, Mapping):
+        raise ConversionError(f"{what}: not a mapping")
+    for key in UNMODELLED_AFFINITY:
+        if affinity.get(key):
+            raise ConversionError(f"{what}: {key} is not modelled by the oracle")
+    unknown = set(affinity) - {"nodeAffinity", *UNMODELLED_AFFINITY}
+    if unknown:
+        raise ConversionError(f"{what}: unknown affinity fields {sorted(unknown)}")
+    node = affinity.get("nodeAffinity")
+    if not node:
+        return None
+    if not isinstance(node, Mapping):
+        raise ConversionError(f"{what}.nodeAffinity: not a mapping")
+    out: dict[str, Any] = {}
+    required = node.get("requiredDuringSchedulingIgnoredDuringExecution")
+    if required is not None:
+        out["requiredDuringSchedulingIgnoredDuringExecution"] = _node_selector(required, f"{what} required")
+    preferred = node.get("preferredDuringSchedulingIgnoredDuringExecution")
+    if preferred:  # never scored by YuniKorn; passed on as given (the oracle only checks its shape)
+        out["preferredDuringSchedulingIgnoredDuringExecution"] = [
+            {"weight": int(item.get("weight", 1)), "preference": _term(item.get("preference"), f"{what} preferred")}
+            for item in preferred
+        ]
+    return {"nodeAffinity": out} if out else None
+
+
+def _pod_predicates(pod: Mapping[str, Any], defaults: Mapping[str, Any], what: str) -> dict[str, Any]:
+    """The oracle's predicate fields of one pod (ask, allocation or task group): its own field, else the default."""
+    for key in UNMODELLED_POD_FIELDS:
+        value = pod.get(key) if pod.get(key) is not None else defaults.get(key)
+        if value:
+            raise ConversionError(f"{what}: {key} is not modelled by the oracle")
+    out: dict[str, Any] = {}
+    for key in POD_PREDICATE_FIELDS:
+        value = pod.get(key) if pod.get(key) is not None else defaults.get(key)
+        if value is None:
+            continue
+        if key == "nodeSelector":
+            if value:
+                out[key] = _string_map(value, f"{what} nodeSelector")
+        elif key == "tolerations":
+            if value:
+                out[key] = _tolerations(value, f"{what} tolerations")
+        else:
+            affinity = _affinity(value, f"{what} affinity")
+            if affinity is not None:
+                out[key] = affinity
+    return out
+
+
 def to_oracle(queues_yaml_text: str, workload: Mapping[str, Any] | None) -> dict[str, Any]:
     """The oracle's scenario for one yk case: queues.yaml text and workload.yaml parsed (yk's workload format)."""
     workload = workload or {}
@@ -123,16 +275,23 @@ def to_oracle(queues_yaml_text: str, workload: Mapping[str, Any] | None) -> dict
     classes = _Classes(workload)
     nodes = []
     for node in workload.get("nodes") or []:
-        if node.get("occupied") or node.get("schedulable") is False:
-            raise ConversionError(f"node {node['name']}: occupied/unschedulable nodes are not supported")
-        nodes.append({"id": node["name"], "resources": resources(node.get("resources"))})
+        if node.get("occupied"):
+            raise ConversionError(f"node {node['name']}: occupied resources are not supported")
+        entry: dict[str, Any] = {"id": node["name"], "resources": resources(node.get("resources"))}
+        if node.get("labels"):
+            entry["labels"] = _string_map(node["labels"], f"node {node['name']} labels")
+        if node.get("taints"):
+            entry["taints"] = _taints(node["taints"], f"node {node['name']} taints")
+        if node.get("schedulable") is False:  # cordoned: the shim leaves it draining in the core
+            entry["unschedulable"] = True
+        nodes.append(entry)
     apps: list[dict[str, Any]] = []
     allocations: list[dict[str, Any]] = []
     asks: list[dict[str, Any]] = []
     for app in workload.get("applications") or []:
         if app.get("queue") is None:
             raise ConversionError(f"application {app['id']}: no queue (placement rules are not converted)")
-        entry: dict[str, Any] = {"id": app["id"], "queue": app["queue"]}
+        entry = {"id": app["id"], "queue": app["queue"]}
         if app.get("user") is not None:
             entry["user"] = app["user"]
         if app.get("groups"):
@@ -141,7 +300,12 @@ def to_oracle(queues_yaml_text: str, workload: Mapping[str, Any] | None) -> dict
             entry["submitSeconds"] = age_seconds(app["submitTime"], f"application {app['id']} submitTime")
         if app.get("taskGroups"):  # gang scheduling: the shim's annotations, as the oracle harness reads them
             entry["taskGroups"] = [
-                {"name": tg["name"], "minMember": tg["minMember"], "minResource": resources(tg.get("minResource"))}
+                {
+                    "name": tg["name"],
+                    "minMember": tg["minMember"],
+                    "minResource": resources(tg.get("minResource")),
+                    **_pod_predicates(tg, {}, f"application {app['id']} task group {tg['name']}"),
+                }
                 for tg in app["taskGroups"]
             ]
             entry["gangSchedulingStyle"] = app.get("gangSchedulingStyle", "Soft")
@@ -163,6 +327,7 @@ def to_oracle(queues_yaml_text: str, workload: Mapping[str, Any] | None) -> dict
                 out["originator"] = True
             if alloc.get("startTime") is not None:
                 out["ageSeconds"] = age_seconds(alloc["startTime"], f"allocation {alloc['name']} startTime")
+            out.update(_pod_predicates(alloc, app, f"allocation {alloc['name']}"))
             allocations.append(out)
         for ask in app.get("asks") or []:
             if ask.get("duration") is not None:
@@ -186,6 +351,9 @@ def to_oracle(queues_yaml_text: str, workload: Mapping[str, Any] | None) -> dict
                     out["requiredNode"] = ask["requiredNode"]
                 if ask.get("taskGroupName") is not None:
                     out["taskGroupName"] = ask["taskGroupName"]
+                out.update(_pod_predicates(ask, app, f"ask {name}"))
+                if ask.get("nodeName"):
+                    out["nodeName"] = _text(ask["nodeName"], f"ask {name} nodeName")
                 asks.append(out)
     return {
         "config": queues_yaml_text,
@@ -238,10 +406,11 @@ def parse_output(text: str, asks: list[str], max_steps: int | None = None) -> tu
     return seq, pending
 
 
-def run_oracle(
+def oracle_output(
     binary: Path, scenario: Mapping[str, Any], *, timeout: float = 300, extra: tuple[str, ...] = ()
-) -> tuple[list[Event], list[str]]:
-    """Run `binary -procs 1 FILE` on one scenario: (seq, pending) in check.py's `expected()` shape."""
+) -> subprocess.CompletedProcess[str]:
+    """Run `binary -procs 1 [extra] FILE` on one scenario: the finished process (stdout: the JSON lines; stderr:
+    e.g. `-trace-predicates`). A non-zero exit is raised."""
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False, encoding="utf-8") as handle:
         json.dump(scenario, handle)
         path = handle.name
@@ -253,6 +422,14 @@ def run_oracle(
         os.unlink(path)
     if done.returncode != 0:
         raise RuntimeError(f"oracle exit {done.returncode}: {(done.stdout + done.stderr).strip()[-500:]}")
+    return done
+
+
+def run_oracle(
+    binary: Path, scenario: Mapping[str, Any], *, timeout: float = 300, extra: tuple[str, ...] = ()
+) -> tuple[list[Event], list[str]]:
+    """Run `binary -procs 1 FILE` on one scenario: (seq, pending) in check.py's `expected()` shape."""
+    done = oracle_output(binary, scenario, timeout=timeout, extra=extra)
     return parse_output(done.stdout, [ask["key"] for ask in scenario.get("asks", [])], scenario.get("maxSteps"))
 
 
