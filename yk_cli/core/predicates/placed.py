@@ -153,6 +153,14 @@ class Incoming:
 # --- Registered counts ---------------------------------------------------------------------------------------------
 
 
+def hit(info: PodInfo, ident: int, entry: AffinityCounts | TermCounts | SpreadCounts) -> bool:
+    """Whether the pod counts for the entry, computed once per (pod spec, entry)."""
+    ok = info.matched.get(ident)
+    if ok is None:
+        ok = info.matched[ident] = entry.matches(info)
+    return ok
+
+
 class AffinityCounts:
     """topologyToMatchedTermCount of a set of required affinity terms: per (topology key, value), how many placed
     pods match every term, counted once per term whose key the pod's node has. Zero entries are removed."""
@@ -317,18 +325,11 @@ class PlacedPods:
                 domains = self.existing_anti[term] = {}
                 self._existing_matching.clear()
             _bump(domains, value, delta)
-        matched = info.matched
         for aff in self._affinity.values():
-            ok = matched.get(aff.id)
-            if ok is None:
-                ok = matched[aff.id] = aff.matches(info)
-            if ok:
+            if hit(info, aff.id, aff):
                 aff.update(labels, delta, aff.counts)
         for anti in self._anti.values():
-            ok = matched.get(anti.id)
-            if ok is None:
-                ok = matched[anti.id] = anti.matches(info)
-            if ok:
+            if hit(info, anti.id, anti):
                 value = labels.get(anti.term.topology_key)
                 if value is not None:
                     _bump(anti.counts, value, delta)
@@ -336,10 +337,7 @@ class PlacedPods:
             value = spread.node_value.get(node)
             if value is None:
                 continue
-            ok = matched.get(spread.id)
-            if ok is None:
-                ok = matched[spread.id] = spread.matches(info)
-            if ok:
+            if hit(info, spread.id, spread):
                 spread.bump(value, delta)
 
     def _placed(self) -> Iterator[tuple[str, PodInfo, int]]:
@@ -358,8 +356,7 @@ class PlacedPods:
         if entry is None:
             entry = AffinityCounts(self._next_id(), terms)
             for node, info, n in self._placed():
-                ok = info.matched[entry.id] = entry.matches(info)
-                if ok:
+                if hit(info, entry.id, entry):
                     entry.update(self.node_labels[node], n, entry.counts)
             self._affinity[terms] = entry
         return entry
@@ -369,9 +366,8 @@ class PlacedPods:
         if entry is None:
             entry = TermCounts(self._next_id(), term)
             for node, info, n in self._placed():
-                ok = info.matched[entry.id] = entry.matches(info)
                 value = self.node_labels[node].get(term.topology_key)
-                if ok and value is not None:
+                if value is not None and hit(info, entry.id, entry):
                     _bump(entry.counts, value, n)
             self._anti[term] = entry
         return entry
@@ -393,8 +389,7 @@ class PlacedPods:
             entry = SpreadCounts(self._next_id(), key, node_value)
             for node, info, n in self._placed():
                 value = node_value.get(node)
-                ok = info.matched[entry.id] = entry.matches(info)
-                if ok and value is not None:
+                if value is not None and hit(info, entry.id, entry):
                     entry.bump(value, n)
             self._spread[key] = entry
         return entry

@@ -14,10 +14,10 @@ and affinity term). A state reads the index as it was when prepared: prepare aga
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from yk_cli.core.predicates.model import Failure, NodeFacts, PodSpec
-from yk_cli.core.predicates.placed import BIND_ALL, PlacedPods, PodInfo, PortKey
+from yk_cli.core.predicates.placed import BIND_ALL, PlacedPods, PortKey, hit
 
 NODE_PORTS = "NodePorts"
 POD_TOPOLOGY_SPREAD = "PodTopologySpread"
@@ -97,7 +97,7 @@ class PodState:
             delta: dict[str, int] = {}
             for r, node in gone:
                 value = entry.node_value.get(node)
-                if value is not None and _matched(r, entry.id, entry.matches):
+                if value is not None and hit(r, entry.id, entry):
                     delta[value] = delta.get(value, 0) - 1
             minimum = entry.minimum
             for value, d in delta.items():
@@ -118,7 +118,7 @@ class PodState:
             aff = placed.affinity_counts(own.affinity)
             self._affinity_counts = aff.counts
             for r, node in gone:
-                if _matched(r, aff.id, aff.matches):
+                if hit(r, aff.id, aff):
                     aff.update(labels_of[node], -1, self._affinity_delta)
             positive = len(aff.counts) - sum(
                 1 for pair, d in self._affinity_delta.items() if aff.counts.get(pair, 0) + d <= 0
@@ -133,7 +133,7 @@ class PodState:
             delta = {}
             for r, node in gone:
                 value = labels_of[node].get(term.topology_key)
-                if value is not None and _matched(r, entry_a.id, entry_a.matches):
+                if value is not None and hit(r, entry_a.id, entry_a):
                     delta[value] = delta.get(value, 0) - 1
             anti.append((term.topology_key, entry_a.counts, delta or _NO_DELTA))
         self._anti = tuple(anti)
@@ -210,13 +210,6 @@ class PodState:
 
 _NO_PORTS: dict[PortKey, int] = {}
 _NO_ANY_IP: dict[tuple[str, int], int] = {}
-
-
-def _matched(info: PodInfo, ident: int, compute: Callable[[PodInfo], bool]) -> bool:
-    hit = info.matched.get(ident)
-    if hit is None:
-        hit = info.matched[ident] = compute(info)
-    return hit
 
 
 def prepare(pod: PodSpec, placed: PlacedPods, removed: Sequence[tuple[PodSpec, str]] = ()) -> PodState:
