@@ -25,7 +25,6 @@ def _workload(case: Path) -> dict[str, Any]:
     return YAML(typ="safe").load((case / "workload.yaml").read_text(encoding="utf-8")) or {}
 
 
-@pytest.mark.xfail(strict=False, reason="engine predicates pending")
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.name)
 def test_oracle_predicate_case(case: Path) -> None:
     agree(case)

@@ -42,7 +42,6 @@ pytestmark = [
     pytest.mark.skipif(BINARY is None, reason="the oracle is not built (set YK_ORACLE, see ../shared/oracle)"),
 ]
 
-PENDING_ENGINE = pytest.mark.xfail(strict=False, reason="engine predicates pending")
 TIE_RUNS = 12
 
 
@@ -63,7 +62,6 @@ def _agree_unless_a_tie(case: Case, folder: Path) -> None:
         raise
 
 
-@PENDING_ENGINE
 @pytest.mark.parametrize("index", range(COUNT), ids=lambda index: f"{SEED}-{index:02d}")
 def test_yk_agrees_with_the_core(index: int, tmp_path: Path) -> None:
     _agree_unless_a_tie(generate(case_rng(SEED, index)), tmp_path / f"live-{index:02d}")

@@ -62,6 +62,8 @@ NODE_RESERVED = "node-reserved"
 """A node with room for the ask is reserved by another ask."""
 NO_NODE_FITS = "no-node-fits"
 """No unreserved node has enough free resources."""
+NODE_PREDICATES = "node-predicates"
+"""No schedulable node passes the ask's node predicates (taints, nodeSelector, node affinity, nodeName)."""
 RESERVED = "reserved"
 """The ask holds a reservation and waits for that node to free up."""
 STOPPED = "stopped"
@@ -86,6 +88,7 @@ REASON_CODES = (
     NODE_TOO_SMALL,
     NODE_RESERVED,
     NO_NODE_FITS,
+    NODE_PREDICATES,
     RESERVED,
     STOPPED,
     GANG_REJECTED,
@@ -176,6 +179,9 @@ class PendingAsk:
     submit_time: int = 0
     where: tuple[str | int, ...] = ()
     """The config document path of the limit entry the reason names (reports add its `file:line`), else ()."""
+    node_reasons: tuple[tuple[str, int], ...] = ()
+    """For an ask with node predicates: kube-scheduler's reasons with the number of nodes each stopped it on, in
+    the order of its message ("0/5 nodes are available: ..."); () otherwise."""
 
 
 @dataclass(frozen=True, slots=True)

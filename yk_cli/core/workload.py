@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from yk_cli.core.diagnostics import Path
+from yk_cli.core.predicates.model import Labels, Namespace, PodSpec, Taint
 from yk_cli.core.resources import Resource, add_into
 
 NANOS = 1_000_000_000
@@ -43,6 +44,13 @@ class NodeSpec:
     occupied: Resource = field(default_factory=dict)
     """Resources used by pods YuniKorn does not schedule (foreign allocations)."""
     path: Path = ()
+    labels: Labels = ()
+    """metadata.labels (node predicates: nodeSelector, node affinity, topology keys)."""
+    taints: tuple[Taint, ...] = ()
+    """spec.taints."""
+    foreign_pods: tuple[PodSpec, ...] = ()
+    """Namespace, labels and node constraints of the pods other schedulers run here (their resources are in
+    occupied): other pods' affinity and spread constraints count them, their host ports are taken."""
 
 
 @dataclass(slots=True)
@@ -81,6 +89,9 @@ class Ask:
     """Gang scheduling: the task group this pod belongs to (yunikorn.apache.org/task-group-name), '' for none."""
     placeholder: bool = False
     """A gang placeholder the dry run created for a task group (never in a workload file)."""
+    pod: PodSpec | None = None
+    """Namespace, labels and node constraints (selectors, tolerations, affinity, spread, host ports); None: a pod in
+    the default namespace without any."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +102,8 @@ class TaskGroup:
     min_member: int
     min_resource: Resource
     path: Path = ()
+    pod: PodSpec | None = None
+    """The placeholders' node constraints (the task group's nodeSelector, tolerations, affinity, spread)."""
 
 
 SOFT, HARD = "Soft", "Hard"
@@ -120,6 +133,8 @@ class Allocation:
     path: Path = ()
     restart_on_preemption: bool = False
     """ReplicaSet-like: once preempted, a fresh ask of the same shape is submitted at once (resolved)."""
+    pod: PodSpec | None = None
+    """Namespace, labels and node constraints of the running pod (other pods' affinity and spread count it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +169,8 @@ class Workload:
     applications: tuple[Application, ...] = ()
     gang_pods: tuple[str, ...] = ()
     """Placeholder pods (namespace/name) already in a cluster dump: the dry run treats them as ordinary pods."""
+    namespaces: tuple[Namespace, ...] = ()
+    """Namespaces with labels (pod affinity's namespaceSelector reads them)."""
 
     def asks(self) -> list[Ask]:
         """Every ask in file order."""

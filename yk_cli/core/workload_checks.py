@@ -56,6 +56,17 @@ BAD_DURATION = error(
     "number needs a unit (only `0` may go without). `submitTime` and `startTime` may be negative (the ask "
     "has already waited, the allocation started before the run); a `duration` must be positive.",
 )
+BAD_POD_SPEC = error(
+    "workload-bad-pod-spec",
+    "A label, taint, toleration, selector, affinity, spread constraint or host port the Kubernetes API server "
+    "refuses.",
+    "The node constraints of a workload use Kubernetes' own fields and are validated as the API server validates "
+    "them: label keys and values, taint effects (NoSchedule, PreferNoSchedule, NoExecute), toleration operators "
+    "(Equal, Exists; an empty key needs Exists, Exists takes no value, tolerationSeconds needs NoExecute), node "
+    "selector operators and their values (In/NotIn need values, Exists/DoesNotExist none, Gt/Lt one integer), "
+    "matchFields on metadata.name only, maxSkew of at least 1, host ports from 1 to 65535. Kubernetes would "
+    "refuse such a pod or node, so the dry run cannot say where it goes.",
+)
 UNKNOWN_PRIORITY_CLASS = error(
     "workload-unknown-priority-class",
     "An ask or allocation names a PriorityClass the workload does not define.",
@@ -146,6 +157,7 @@ WORKLOAD_RULES: tuple[Rule, ...] = (
     PARENT_QUEUE,
     UNKNOWN_PARTITION,
     BAD_TASK_GROUP,
+    BAD_POD_SPEC,
 )
 
 

@@ -23,6 +23,8 @@ from typing import Any
 from yk_cli.core import workload_checks as rules
 from yk_cli.core.config import PartitionConfig
 from yk_cli.core.diagnostics import Level, Path, Problem, Span
+from yk_cli.core.predicates.decode import DecodeProblem, decode_labels, decode_node, decode_pod_spec
+from yk_cli.core.predicates.model import Labels, PodSpec, Taint
 from yk_cli.core.properties import parse_go_duration
 from yk_cli.core.queues import QueueTree, build_queue_tree
 from yk_cli.core.resources import QuantityError, Resource, parse_quantity
@@ -267,6 +269,21 @@ def _list(raw: dict[str, Any], key: str) -> list[Any]:
 _UNSEEN: Any = object()
 
 
+POD_KEYS = (
+    "namespace",
+    "labels",
+    "nodeSelector",
+    "tolerations",
+    "affinity",
+    "topologySpreadConstraints",
+    "hostPorts",
+    "nodeName",
+)
+"""A pod's namespace, labels and node constraints in a workload (Kubernetes' field names)."""
+APP_POD_KEYS = tuple(key for key in POD_KEYS if key != "nodeName")
+"""What an application sets for all its pods (an ask's own key wins)."""
+
+
 class _Builder:
     """Plain workload data -> core values; values the schema refuses fall back to defaults (already reported)."""
 
@@ -283,6 +300,10 @@ class _Builder:
         self.ask_total = 0
         """Asks made so far (counts expanded), against MAX_ASKS."""
         self.too_many = False
+        self.app_pod: dict[str, Any] = {}
+        """The current application's namespace, labels and node constraints: the defaults of its pods."""
+        self.app_path: Path = ()
+        self.reported: set[Path] = set()
 
     def workload(self, raw: dict[str, Any]) -> Workload:
         """The whole workload; raw's applications are consumed (see applications)."""
@@ -332,13 +353,58 @@ class _Builder:
 
     def node(self, raw: dict[str, Any], path: Path) -> NodeSpec:
         """One node."""
+        name = _str(raw, "name")
+        labels: Labels = ()
+        taints: tuple[Taint, ...] = ()
+        if "labels" in raw or "taints" in raw:
+            facts, problems = decode_node(raw.get("labels"), raw.get("taints"), False, name)
+            self.pod_problems(problems, path)
+            labels, taints = facts.labels, facts.taints
         return NodeSpec(
-            name=_str(raw, "name"),
+            name=name,
             capacity=self.resources(raw, "resources", path),
             schedulable=_bool(raw, "schedulable", True),
             occupied=self.resources(raw, "occupied", path),
             path=path,
+            labels=labels,
+            taints=taints,
         )
+
+    def pod_problems(self, problems: list[DecodeProblem], path: Path) -> None:
+        """Node constraints the Kubernetes API server refuses, reported once per place."""
+        for problem in problems:
+            where = (*path, *problem.path)
+            if where not in self.reported:
+                self.reported.add(where)
+                self.problems.append(rules.BAD_POD_SPEC.problem(problem.message, where))
+
+    def pod(self, raw: dict[str, Any], defaults: dict[str, Any], path: Path, app_path: Path) -> PodSpec | None:
+        """An ask's, allocation's or task group's node constraints, namespace and labels: its own keys, else its
+        application's (None when neither sets any)."""
+        if not defaults and not any(key in raw for key in POD_KEYS):
+            return None
+        merged: dict[str, Any] = {}
+        own: dict[str, Any] = {}
+        for key in POD_KEYS:
+            if key in raw:
+                own[key] = merged[key] = raw[key]
+            elif key in defaults:
+                merged[key] = defaults[key]
+        namespace = merged.pop("namespace", None)
+        labels = merged.pop("labels", None)
+        spec, problems = decode_pod_spec(
+            merged,
+            namespace if isinstance(namespace, str) and namespace else "default",
+            {k: v for k, v in labels.items() if isinstance(k, str) and isinstance(v, str)}
+            if isinstance(labels, dict)
+            else {},
+        )
+        if labels is not None:
+            _, label_problems = decode_labels(labels, ("labels",))
+            problems = [*problems, *label_problems]
+        self.pod_problems([p for p in problems if p.path and p.path[0] in own], path)
+        self.pod_problems([p for p in problems if not p.path or p.path[0] not in own], app_path)
+        return spec
 
     def application(self, raw: dict[str, Any], seq: int, path: Path) -> Application:
         """One application with its asks and allocations."""
@@ -348,6 +414,8 @@ class _Builder:
         groups = raw.get("groups")
         tags = raw.get("tags")
         restart = _bool(raw, "restartOnPreemption", False)
+        self.app_pod = {key: raw[key] for key in APP_POD_KEYS if key in raw}
+        self.app_path = path
         asks: list[Ask] = []
         for i, item in self._items(raw, "asks"):
             asks.extend(self.asks(item, app_id, submit, restart, (*path, "asks", i)))
@@ -383,6 +451,7 @@ class _Builder:
             min_member=members if members is not None and members > 0 else 1,
             min_resource=dict(self.resources(raw, "minResource", path)),
             path=path,
+            pod=self.pod(raw, self.app_pod, path, self.app_path),
         )
 
     def asks(self, raw: dict[str, Any], app_id: str, app_submit: int, app_restart: bool, path: Path) -> list[Ask]:
@@ -432,6 +501,7 @@ class _Builder:
         else:
             names = [f"{name}-{i}" for i in range(count)]
         self.ask_total += len(names)
+        pod = self.pod(raw, self.app_pod, path, self.app_path)
         out = []
         seq = self.ask_seq
         for ask_name in names:
@@ -453,6 +523,7 @@ class _Builder:
                     source,
                     restart,
                     group if group.__class__ is str else "",
+                    pod=pod,
                 )
             )
             seq += 1
@@ -487,6 +558,7 @@ class _Builder:
             priority_class=pc.name if pc is not None else "",
             path=path,
             restart_on_preemption=_bool(raw, "restartOnPreemption", app_restart),
+            pod=self.pod(raw, self.app_pod, path, self.app_path),
         )
         self.alloc_seq += 1
         return alloc

@@ -134,6 +134,7 @@ def pending_dict(p: PendingAsk) -> dict[str, Any]:
         "submitTime": seconds(p.submit_time),
         "code": p.code,
         "reason": p.reason,
+        **({"nodeReasons": [{"reason": r, "nodes": n} for r, n in p.node_reasons]} if p.node_reasons else {}),
     }
 
 

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 from yk_cli.core import policies
 from yk_cli.core.config import PartitionConfig
+from yk_cli.core.predicates.classes import NodeGroups
+from yk_cli.core.predicates.model import NodeFacts, PodSpec
 from yk_cli.core.priority import PriorityCache
 from yk_cli.core.queues import Queue, QueueTree
 from yk_cli.core.sim.nodes import Fit, NodeIndex, NodeState
@@ -138,6 +140,8 @@ class RunState:
     expiring: list[tuple[AskState, int]] = field(default_factory=list)
     """(reserved ask, reservation time) past the reservation's 2 x 60 min wait: cancelled once the ask fails a headroom
     (timeouts.py)."""
+    groups: NodeGroups | None = None
+    """The static node predicates: which nodes each pod spec may go to (sizes of constrained asks carry it)."""
 
     def push(self, time: int, kind: int, obj: object) -> None:
         """Schedule a heap event; equal times keep insertion order."""
@@ -224,9 +228,13 @@ def build_state(
             node.available[index_of[name]] -= value
         node.rescore()
         nodes.append(node)
-        if spec.schedulable:
-            for name, value in spec.capacity.items():
-                cluster[name] = cluster.get(name, 0) + value
+        for name, value in spec.capacity.items():  # a cordoned node counts too (partition.go addNodeToList)
+            cluster[name] = cluster.get(name, 0) + value
+    by_rank = [workload.nodes[i] for i in order]
+    groups = NodeGroups(
+        [NodeFacts(spec.name, spec.labels, spec.taints, not spec.schedulable) for spec in by_rank],
+        [spec.schedulable for spec in by_rank],
+    )
     cache = PriorityCache(tree)
     queues: dict[str, QState] = {}
     root = _queues(tree.root, None, 0, queues, cache, cluster, types, legacy, cluster)
@@ -246,6 +254,7 @@ def build_state(
         legacy=legacy,
         preemption_enabled=partition.preemption_enabled is not False,
         type_index=index_of,
+        groups=groups,
     )
     limits = limit_config(partition)
     if limits:
@@ -357,7 +366,7 @@ def _application(
         node = state.node_by_name.get(alloc.node)
         if node is None:
             continue  # the workload loader reports allocations on unknown nodes
-        size = vector(alloc.resources, index_of, width)
+        size = _constrained(state, vector(alloc.resources, index_of, width), alloc.pod)
         for i, v in enumerate(size):
             node.available[i] -= v
         node.rescore()
@@ -408,10 +417,16 @@ def _application(
         shared = sizes.get(key)
         if shared is None:
             shared = sizes[key] = vector(ask.resources, index_of, width)
-        size = shared
+        size = _constrained(state, shared, ask.pod)
         arrival = max(ask.submit_time, app.submit_time, 0)
         runtime_ask = AskState(ask, runtime, size, state.fit(size), arrival, orders[i])
         state.asks.append(runtime_ask)
         if leaf is not None and runtime_ask.fit:  # an ask for nothing never reaches the scheduler
             state.seq += 1
             state.arrivals.append((arrival, state.seq, runtime_ask))
+
+
+def _constrained(state: RunState, size: Size, pod: PodSpec | None) -> Size:
+    """The size of a pod: its vector, or (when some schedulable node fails its static predicates) a ConstrainedSize."""
+    groups = state.groups
+    return size if groups is None else groups.size(size, pod)

@@ -30,7 +30,7 @@ from yk_cli.core.sim import backoff, preconditions
 from yk_cli.core.sim.build import RunState
 from yk_cli.core.sim.nodes import NodeState
 from yk_cli.core.sim.preemption import Preemption, try_preemption
-from yk_cli.core.sim.state import AllocState, AppState, AskState, QState, Size, fits
+from yk_cli.core.sim.state import AllocState, AppState, AskState, QState, Size, fits, passes
 from yk_cli.core.trace import ALLOCATE, PREEMPT, RESERVE, Candidate, PreemptionAttempt
 
 SIZE_LIMIT = 48
@@ -126,9 +126,13 @@ def _visit(state: RunState, queue: QState, parent_hr: list[float] | None, new_ok
     assert hr is not None  # the root always has a max (the cluster's capacity)
     if new_ok and queue.maxapps and queue.running + 1 > queue.maxapps:
         new_ok = False
-    if not queue.pready and not _possible(
-        state, queue.sizes, (queue.held_sizes or None) if new_ok else queue.new_sizes, queue.old, hr, queue.required
-    ) and (state.backoff is None or queue not in state.backoff.queues):
+    if (
+        not queue.pready
+        and not _possible(
+            state, queue.sizes, (queue.held_sizes or None) if new_ok else queue.new_sizes, queue.old, hr, queue.required
+        )
+        and (state.backoff is None or queue not in state.backoff.queues)
+    ):
         return None
     if queue.is_leaf:
         return _leaf(state, queue, hr, new_ok)
@@ -210,9 +214,12 @@ def try_ask(state: RunState, ask: AskState, hr: list[float], budget: list[int] |
         return Decision(ALLOCATE, ask, node)
     if ask.old and size not in state.reserve_dead:
         node = reservation_target(state, ask)
-        if node is not None:
+        if node is None:
+            state.reserve_dead.add(size)
+        elif passes(size, node):
             return Decision(RESERVE, ask, node)
-        state.reserve_dead.add(size)
+        # else: the best-fitting node fails the ask's predicates: nothing is reserved this cycle (the core tries no
+        # other node)
     if ask.pready and budget is not None:
         return _preempt(state, ask, budget, True)  # the node branch: no node fits and nothing was reserved
     return None
@@ -284,8 +291,17 @@ def _required(state: RunState, ask: AskState) -> Decision | None:
         assert isinstance(holder, AskState)
         if holder.required:
             return None  # YuniKorn keeps that reservation and cannot reserve the node twice
-    kind = ALLOCATE if node.fits(ask.fit) else RESERVE
+    kind = ALLOCATE if node.fits(ask.fit) and required_passes(state, ask, node) else RESERVE
     return Decision(kind, ask, node, cancel=holder)
+
+
+def required_passes(state: RunState, ask: AskState, node: NodeState) -> bool:
+    """Whether an ask passes its node predicates on a node it must run on (tryRequiredNode offers a cordoned node
+    too: the shim's NodeUnschedulable then decides)."""
+    if node.schedulable:
+        return passes(ask.size, node)
+    groups = state.groups
+    return groups is None or groups.failure(ask.ask.pod, node.rank) is None
 
 
 def reservation_target(state: RunState, ask: AskState) -> NodeState | None:
@@ -355,7 +371,7 @@ def _reserved_app(state: RunState, leaf: QState, app: AppState, hr: list[float])
             continue
         node = ask.reserved
         assert node is not None
-        if node.fits(ask.fit):
+        if node.fits(ask.fit) and required_passes(state, ask, node):
             return Decision(ALLOCATE, ask, node, node)
         set_own_live(ask, False)
     dead, cached = state.index.dead, state.fits

@@ -38,14 +38,27 @@ from dataclasses import dataclass, field
 from yk_cli.core import policies
 from yk_cli.core import trace as codes
 from yk_cli.core.policies import SortKey
+from yk_cli.core.predicates.model import PodSpec
 from yk_cli.core.priority import PriorityChange
 from yk_cli.core.properties import format_duration
 from yk_cli.core.resources import format_resource
 from yk_cli.core.sim import commit, preconditions
 from yk_cli.core.sim.build import CYCLE_INTERVAL, GANG_TIMER, OLD, RESERVATION_DELAY, RunState
 from yk_cli.core.sim.cycle import Decision
-from yk_cli.core.sim.nodes import Fit
-from yk_cli.core.sim.state import DONE, PENDING, WAITING, AllocState, AppState, AskState, QState, Size, bump, vector
+from yk_cli.core.sim.nodes import Fit, NodeState
+from yk_cli.core.sim.state import (
+    DONE,
+    PENDING,
+    WAITING,
+    AllocState,
+    AppState,
+    AskState,
+    QState,
+    Size,
+    bump,
+    passes,
+    vector,
+)
 from yk_cli.core.trace import REPLACE
 from yk_cli.core.workload import HARD, Ask
 
@@ -87,6 +100,8 @@ class Group:
     replaced: int = 0
     timed_out: int = 0
     """Placeholders removed other than by a replacement: timeout, incompatible, preempted, never allocated."""
+    pod: PodSpec | None = None
+    """The placeholders' node constraints (the task group's)."""
 
     def can_replace(self) -> bool:
         """canReplace: placeholders of the group not yet replaced or removed."""
@@ -154,12 +169,16 @@ class GangState:
         if len(gangs) > 1:
             gangs.sort(key=_walk_order)
         for gang in gangs:
-            found = self._try(gang)
+            found = self._try(state, gang)
             if found is not None:
                 return found
         return None
 
-    def _try(self, gang: Gang) -> Decision | None:
+    def _try(self, state: RunState, gang: Gang) -> Decision | None:
+        """Each real ask on the node of each placeholder of its group whose node passes its predicates (the reserve
+        check); failing that, the first compatible pair's real ask on the first node that holds it and passes its
+        predicates (the allocate check), the placeholder released."""
+        first: tuple[AskState, AllocState] | None = None
         for entry in list(gang.waiting):
             ask: AskState = entry[-1]
             group = gang.groups[ask.ask.task_group]
@@ -170,7 +189,16 @@ class GangState:
                 self.marked.update(free)
                 self.releasing.append((ask, group, free))
                 continue
-            return Decision(REPLACE, ask, free[0].node, placeholder=free[0])
+            if first is None:
+                first = (ask, free[0])
+            for ph in free:
+                if passes(ask.size, ph.node):
+                    return Decision(REPLACE, ask, ph.node, placeholder=ph)
+        if first is not None:
+            ask, ph = first
+            node = state.index.first_fit(ask.size, ask.fit)
+            if node is not None:
+                return Decision(REPLACE, ask, node, placeholder=ph)
         return None
 
     def route(
@@ -232,20 +260,25 @@ class GangState:
             note += f"; every task group placed: {gang.app.id} is Running and the shim sends its {real}"
         return note, send
 
-    def replace(self, state: RunState, ask: AskState, ph: AllocState) -> tuple[list[PriorityChange], str]:
-        """The real ask takes the placeholder's place on its node (tryPlaceholderAllocate, then the shim's release
-        and the core's ReplaceAllocation): the placeholder goes, the real allocation comes."""
+    def replace(
+        self, state: RunState, ask: AskState, ph: AllocState, node: NodeState
+    ) -> tuple[list[PriorityChange], str]:
+        """The real ask takes the placeholder's place (tryPlaceholderAllocate, then the shim's release and the core's
+        ReplaceAllocation): the placeholder goes, the real allocation comes, on the placeholder's node unless that
+        node fails the ask's predicates."""
         gang = self.by_app[ask.app]
         group = gang.groups[ask.ask.task_group]
         self._leave_waiting(gang, ask)
         _count_in(state, ask)
         commit._release(state, ph)
         self._removed(state, gang, group, ph, True)
-        changes, _ = commit.allocate(state, ask, ph.node)
+        changes, _ = commit.allocate(state, ask, node)
         if gang.core == COMPLETING:
             gang.core = RUNNING  # the core's Replaced allocation moves a Completing application back to Running
         self.replacements += 1
         note = f"{codes.REPLACES}{ph.name} (task group {group.name})"
+        if node is not ph.node:
+            note += f" on another node: {ph.node.name} fails its node predicates"
         if not group.can_replace() and group.min_member > 0:
             note += f"; task group {group.name} has no placeholder left"
         return changes, note
@@ -486,7 +519,11 @@ def _gang(state: RunState, app: AppState) -> Gang:
     groups: dict[str, Group] = {}
     for tg in spec.task_groups:
         size = vector(tg.min_resource, state.type_index, state.width)
-        groups.setdefault(tg.name, Group(tg.name, tg.min_member, size, state.fit(size), dict(tg.min_resource)))
+        if state.groups is not None:
+            size = state.groups.size(size, tg.pod)
+        groups.setdefault(
+            tg.name, Group(tg.name, tg.min_member, size, state.fit(size), dict(tg.min_resource), pod=tg.pod)
+        )
         for i, v in enumerate(size):
             total[i] += v * tg.min_member
     configured = spec.placeholder_timeout or DEFAULT_TIMEOUT
@@ -542,6 +579,7 @@ def _placeholders(state: RunState, gangs: GangState, gang: Gang) -> None:
                 PLACEHOLDER_ORDER + made,
                 task_group=group.name,
                 placeholder=True,
+                pod=group.pod,
             )
             ask = AskState(ph, app, group.size, group.fit, arrival, PLACEHOLDER_ORDER + made)
             made += 1

@@ -9,6 +9,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from yk_cli.core import policies
+from yk_cli.core.predicates.classes import passing_of
 
 if TYPE_CHECKING:  # state.py imports this module
     from yk_cli.core.sim.state import AllocState, AskState
@@ -136,7 +137,8 @@ class NodeIndex:
         self._firsts: list[tuple[float, int, NodeState]] = []
         self._count_nodes = 0
         self._sizes: dict[tuple[int, ...], SizeRecord] = {}
-        """size -> [first fit or None, bound, fit pairs, fitting nodes per block, none fit per block, size, bit]."""
+        """size -> [first fit or None, bound, fit pairs, fitting nodes per block, none fit per block, size, bit, the
+        ranks of the nodes whose static predicates its asks pass (None: every node)]."""
         self.dead: set[tuple[int, ...]] = set()
         """Sizes no node in the index can hold right now."""
         self._untracked_dead: set[tuple[int, ...]] = set()
@@ -188,6 +190,9 @@ class NodeIndex:
                 if available[i] < v:
                     break
             else:
+                passing = record[7]
+                if passing is not None and node.rank not in passing:
+                    continue
                 counts = record[3]
                 counts[bi] += 1
                 if counts[bi] == 1:
@@ -234,23 +239,28 @@ class NodeIndex:
             self._firsts[bi] = block[0]
 
     def first_fit(self, size: tuple[int, ...], fit: Fit) -> NodeState | None:
-        """The first node in sort order whose free resources hold an ask of this size."""
+        """The first node in sort order whose free resources hold an ask of this size (and, for a ConstrainedSize,
+        whose static predicates its asks pass)."""
         record = self._sizes.get(size)
         if record is None:
             if len(self._sizes) >= TRACKED:
                 if size in self._untracked_dead:
                     return None
-                found = next((node for node in self if node.fits(fit)), None)
+                passing = passing_of(size)
+                found = next(
+                    (node for node in self if node.fits(fit) and (passing is None or node.rank in passing)), None
+                )
                 if found is None:
                     self._untracked_dead.add(size)
                     self.dead.add(size)
                 return found
-            counts = [self._count(block, fit) for block in self._blocks]
+            passing = passing_of(size)
+            counts = [self._count(block, fit, passing) for block in self._blocks]
             bit = 1 << len(self._sizes)
-            record = self._sizes[size] = [None, LOW, fit, counts, [not c for c in counts], size, bit]
+            record = self._sizes[size] = [None, LOW, fit, counts, [not c for c in counts], size, bit, passing]
             for block in self._blocks:
                 for entry in block:
-                    if entry[2].fits(fit):
+                    if entry[2].fits(fit) and (passing is None or entry[2].rank in passing):
                         entry[2].counted.append(record)
                         entry[2].fitting |= bit
         first: NodeState | None = record[0]
@@ -317,8 +327,8 @@ class NodeIndex:
             offset = 0
 
     @staticmethod
-    def _count(block: list[tuple[float, int, NodeState]], fit: Fit) -> int:
-        return sum(1 for entry in block if entry[2].fits(fit))
+    def _count(block: list[tuple[float, int, NodeState]], fit: Fit, passing: frozenset[int] | None) -> int:
+        return sum(1 for entry in block if entry[2].fits(fit) and (passing is None or entry[2].rank in passing))
 
     def _split(self, bi: int) -> None:
         block = self._blocks[bi]

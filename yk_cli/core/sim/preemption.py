@@ -31,7 +31,16 @@ from yk_cli.core.sim.resmap import Res
 from yk_cli.core.sim.resmap import component_wise_min as _min
 from yk_cli.core.sim.resmap import strictly_only_existing as _strictly_only_existing
 from yk_cli.core.sim.resmap import sub_only_existing as _sub_only_existing
-from yk_cli.core.sim.state import INF, SCORE_NO_PREEMPT, SCORE_ORIGINATOR, AllocState, AskState, QState, Size
+from yk_cli.core.sim.state import (
+    INF,
+    SCORE_NO_PREEMPT,
+    SCORE_ORIGINATOR,
+    AllocState,
+    AskState,
+    QState,
+    Size,
+    passes,
+)
 from yk_cli.core.trace import Candidate
 
 _VKEY = attrgetter("vkey")
@@ -766,10 +775,13 @@ class Attempt:
             if node in self.by_node:
                 continue
             holder = node.reserved_by
+            failure = predicate_failure(self.state, ask, node)
             if not node.fits_capacity(fit):
                 why = "too small for the ask"
             elif not node.schedulable:
                 why = "unschedulable"
+            elif failure:
+                why = f"excluded: the ask fails its node predicates there even with the victims gone ({failure})"
             else:
                 assert isinstance(holder, AskState)
                 why = f"reserved by {holder.app.id}/{holder.name}"
@@ -790,12 +802,14 @@ class Attempt:
 
     def _may_take(self, node: NodeState) -> bool:
         """nodeAvailableMap membership: schedulable, not reserved by another ask, large enough, hosting a potential
-        victim."""
+        victim; and the ask passes the node's predicates (the shim's PreemptionPredicates answer -1 otherwise: node
+        predicates do not depend on the victims)."""
         holder = node.reserved_by
         return (
             node.schedulable
             and (holder is None or holder is self.ask or holder in self.cancelled)
             and node.fits_capacity(self.ask.fit)
+            and passes(self.ask.size, node)
             and any(self._is_victim(alloc) for alloc in node.allocations.values())
         )
 
@@ -879,7 +893,7 @@ class Attempt:
         state, ask = self.state, self.ask
         out = []
         for node in state.nodes:
-            if node in self.by_node or not node.schedulable or not node.fits(ask.fit):
+            if node in self.by_node or not node.schedulable or not node.fits(ask.fit) or not passes(ask.size, node):
                 continue
             holder = node.reserved_by
             if holder is not None and holder is not ask and holder not in self.cancelled:
@@ -1305,3 +1319,11 @@ def _own_max(state: RunState, queue: QState) -> Res | None:
         return None
     types = state.types
     return {types[i]: int(v) for i, v in enumerate(queue.max) if v != INF}
+
+
+def predicate_failure(state: RunState, ask: AskState, node: NodeState) -> str:
+    """The node predicate the ask fails on the node, as "Plugin: reason" ('' when it passes)."""
+    if (node.schedulable and passes(ask.size, node)) or state.groups is None:
+        return ""
+    failure = state.groups.failure(ask.ask.pod, node.rank)
+    return "" if failure is None else f"{failure.plugin}: {failure.reason}"

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from yk_cli.core import trace as codes
+from yk_cli.core.predicates.model import PodSpec
 from yk_cli.core.properties import format_duration
 from yk_cli.core.resources import format_resource
 from yk_cli.core.sim import preconditions
 from yk_cli.core.sim.backoff import in_backoff
 from yk_cli.core.sim.build import RunState
-from yk_cli.core.sim.cycle import stateaware_admitted
-from yk_cli.core.sim.state import INF, PENDING, WAITING, AskState, QState, Size
+from yk_cli.core.sim.cycle import required_passes, stateaware_admitted
+from yk_cli.core.sim.preemption import predicate_failure
+from yk_cli.core.sim.state import INF, PENDING, WAITING, AskState, QState, Size, passes
 from yk_cli.core.sim.ugm import describe
 from yk_cli.core.trace import PendingAsk
 
@@ -25,6 +27,9 @@ def pending_asks(state: RunState, notes: dict[str, str]) -> tuple[PendingAsk, ..
             continue
         code, reason = diagnose(state, ask, nodes)
         reason = reasons.setdefault(reason, reason)
+        counts: tuple[tuple[str, int], ...] = ()
+        if code in NODE_CODES and type(ask.size) is not tuple:
+            counts = nodes.summary(state, ask)[1]
         where: tuple[str | int, ...] = ()
         if code in (codes.USER_MAX_APPLICATIONS, codes.USER_QUOTA):
             found = limit_failure(state, ask)
@@ -48,6 +53,7 @@ def pending_asks(state: RunState, notes: dict[str, str]) -> tuple[PendingAsk, ..
                 reason=reason,
                 submit_time=ask.created,
                 where=where,
+                node_reasons=counts,
             )
         )
     return tuple(out)
@@ -59,7 +65,7 @@ def _placeholder_limit(state: RunState, ask: AskState, reason: str) -> tuple[str
     marker = reason.rfind(" waits: ")
     if marker < 0:
         return None
-    name = reason[: marker].rpartition("; ")[2]
+    name = reason[:marker].rpartition("; ")[2]
     for entry in ask.app.asks:
         holder: AskState = entry[-1]
         if holder.name == name:
@@ -80,6 +86,15 @@ class Nodes:
         self.usable = [node for node in state.nodes if node.schedulable]
         self.reserved = [node for node in self.usable if node.reserved_by is not None]
         self._large: dict[Size, bool] = {}
+        self._summaries: dict[tuple[Size, PodSpec | None], tuple[str, tuple[tuple[str, int], ...]]] = {}
+
+    def summary(self, state: RunState, ask: AskState) -> tuple[str, tuple[tuple[str, int], ...]]:
+        """kube-scheduler's FitError for the ask ("0/5 nodes are available: ..."), with its reasons and counts."""
+        key = (ask.size, ask.ask.pod)
+        found = self._summaries.get(key)
+        if found is None:
+            found = self._summaries[key] = node_summary(state, ask)
+        return found
 
     def large_enough(self, ask: AskState) -> bool:
         """Whether some schedulable node could hold the ask when empty."""
@@ -144,6 +159,11 @@ def _after_backoff(
     if limit is not None:
         return codes.QUEUE_MAX, limit + preemption_note(state, ask)
     if ask.reserved is not None:
+        if not required_passes(state, ask, ask.reserved):  # only a required node is reserved without passing
+            return codes.NODE_PREDICATES, (
+                f"its required node {ask.reserved.name} fails its node predicates "
+                f"({predicate_failure(state, ask, ask.reserved)}): the node stays reserved for it"
+            )
         why = f"reserved node {ask.reserved.name}: waits for {wanted} to be free there"
         return codes.RESERVED, why + preemption_note(state, ask)
     if ask.required:
@@ -155,6 +175,8 @@ def _after_backoff(
             who = f"{holder.app.id}/{holder.name}"
             return codes.NODE_RESERVED, f"its required node {node.name} is reserved by {who}, which also requires it"
         return codes.STOPPED, "fits now: the run stopped (--until or --max-steps) before its turn"
+    if type(ask.size) is not tuple:
+        return _constrained(state, ask, nodes)
     if not nodes.large_enough(ask):
         return codes.NODE_TOO_SMALL, f"no node is large enough for {wanted}"
     if state.index.first_fit(ask.size, ask.fit) is not None:
@@ -166,6 +188,66 @@ def _after_backoff(
             why = f"node {node.name} has room but is reserved by {holder.app.id}/{holder.name}"
             return codes.NODE_RESERVED, why + preemption_note(state, ask)
     return codes.NO_NODE_FITS, f"no node has {wanted} free" + preemption_note(state, ask)
+
+
+NODE_CODES = (codes.NODE_PREDICATES, codes.NODE_TOO_SMALL, codes.NODE_RESERVED, codes.NO_NODE_FITS)
+"""Reason codes that a node check gives: for an ask with node predicates their text is kube-scheduler's summary."""
+KUBE_RESOURCE_NAMES = {"vcore": "cpu"}
+"""YuniKorn's resource names where Kubernetes calls them otherwise."""
+UNSCHEDULABLE = "node(s) were unschedulable"
+"""NodeUnschedulable's reason (kube-scheduler); YuniKorn never offers a cordoned node at all."""
+RESERVED_FOR_OTHER = "node(s) were reserved for another pod"
+"""yk's words for a node YuniKorn holds for another ask (kube-scheduler has no reservations)."""
+
+
+def _constrained(state: RunState, ask: AskState, nodes: Nodes) -> tuple[str, str]:
+    """The node checks for an ask that only some nodes accept, worded as kube-scheduler's FitError."""
+    if state.index.first_fit(ask.size, ask.fit) is not None:
+        return codes.STOPPED, "fits now: the run stopped (--until or --max-steps) before its turn"
+    message = nodes.summary(state, ask)[0]
+    passing = [node for node in nodes.usable if passes(ask.size, node)]
+    if not passing:
+        return codes.NODE_PREDICATES, message
+    if not any(node.fits_capacity(ask.fit) for node in passing):
+        return codes.NODE_TOO_SMALL, message
+    for node in passing:
+        holder = node.reserved_by
+        if holder is not None and holder is not ask and node.fits(ask.fit):
+            return codes.NODE_RESERVED, message + preemption_note(state, ask)
+    return codes.NO_NODE_FITS, message + preemption_note(state, ask)
+
+
+def node_summary(state: RunState, ask: AskState) -> tuple[str, tuple[tuple[str, int], ...]]:
+    """kube-scheduler's FitError text for the ask over every node, and its reasons with their node counts.
+
+    Per node the first Filter that fails, in the default profile's order (NodeUnschedulable, NodeName,
+    TaintToleration, NodeAffinity, then NodeResourcesFit with one reason per short resource); the reasons sorted as
+    kube-scheduler sorts them (as "count reason" strings).
+    """
+    counts: dict[str, int] = {}
+    groups = state.groups
+    pod = ask.ask.pod
+    for node in state.nodes:
+        reasons: list[str] = []
+        failure = groups.failure(pod, node.rank) if groups is not None else None
+        if not node.schedulable:
+            reasons.append(UNSCHEDULABLE)
+        elif failure is not None:
+            reasons.append(failure.reason)
+        else:
+            available = node.available
+            for i, v in ask.fit:
+                if available[i] < v:
+                    name = state.types[i]
+                    kube = KUBE_RESOURCE_NAMES.get(name, name)
+                    reasons.append("Too many pods" if name == "pods" else f"Insufficient {kube}")
+            if not reasons and node.reserved_by is not None and node.reserved_by is not ask:
+                reasons.append(RESERVED_FOR_OTHER)
+        for reason in reasons:
+            counts[reason] = counts.get(reason, 0) + 1
+    ordered = sorted(counts.items(), key=lambda item: f"{item[1]} {item[0]}")
+    listed = ", ".join(f"{count} {reason}" for reason, count in ordered)
+    return f"0/{len(state.nodes)} nodes are available: {listed}.", tuple(ordered)
 
 
 PREEMPTION_VERDICTS = {

@@ -377,8 +377,9 @@ class Simulation:
                 f"({format_resource(group.resources)} each): the core releases its {count} unused, and the group's "
                 "real pods run as ordinary asks"
             )
-            self._emit(PLACEHOLDER_RELEASE, ask.app, ask.name, ask.priority, "", ask.size, (), reason,
-                       self._victims(phs, {}))
+            self._emit(
+                PLACEHOLDER_RELEASE, ask.app, ask.name, ask.priority, "", ask.size, (), reason, self._victims(phs, {})
+            )
         return True
 
     def _quota(self) -> None:
@@ -520,7 +521,7 @@ class Simulation:
         gangs = self.state.gang
         if decision.kind == REPLACE:
             assert gangs is not None and decision.placeholder is not None
-            changes, note = gangs.replace(self.state, ask, decision.placeholder)
+            changes, note = gangs.replace(self.state, ask, decision.placeholder, decision.node)
             self._emit(REPLACE, ask.app, ask.name, ask.priority, decision.node.name, ask.size, changes, note)
             return True
         holder = decision.cancel

@@ -38,6 +38,14 @@ def fits(room: Sequence[float], fit: Fit) -> bool:
     return True
 
 
+def passes(size: Size, node: NodeState) -> bool:
+    """Whether the node passes the static node predicates of asks of this size (a plain vector: every node does)."""
+    if type(size) is tuple:
+        return True
+    passing: frozenset[int] = getattr(size, "passing")  # noqa: B009 - a ConstrainedSize (mypyc reads no subclass)
+    return node.rank in passing
+
+
 def _place(items: list[SortKey], old: SortKey, new: SortKey) -> None:
     """Replace an entry of a sorted list by its new value, moving it only when its neighbours demand."""
     i = bisect_left(items, old)

@@ -1,0 +1,311 @@
+"""Node predicates in the dry run: where the core calls the shim's predicates and what a failure does there.
+
+Each scenario is one of ../shared/oracle/examples/predicates-*.json (the real core with the shim's predicates)
+written as a yk workload; the expected traces are what the oracle printed for it. The rest pins the core's rules
+from its source (yunikorn-core be3bb487): the single best node of a reservation, required nodes, placeholders.
+"""
+
+from __future__ import annotations
+
+from tests.test_simulation import SECOND, allocated, pending, run, steps
+from yk_cli.core import trace as codes
+
+ONE_LEAF = """
+partitions:
+  - name: default
+    queues:
+      - name: root
+        submitacl: '*'
+        queues:
+          - name: a
+"""
+
+
+def test_taints_tolerations_and_cordoned_nodes() -> None:
+    """predicates-taints: plain pods only where no NoSchedule/NoExecute taint is; Equal and Exists tolerations; a
+    NoExecute toleration does not cover NoSchedule; tolerate-all skips the cordoned node (the core never offers it);
+    a required node on a cordoned node needs the unschedulable toleration, else it keeps the node reserved."""
+    trace = run(
+        ONE_LEAF,
+        """
+        nodes:
+          - {name: node-a, resources: {memory: 100}, taints: [{key: dedicated, value: team-x, effect: NoSchedule}]}
+          - name: node-b
+            resources: {memory: 100}
+            labels: {pool: gpu}
+            taints: [{key: gpu, value: "true", effect: NoExecute}, {key: spot, value: "yes", effect: PreferNoSchedule}]
+          - {name: node-c, resources: {memory: 30}}
+          - {name: node-d, resources: {memory: 100}, schedulable: false}
+        applications:
+          - id: app
+            queue: root.a
+            asks:
+              - {name: plain-0, priority: 10, resources: {memory: 20}}
+              - {name: plain-1, priority: 9, resources: {memory: 20}}
+              - name: teamx-0
+                priority: 8
+                resources: {memory: 20}
+                tolerations: [{key: dedicated, operator: Equal, value: team-x, effect: NoSchedule}]
+              - {name: gpu-0, priority: 7, resources: {memory: 20}, tolerations: [{key: gpu, operator: Exists}]}
+              - name: wrong-effect
+                priority: 6
+                resources: {memory: 20}
+                tolerations: [{key: dedicated, value: team-x, effect: NoExecute}]
+              - {name: all-0, priority: 5, resources: {memory: 20}, tolerations: [{operator: Exists}]}
+              - name: ds-0
+                priority: 4
+                resources: {memory: 20}
+                requiredNode: node-d
+                tolerations: [{key: node.kubernetes.io/unschedulable, operator: Exists, effect: NoSchedule}]
+              - {name: ds-1, priority: 3, resources: {memory: 20}, requiredNode: node-d}
+        """,
+    )
+    placed = [(e.ask, e.node) for e in trace.events if e.type == codes.ALLOCATE]
+    assert placed == [
+        ("plain-0", "node-c"),
+        ("teamx-0", "node-a"),
+        ("gpu-0", "node-b"),
+        ("all-0", "node-a"),
+        ("ds-0", "node-d"),
+    ]
+    # (the oracle stops before the 2 s reservation delay passes; yk's clock goes on: plain-1 reserves the untainted
+    # node, wrong-effect's best node is then node-a, whose taint it does not tolerate: nothing reserved)
+    assert [(e.time / SECOND, e.ask, e.node) for e in trace.events if e.type == codes.RESERVE] == [
+        (0.0, "ds-1", "node-d"),
+        (2.1, "plain-1", "node-c"),
+    ]
+    reasons = pending(trace)
+    assert reasons["wrong-effect"] == (
+        codes.NO_NODE_FITS,
+        "0/4 nodes are available: 1 Insufficient memory, 1 node(s) were unschedulable, "
+        "2 node(s) had untolerated taint(s).",
+    )
+    assert [p.node_reasons for p in trace.pending if p.ask == "wrong-effect"] == [
+        (("Insufficient memory", 1), ("node(s) were unschedulable", 1), ("node(s) had untolerated taint(s)", 2))
+    ]
+    assert reasons["ds-1"] == (
+        codes.NODE_PREDICATES,
+        "its required node node-d fails its node predicates (NodeUnschedulable: node(s) were unschedulable): "
+        "the node stays reserved for it",
+    )
+
+
+def test_node_affinity_operators_and_node_name() -> None:
+    """predicates-affinity: nodeSelector AND required terms, terms ORed, In/Gt/Lt/DoesNotExist/NotIn, matchFields
+    on metadata.name, an empty term matches nothing, nodeName."""
+    terms = "affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: %s}}}"
+    two_terms = (
+        "[{matchExpressions: [{key: pool, operator: In, values: [tpu]}]}, "
+        '{matchExpressions: [{key: zone, operator: In, values: [a]}, {key: rack, operator: Lt, values: ["2"]}]}]'
+    )
+    no_zone_c = "[{matchExpressions: [{key: pool, operator: Exists}, {key: zone, operator: NotIn, values: [a, b]}]}]"
+    trace = run(
+        ONE_LEAF,
+        f"""
+        nodes:
+          - {{name: n-gpu-a-1, resources: {{memory: 20}}, labels: {{pool: gpu, zone: a, rack: "1"}}}}
+          - {{name: n-gpu-b-3, resources: {{memory: 20}}, labels: {{pool: gpu, zone: b, rack: "3"}}}}
+          - {{name: n-cpu-a-2, resources: {{memory: 20}}, labels: {{pool: cpu, zone: a, rack: "2"}}}}
+          - {{name: n-cpu-b-4, resources: {{memory: 20}}, labels: {{pool: cpu, zone: b, rack: "4"}}}}
+          - {{name: n-plain, resources: {{memory: 20}}}}
+        applications:
+          - id: app
+            queue: root.a
+            asks:
+              - name: gpu-zone-b
+                priority: 10
+                resources: {{memory: 10}}
+                nodeSelector: {{pool: gpu}}
+                {terms % "[{matchExpressions: [{key: zone, operator: In, values: [b]}]}]"}
+              - name: rack-gt-3
+                priority: 9
+                resources: {{memory: 10}}
+                {terms % '[{matchExpressions: [{key: rack, operator: Gt, values: ["3"]}]}]'}
+              - name: two-terms
+                priority: 8
+                resources: {{memory: 10}}
+                {terms % two_terms}
+              - name: by-name
+                priority: 7
+                resources: {{memory: 10}}
+                {terms % "[{matchFields: [{key: metadata.name, operator: In, values: [n-cpu-a-2]}]}]"}
+              - name: no-rack
+                priority: 6
+                resources: {{memory: 10}}
+                {terms % "[{matchExpressions: [{key: rack, operator: DoesNotExist}]}]"}
+              - name: no-zone-c
+                priority: 5
+                resources: {{memory: 10}}
+                {terms % no_zone_c}
+              - name: empty-term
+                priority: 4
+                resources: {{memory: 10}}
+                {terms % "[{}]"}
+              - {{name: node-name, priority: 3, resources: {{memory: 10}}, nodeName: n-gpu-a-1}}
+        """,
+    )
+    placed = [(e.ask, e.node) for e in trace.events if e.type == codes.ALLOCATE]
+    assert placed == [
+        ("gpu-zone-b", "n-gpu-b-3"),
+        ("rack-gt-3", "n-cpu-b-4"),
+        ("two-terms", "n-gpu-a-1"),
+        ("by-name", "n-cpu-a-2"),
+        ("no-rack", "n-plain"),
+        ("node-name", "n-gpu-a-1"),
+    ]
+    assert pending(trace)["empty-term"] == (
+        codes.NODE_PREDICATES,
+        "0/5 nodes are available: 5 node(s) didn't match Pod's node affinity/selector.",
+    )
+
+
+def test_preemption_only_where_the_preemptor_passes_the_predicates() -> None:
+    """predicates-preempt: the PreemptionPredicates of a node whose taint the preemptor does not tolerate answer -1
+    (node predicates do not depend on the victims): the victim comes from the gpu node; a preemptor that tolerates
+    nothing preempts nothing."""
+    config = """
+        partitions:
+          - name: default
+            queues:
+              - name: root
+                submitacl: '*'
+                queues:
+                  - name: low
+                    resources:
+                      guaranteed: {memory: 10}
+                  - name: high
+                    resources:
+                      guaranteed: {memory: 40}
+    """
+    workload = """
+        nodes:
+          - {name: node-0, resources: {memory: 40}, taints: [{key: dedicated, value: team-x, effect: NoSchedule}]}
+          - name: node-1
+            resources: {memory: 40}
+            labels: {pool: gpu}
+            taints: [{key: gpu, value: "true", effect: NoExecute}]
+        applications:
+          - id: batch
+            queue: root.low
+            tolerations: [{operator: Exists}]
+            allocations:
+              - {name: low-0, node: node-0, resources: {memory: 20}, startTime: -400s}
+              - {name: low-1, node: node-0, resources: {memory: 20}, startTime: -300s}
+              - {name: low-2, node: node-1, resources: {memory: 20}, startTime: -200s}
+              - {name: low-3, node: node-1, resources: {memory: 20}, startTime: -100s}
+          - id: svc
+            queue: root.high
+            asks:
+              - name: svc-gpu
+                priority: 100
+                resources: {memory: 20}
+                submitTime: -60s
+                tolerations: [{key: gpu, operator: Exists, effect: NoExecute}]
+              - {name: svc-none, priority: 50, resources: {memory: 20}, submitTime: -60s}
+    """
+    trace = run(config, workload)
+    assert [(e.type, e.ask, e.node) for e in trace.events if e.type in (codes.PREEMPT, codes.ALLOCATE)] == [
+        (codes.PREEMPT, "svc-gpu", "node-1"),
+        (codes.ALLOCATE, "svc-gpu", "node-1"),
+    ]
+    assert [v.allocation for e in trace.events for v in e.victims] == ["low-3"]
+    assert pending(trace)["svc-none"][0] == codes.QUEUE_MAX  # the cluster is full: checked before any node
+    explained = run(config, workload, explain_preemption=True)
+    notes = {
+        c.allocation: (c.verdict, c.detail)
+        for attempt in explained.attempts
+        if attempt.ask == "svc-gpu"
+        for c in attempt.candidates
+    }
+    assert notes["low-0"] == (
+        codes.NODE_UNAVAILABLE,
+        "node-0 is excluded: the ask fails its node predicates there even with the victims gone "
+        "(TaintToleration: node(s) had untolerated taint(s))",
+    )
+
+
+def test_reservation_takes_the_single_best_node_or_none() -> None:
+    """predicates-reserve: the core reserves the best-fitting node among every node it tried, failing ones included;
+    when that node fails the ask's predicates nothing is reserved (the next-best node is not tried)."""
+    config = ONE_LEAF.replace(
+        "    queues:\n      - name: root",
+        "    nodesortpolicy:\n      type: binpacking\n    queues:\n      - name: root",
+        1,
+    )
+    workload = """
+        nodes:
+          - {name: node-a, resources: {memory: 100}%s}
+          - {name: node-b, resources: {memory: 10}}
+        applications:
+          - id: run
+            queue: root.a
+            allocations:
+              - {name: run-a, node: node-a, resources: {memory: 95}, tolerations: [{key: dedicated, operator: Exists}]}
+              - {name: run-b, node: node-b, resources: {memory: 5}}
+          - id: app
+            queue: root.a
+            asks:
+              - {name: big, resources: {memory: 10}, submitTime: -60s}
+    """
+    tainted = run(config, workload % ", taints: [{key: dedicated, value: team-x, effect: NoSchedule}]")
+    assert steps(tainted) == []
+    assert pending(tainted)["big"] == (
+        codes.NO_NODE_FITS,
+        "0/2 nodes are available: 1 Insufficient memory, 1 node(s) had untolerated taint(s).",
+    )
+    control = run(config, workload % "")
+    assert steps(control) == [(0.0, codes.RESERVE, "big", "node-a")]
+
+
+def test_workload_without_predicates_keeps_plain_sizes() -> None:
+    """Labels alone constrain nothing: asks keep their plain vectors (the engine's fast path) and nothing changes."""
+    workload = """
+        nodes:
+          - {name: n1, resources: {memory: 10}, labels: {zone: a}}
+          - {name: n2, resources: {memory: 10}}
+        applications:
+          - id: app
+            queue: root.a
+            labels: {app: web}
+            asks:
+              - {name: a, count: 3, resources: {memory: 6}}
+    """
+    trace = run(ONE_LEAF, workload, until=1)
+    assert allocated(trace) == ["a-0", "a-1"]
+    assert pending(trace)["a-2"] == (codes.NO_NODE_FITS, "no node has {memory: 6} free")
+    assert [p.node_reasons for p in trace.pending] == [()]
+
+
+def test_gang_real_pod_goes_elsewhere_when_its_placeholder_node_fails() -> None:
+    """tryPlaceholderAllocate: a real pod replaces a placeholder only on a node that passes its reserve predicates;
+    failing all of them, the first compatible pair's real pod goes to the first node that holds it and passes its
+    allocate predicates, and that placeholder is released."""
+    workload = """
+        nodes:
+          - {name: n1, resources: {memory: 20}, taints: [{key: spot, value: "yes", effect: NoSchedule}]}
+          - {name: n2, resources: {memory: 20}}
+        applications:
+          - id: other
+            queue: root.a
+            allocations:
+              - {name: filler, node: n2, resources: {memory: %s}}
+          - id: gang
+            queue: root.a
+            taskGroups:
+              - {name: tg, minMember: 1, minResource: {memory: 10}, tolerations: [{key: spot, operator: Exists}]}
+            asks:
+              - {name: real, resources: {memory: 10}, taskGroupName: tg%s}
+    """
+    moved = run(ONE_LEAF, workload % (10, ""))
+    assert [(e.type, e.ask, e.node) for e in moved.events] == [
+        (codes.PLACEHOLDER, "tg-gang-tg-0", "n1"),
+        (codes.REPLACE, "real", "n2"),
+    ]
+    assert "(task group tg) on another node: n1 fails its node predicates;" in moved.events[1].reason
+    stuck = run(ONE_LEAF, workload % (15, ""), until=60)
+    assert [(e.type, e.ask, e.node) for e in stuck.events] == [(codes.PLACEHOLDER, "tg-gang-tg-0", "n1")]
+    tolerant = run(ONE_LEAF, workload % (10, ", tolerations: [{key: spot, operator: Exists}]"))
+    assert [(e.type, e.ask, e.node) for e in tolerant.events] == [
+        (codes.PLACEHOLDER, "tg-gang-tg-0", "n1"),
+        (codes.REPLACE, "real", "n1"),
+    ]
