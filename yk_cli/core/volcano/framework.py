@@ -49,6 +49,17 @@ FLAG_OF = {
 """The enable flag that gates each session function; JobValid and VictimQueueOrderFn have none."""
 
 
+@dataclass(frozen=True, slots=True)
+class PredicateFailure:
+    """One status of a PredicateFn's FitError on one node: the plugin, its reason (kube-scheduler's words, e.g.
+    "node(s) had untolerated taint(s)") and whether it is UnschedulableAndUnresolvable (preempt and reclaim leave
+    such a node out: evicting pods cannot fix it) or merely Unschedulable (NodePorts, a topology spread skew)."""
+
+    plugin: str
+    reason: str
+    unresolvable: bool = True
+
+
 class Plugin:
     """A plugin as the session sees it: the functions it registers (None when it does not) and its event handlers.
 
@@ -74,6 +85,8 @@ class Plugin:
         self.job_starving: Callable[[JobInfo], bool] | None = None
         self.job_valid: Callable[[JobInfo], str | None] | None = None
         self.predicate: Callable[[TaskInfo, NodeInfo], str | None] | None = None
+        self.predicate_failures: Callable[[TaskInfo, NodeInfo], tuple[PredicateFailure, ...]] | None = None
+        """The statuses behind `predicate` (registered with it; empty when the node passes)."""
         self.victim_queue_order: Callable[[QueueInfo, QueueInfo, QueueInfo], int] | None = None
 
     def open(self, ssn: Session) -> None:
@@ -309,6 +322,9 @@ class Framework:
         self._job_ready = [p.job_ready for _, p in self.enabled("job_ready") if p.job_ready]
         self._job_valid = [(p.name, p.job_valid) for _, p in self.enabled("job_valid") if p.job_valid]
         self._predicates = [(p.name, p.predicate) for _, p in self.enabled("predicate") if p.predicate]
+        self._predicate_details = [
+            (p.name, p.predicate, p.predicate_failures) for _, p in self.enabled("predicate") if p.predicate
+        ]
         self._victim_queue = [
             p.victim_queue_order for _, p in self.enabled("victim_queue_order") if p.victim_queue_order
         ]
@@ -467,6 +483,29 @@ class Framework:
             if reason is not None:
                 return f"{name}: {reason}"
         return None
+
+    def predicate_failures(self, task: TaskInfo, node: NodeInfo) -> tuple[PredicateFailure, ...]:
+        """PredicateFn's FitError statuses on the node: those of the first enabled plugin that fails it (empty when
+        every one passes)."""
+        for name, fn, detail in self._predicate_details:
+            if detail is not None:
+                found = detail(task, node)
+                if found:
+                    return found
+                continue
+            reason = fn(task, node)
+            if reason is not None:
+                return (PredicateFailure(name, reason),)
+        return ()
+
+    def preempt_candidate(self, task: TaskInfo, node: NodeInfo) -> bool:
+        """PredicateForPreemptAction: the node stays a candidate for reclaim and preempt unless a status is
+        UnschedulableAndUnresolvable (a failure evictions could fix, NodePorts or a spread skew, keeps it)."""
+        if not self._predicates:
+            return True
+        if self.predicate(task, node) is None:
+            return True
+        return not any(f.unresolvable for f in self.predicate_failures(task, node))
 
     # -- events ----------------------------------------------------------------------------------------------------
     def on_allocate(self, task: TaskInfo) -> None:

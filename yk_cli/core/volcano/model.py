@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from yk_cli.core.predicates.model import NO_POD_SPEC, Namespace, PodSpec, Taint
 from yk_cli.core.yamldoc import Node as YamlNode
 
 Quantities = dict[str, int]
@@ -105,6 +106,10 @@ class Pod:
     """Annotation scheduling.volcano.sh/queue-name: the queue of the PodGroup made for a pod without one."""
     deleting: bool = False
     """metadata.deletionTimestamp is set: the pod is Releasing."""
+    spec: PodSpec = NO_POD_SPEC
+    """What the node predicates read of the pod: its namespace and labels (which other pods' affinity and spread
+    count), nodeSelector, tolerations, affinity, topology spread constraints and host ports (core/predicates). The
+    default, a pod without constraints, is read in the pod's own namespace."""
 
     @property
     def key(self) -> str:
@@ -123,13 +128,16 @@ class PriorityClass:
 
 @dataclass(frozen=True, slots=True)
 class Node:
-    """A node's allocatable resources and whether the scheduler may use it."""
+    """A node's allocatable resources, whether the scheduler may use it, and what the node predicates read."""
 
     name: str
     allocatable: Quantities
     ready: bool = True
     unschedulable: bool = False
     labels: dict[str, str] = field(default_factory=dict)
+    taints: tuple[Taint, ...] = ()
+    """spec.taints (NoSchedule and NoExecute ones filter; a cordoned node's node.kubernetes.io/unschedulable taint is
+    one of them when the dump has it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +149,8 @@ class Cluster:
     pods: tuple[Pod, ...] = ()
     priority_classes: tuple[PriorityClass, ...] = ()
     nodes: tuple[Node, ...] = ()
+    namespaces: tuple[Namespace, ...] = ()
+    """The dump's Namespaces with their labels (pod affinity terms' namespaceSelector reads them)."""
 
 
 @dataclass(frozen=True, slots=True)

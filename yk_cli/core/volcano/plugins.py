@@ -1,5 +1,5 @@
-"""The job-level and node-level plugins (priority, gang, conformance, drf, overcommit, predicates, nodeorder) and the
-registry of every plugin yk models. proportion and capacity live in their own modules.
+"""The job-level and node-level plugins (priority, gang, conformance, drf, overcommit, nodeorder) and the registry of
+every plugin yk models. proportion, capacity and predicates live in their own modules.
 
 Each follows its pkg/scheduler/plugins/<name>/<name>.go at volcano-sh/volcano HEAD; what is left out is listed in
 `NOT_MODELLED` and reported in the output.
@@ -13,11 +13,11 @@ from yk_cli.core.volcano import resource as res
 from yk_cli.core.volcano.conf import PluginOption
 from yk_cli.core.volcano.framework import PERMIT, REJECT, Plugin
 from yk_cli.core.volcano.model import POD_GROUP_INQUEUE, POD_GROUP_RUNNING
+from yk_cli.core.volcano.predicates import PredicatesPlugin
 from yk_cli.core.volcano.session import (
     ALLOCATED_STATUSES,
     CRITICAL_CLASSES,
     JobInfo,
-    NodeInfo,
     Session,
     TaskInfo,
 )
@@ -256,22 +256,6 @@ class OvercommitPlugin(Plugin):
     def _enqueued(self, job: JobInfo) -> None:
         if job.min_resources is not None:
             res.iadd(self.inqueue, job.min_resources)
-
-
-class PredicatesPlugin(Plugin):
-    """predicates: a node marked unschedulable takes no task (resource fit is checked by the actions themselves;
-    affinity, taints, ports and volumes are not modelled)."""
-
-    name = "predicates"
-
-    def open(self, ssn: Session) -> None:
-        self.predicate = self._predicate
-
-    @staticmethod
-    def _predicate(task: TaskInfo, node: NodeInfo) -> str | None:
-        if node.node.unschedulable:
-            return "node(s) were unschedulable"
-        return None
 
 
 class NodeOrderPlugin(Plugin):

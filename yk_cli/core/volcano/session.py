@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from yk_cli.core.predicates.model import Namespace
 from yk_cli.core.volcano import resource as res
 from yk_cli.core.volcano.model import POD_GROUP_PENDING, Cluster, Node, Pod, PodGroup, Queue
 
@@ -172,18 +173,22 @@ class QueueInfo:
         return self.queue.priority
 
 
+EventValue = str | int | float | list[str] | dict[str, int]
+"""What an event field holds."""
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """One thing an action did, in order: see schemas/volcano-simulate.schema.json for the types and fields."""
 
     type: str
-    fields: tuple[tuple[str, str | int | float | list[str]], ...]
+    fields: tuple[tuple[str, EventValue], ...]
 
-    def get(self, name: str) -> str | int | float | list[str] | None:
+    def get(self, name: str) -> EventValue | None:
         return next((v for k, v in self.fields if k == name), None)
 
 
-def event(kind: str, **fields: str | int | float | list[str] | None) -> Event:
+def event(kind: str, **fields: EventValue | None) -> Event:
     """An event with its fields in the given order (None values left out)."""
     return Event(kind, tuple((k.removesuffix("_"), v) for k, v in fields.items() if v is not None))
 
@@ -225,6 +230,8 @@ class Session:
         self.node_listeners: list[Callable[[NodeInfo], None]] = []
         self.changes = 0
         """Counts every change of a node's resources (a state version for caches)."""
+        self.namespaces: tuple[Namespace, ...] = ()
+        """The dump's Namespaces (the predicates plugin reads their labels)."""
 
     @property
     def fw(self) -> Framework:
@@ -373,6 +380,7 @@ def open_session(cluster: Cluster, scheduler_name: str = "volcano") -> Session:
         names.update(group.min_resources or {})
     dims = res.dimensions(names)
     ssn = Session(dims)
+    ssn.namespaces = cluster.namespaces
     for node in sorted(cluster.nodes, key=lambda n: n.name):
         if not node.ready or node.name in ssn.node_map:
             continue
