@@ -89,6 +89,15 @@ def pod_json(story: PodStory) -> dict[str, Any]:
         "eviction": eviction,
         "selections": [_record(r) for r in story.records],
         "reasons": list(story.reasons),
+        "waiting": [
+            {
+                "action": w.action,
+                "reason": w.reason,
+                "reasons": dict(w.counts),
+                "nodes": [{"node": node, "reasons": list(reasons)} for node, reasons in w.nodes],
+            }
+            for w in story.waiting
+        ],
         "victim_order_rule": story.rule,
         "notes": list(story.notes),
     }

@@ -6,7 +6,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Iterator, Sequence
 
-from yk_cli.core.volcano.explain import PairExplanation, PodStory, SideFacts, VictimRecord
+from yk_cli.core.volcano.explain import PairExplanation, PodStory, SideFacts, VictimRecord, node_lines
 from yk_cli.core.volcano.framework import Decision
 from yk_cli.report.volcano_proposal import proposal_text
 
@@ -181,6 +181,12 @@ def render_pod_lines(story: PodStory) -> Iterator[str]:
         yield "\n"
         yield "Why:\n"
         yield from _bullets(story.reasons)
+    if story.waiting:
+        yield "\n"
+        yield "Why it waits (no node takes it):\n"
+        for wait in story.waiting:
+            yield from _wrap(f"{wait.action}: {wait.reason}", "    ", "  - ")
+            yield from _bullets(node_lines(wait.nodes), "    ")
 
 
 def render_pod(story: PodStory) -> str:

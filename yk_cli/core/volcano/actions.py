@@ -30,6 +30,9 @@ from yk_cli.core.volcano.session import (
     event,
 )
 
+NodeVerdict = tuple[str, tuple[str, ...]]
+"""A node and the reasons it fails a task (Insufficient <resource>, or the predicates' statuses)."""
+
 NODE_RULE = (
     "Volcano's node choice is not deterministic (node scores, random ties, a rotating predicate start). yk places a "
     "task on the node, among those that pass the enabled predicates and fit it, with the most idle CPU, then the most "
@@ -88,10 +91,13 @@ class Actions:
         self.observer = observer
         self.step = 0
         """allocate's pops so far (an Overused drop counts as one), for the observer."""
+        self._fit_errors: dict[tuple[int, int, str, tuple[float, ...]], tuple[str, dict[str, int], list[NodeVerdict]]]
+        self._fit_errors = {}
 
     # -- node choice -----------------------------------------------------------------------------------------------
-    def choose_node(self, task: TaskInfo) -> tuple[NodeInfo | None, bool, str]:
-        """(node, pipelined, why none): an idle fit first, else a future-idle fit (pipelined)."""
+    def choose_node(self, task: TaskInfo, action: str = "allocate") -> tuple[NodeInfo | None, bool, str]:
+        """(node, pipelined, why none): an idle fit first, else a future-idle fit (pipelined); why none is Volcano's
+        FitErrors message (see fit_errors)."""
         fw = self.fw
         request = task.resreq
 
@@ -113,7 +119,39 @@ class Actions:
         if later:
             later.sort(key=lambda n: (-n.idle[res.CPU], -n.idle[res.MEMORY], n.name))
             return later[0], True, ""
-        return None, False, "no node has room for it (or every node fails a predicate)"
+        message, _, verdicts = self.fit_errors(task)
+        if self.observer is not None:
+            self.observer.no_node(action, task, verdicts)
+        return None, False, message
+
+    def fit_errors(self, task: TaskInfo) -> tuple[str, dict[str, int], list[NodeVerdict]]:
+        """Why no node takes the task, as Volcano's allocate records it (api.FitErrors): per node, "Insufficient
+        <resource>" (the first short one, cpu and memory first) when its future idle cannot hold the request, else
+        the predicates' statuses; the message "0/N nodes are unavailable: <count> <reason>, ...." with the counts
+        sorted as strings (a node with two statuses counts in both). Returns (message, counts, per-node verdicts)."""
+        ssn, fw = self.ssn, self.fw
+        key = (ssn.changes, id(task.pod.spec), task.namespace, tuple(task.resreq))
+        hit = self._fit_errors.get(key)
+        if hit is not None:
+            return hit
+        counts: dict[str, int] = {}
+        verdicts: list[NodeVerdict] = []
+        for node in ssn.nodes:
+            future = node.future_idle()
+            if res.less_equal(task.resreq, future):
+                reasons = tuple(f.reason for f in fw.predicate_failures(task, node))
+            else:
+                reasons = ("Insufficient " + res.less_equal_names(task.resreq, future, ssn.dims)[0],)
+            verdicts.append((node.name, reasons))
+            for reason in reasons:
+                counts[reason] = counts.get(reason, 0) + 1
+        message = f"0/{len(ssn.nodes)} nodes are unavailable"
+        if counts:
+            message += ": " + ", ".join(sorted(f"{n} {reason}" for reason, n in counts.items())) + "."
+        if len(self._fit_errors) > 4096:
+            self._fit_errors.clear()
+        found = self._fit_errors[key] = (message, counts, verdicts)
+        return found
 
     # -- enqueue ---------------------------------------------------------------------------------------------------
     def enqueue(self) -> None:
@@ -211,7 +249,8 @@ class Actions:
             if node is None:
                 if task.spec_key:
                     job.fit_failed.add(task.spec_key)
-                ssn.emit(event("no-node", task=task.key, job=job.uid, queue=queue.name, reason=why))
+                ssn.emit(event("no-node", task=task.key, job=job.uid, queue=queue.name, reason=why,
+                               reasons=self._counts(task, why)))
                 continue
             if pipelined:
                 stmt.pipeline(task, node)
@@ -261,11 +300,14 @@ class Actions:
                 while not heap.empty():
                     ordered.append(heap.pop())
         for task in ordered:
-            node, pipelined, why = self.choose_node(task)
+            node, pipelined, why = self.choose_node(task, "backfill")
             owner = task.job
             assert owner is not None
             if node is None or pipelined:
-                ssn.emit(event("no-node", task=task.key, job=owner.uid, queue=owner.queue, reason=why))
+                if pipelined:
+                    why = "only a node whose releasing pods are still running has room (backfill does not pipeline)"
+                ssn.emit(event("no-node", task=task.key, job=owner.uid, queue=owner.queue, reason=why,
+                               reasons=self._counts(task, why) if node is None else None))
                 continue
             ssn.set_status(task, ALLOCATED)
             ssn.node_add(node, task)
@@ -303,8 +345,14 @@ class Actions:
                 tasks[id(job)] = heap
         return queues, preemptors, tasks, starving
 
+    def _counts(self, task: TaskInfo, why: str) -> dict[str, int]:
+        """The reason counts behind the message fit_errors just gave."""
+        hit = self._fit_errors.get((self.ssn.changes, id(task.pod.spec), task.namespace, tuple(task.resreq)))
+        return dict(hit[1]) if hit is not None and hit[0] == why else {}
+
     def _victim_nodes(self, task: TaskInfo) -> list[NodeInfo]:
-        return [n for n in self.ssn.nodes if self.fw.predicate(task, n) is None]
+        """PredicateForPreemptAction: every node but those an UnschedulableAndUnresolvable status rules out."""
+        return [n for n in self.ssn.nodes if self.fw.preempt_candidate(task, n)]
 
     def reclaim(self) -> None:
         ssn, fw = self.ssn, self.fw

@@ -176,6 +176,8 @@ class ExplainObserver(Observer):
         self.ssn: Session | None = None
         self.fw: Framework | None = None
         self.queues_of: dict[str, str] = {}
+        self.no_nodes: dict[tuple[str, str], list[tuple[str, tuple[str, ...]]]] = {}
+        """(action, task) -> every node with why it failed the task, for the tasks asked about and their jobs."""
 
     def opened(self, ssn: Session, fw: Framework) -> None:
         self.ssn, self.fw = ssn, fw
@@ -227,6 +229,11 @@ class ExplainObserver(Observer):
         self._seq += 1
         if task.key in self.tasks and task.key not in self.task_seq:
             self.task_seq[task.key] = self._seq
+
+    def no_node(self, action: str, task: TaskInfo, verdicts: Sequence[tuple[str, tuple[str, ...]]]) -> None:
+        job = task.job
+        if task.key in self.tasks or task.key == self.pod or (job is not None and job.uid in self.jobs):
+            self.no_nodes[(action, task.key)] = list(verdicts)
 
     def victims(self, selection: VictimSelection) -> None:
         if not self.pod:
@@ -446,6 +453,7 @@ def job_reasons(result: SimulationResult, watch: ExplainObserver, subject: Subje
     if job is None:
         return (f"its queue {subject.queue!r} does not exist: Volcano ignores the job",)
     out: list[str] = []
+    detailed = False
     proportion = result.framework.plugins.get("proportion")
     for action, events in result.actions:
         for item in events:
@@ -468,6 +476,10 @@ def job_reasons(result: SimulationResult, watch: ExplainObserver, subject: Subje
                 out.append(f"{action}: {task} refused by {item.get('by')} Allocatable{detail}")
             elif item.type == "no-node":
                 out.append(f"{action}: {task}: {item.get('reason')}")
+                verdicts = watch.no_nodes.get((action, str(task)))
+                if verdicts and (subject.kind == "task" or not detailed):
+                    detailed = True
+                    out.extend(f"{action}: {task}: {line}" for line in node_lines(verdicts))
             elif item.type == "gang-discarded":
                 out.append(f"{action}: placed {', '.join(str(t) for t in _as_list(item.get('tasks')))} but the job "
                            f"stayed below minAvailable {job.min_available} (gang): undone")
@@ -496,6 +508,23 @@ def job_reasons(result: SimulationResult, watch: ExplainObserver, subject: Subje
 
 def _as_list(value: object) -> list[object]:
     return list(value) if isinstance(value, list) else [value]
+
+
+MAX_NODES_NAMED = 8
+
+
+def node_lines(verdicts: Sequence[tuple[str, tuple[str, ...]]]) -> list[str]:
+    """The nodes that failed a task, grouped by their reasons (in node name order): `nodes a, b: <reasons>`."""
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for node, reasons in verdicts:
+        groups.setdefault(reasons, []).append(node)
+    out = []
+    for reasons, nodes in groups.items():
+        shown = ", ".join(nodes[:MAX_NODES_NAMED])
+        if len(nodes) > MAX_NODES_NAMED:
+            shown += f" and {len(nodes) - MAX_NODES_NAMED} more"
+        out.append(f"{'node' if len(nodes) == 1 else 'nodes'} {shown}: {', '.join(reasons) or 'passes'}")
+    return out
 
 
 def _enqueue_detail(result: SimulationResult, job: JobInfo, by: str) -> str:
@@ -723,6 +752,18 @@ class PodStory:
     conf_source: str = ""
     notes: list[str] = field(default_factory=list)
     rule: str = VICTIM_ORDER_RULE
+    waiting: list[Waiting] = field(default_factory=list)
+    """Every time allocate or backfill found no node for the pod, with each node's reasons."""
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """One try that found no node for the pod: Volcano's FitErrors message, its counts and every node's reasons."""
+
+    action: str
+    reason: str
+    counts: dict[str, int]
+    nodes: list[tuple[str, tuple[str, ...]]]
 
 
 def pod_story(cluster: Cluster, conf: SchedulerConf, name: str) -> PodStory:
@@ -761,7 +802,16 @@ def pod_story(cluster: Cluster, conf: SchedulerConf, name: str) -> PodStory:
         reasons = _not_considered(result, task)
     pod = next(p for p in cluster.pods if p.key == subject.name)
     status = task_status(pod) if task is not None else ""
-    return PodStory(subject, status, pod.node_name, verdict, eviction, records, reasons, notes=list(result.notes))
+    waiting = []
+    for action, events in result.actions:
+        for item in events:
+            if item.type == "no-node" and item.get("task") == subject.name:
+                found = item.get("reasons")
+                counts = dict(found) if isinstance(found, dict) else {}
+                nodes = watch.no_nodes.get((action, subject.name), [])
+                waiting.append(Waiting(action, str(item.get("reason")), counts, nodes))
+    return PodStory(subject, status, pod.node_name, verdict, eviction, records, reasons, notes=list(result.notes),
+                    waiting=waiting)
 
 
 def _not_considered(result: SimulationResult, task: TaskInfo | None) -> list[str]:

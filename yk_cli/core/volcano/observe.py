@@ -7,6 +7,7 @@ without an observer the actions run exactly as before.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from yk_cli.core.volcano.framework import Framework, VictimStep
@@ -51,3 +52,7 @@ class Observer:
 
     def victims(self, selection: VictimSelection) -> None:
         """reclaim or preempt finished one victim selection on one node."""
+
+    def no_node(self, action: str, task: TaskInfo, verdicts: Sequence[tuple[str, tuple[str, ...]]]) -> None:
+        """allocate or backfill found no node for `task`: every node with the reasons it fails the task
+        (Insufficient <resource>, or the predicates' statuses in kube-scheduler's words)."""
