@@ -77,7 +77,22 @@ TASK_GROUPS = warning(
     "A gang annotation (yunikorn.apache.org/task-groups) the shim cannot read.",
     "The annotation must be a JSON list of task groups, each with a `name`, a `minMember` of at least 1 and a "
     '`minResource` map of Kubernetes quantities: `[{"name": "executors", "minMember": 4, "minResource": {"cpu": '
-    '"1", "memory": "2Gi"}}]`. Like YuniKorn\'s shim, yk then schedules the application without gang scheduling.',
+    '"1", "memory": "2Gi"}}]`. Like YuniKorn\'s shim, yk then schedules the application without gang scheduling. '
+    "The same happens when a task group's `nodeSelector`, `tolerations`, `affinity`, `topologySpreadConstraints` "
+    "or `labels` hold a value of the wrong type (the shim cannot read the annotation) or one the Kubernetes API "
+    "server refuses (the shim cannot create the group's placeholder pods and falls back to normal scheduling).",
+)
+BAD_POD_SPEC = error(
+    "cluster-bad-pod-spec",
+    "A label, taint, toleration, selector, affinity, spread constraint or host port the Kubernetes API server refuses.",
+    "Pods, nodes and namespaces in a dump are checked as the API server validates them on creation: label keys "
+    "and values, taint effects (NoSchedule, PreferNoSchedule, NoExecute), toleration operators (Equal, Exists; an "
+    "empty key needs Exists, Exists takes no value, tolerationSeconds needs NoExecute), node selector operators "
+    "and their values (In/NotIn need values, Exists/DoesNotExist none, Gt/Lt one integer), matchFields on "
+    "metadata.name only, pod affinity terms with a topologyKey, spread constraints with a maxSkew of at least 1 "
+    "and a known whenUnsatisfiable, host ports from 1 to 65535. A live cluster cannot hold such an object: the "
+    "dump was edited or made by hand. yk keeps what it can read (a selector term that does not parse matches no "
+    "node, as kube-scheduler treats it), which may not be what its author meant.",
 )
 
 CLUSTER_RULES: tuple[Rule, ...] = (
@@ -93,4 +108,5 @@ CLUSTER_RULES: tuple[Rule, ...] = (
     APP_MISMATCH,
     MULTIPLE_CONFIGS,
     TASK_GROUPS,
+    BAD_POD_SPEC,
 )

@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from yk_cli.core import cluster_rules as cr
 from yk_cli.core.diagnostics import Problem, Span
 from yk_cli.core.placement import TAG_CREATE_FORCE, TAG_GUARANTEED, TAG_MAX_APPS, TAG_QUOTA
+from yk_cli.core.predicates.model import Namespace, PodSpec
 from yk_cli.core.resources import Resource, add_into, k8s_quantity
 from yk_cli.core.rules import Rule
 from yk_cli.core.workload import (
@@ -43,6 +45,14 @@ from yk_cli.core.workload import (
 from yk_cli.core.yamldoc import Node, resolve_plain
 from yk_cli.load.configmap import configmap_entries
 from yk_cli.load.objects import rfc3339_seconds
+from yk_cli.load.pod_constraints import (
+    Issue,
+    located,
+    namespace_constraints,
+    node_constraints,
+    pod_constraints,
+    task_group_constraints,
+)
 from yk_cli.load.source import decode_text, parse_yaml, read_input
 
 SCHEDULER_NAME = "yunikorn"
@@ -102,6 +112,13 @@ class _Reader:
     def fail(self, rule: Rule, message: str, node: Node | None, hint: str = "") -> _Skip:
         self.report(rule, message, node, hint)
         return _Skip(message)
+
+    def refused(self, issues: Sequence[Issue], obj: Node, subject: str) -> None:
+        """What the API server would refuse in an object's node constraints (pod_constraints' issues)."""
+        if issues:
+            self.problems.extend(
+                located(issues, obj, self.file, wrong_type=cr.INVALID_FIELD, refused=cr.BAD_POD_SPEC, subject=subject)
+            )
 
 
 def _get(node: Node | None, *keys: str) -> Node | None:
@@ -293,6 +310,8 @@ class _Pod:
     daemonset: bool
     restarts: bool
     """Its controller recreates it when it is preempted (restart_on_preemption)."""
+    spec: PodSpec
+    """Namespace, labels and node constraints (pod_constraints)."""
 
 
 def _collect(reader: _Reader, documents: list[Node]) -> list[_Object]:
@@ -368,10 +387,15 @@ def _node_spec(reader: _Reader, obj: _Object) -> NodeSpec | None:
     except _Skip:
         capacity = _valid_quantities(allocatable)  # the bad entry is reported; keep the node and its pods
     unschedulable = _get(obj.node, "spec", "unschedulable")
+    _string_map(reader, _get(obj.node, "metadata", "labels"), "metadata.labels")
+    facts = node_constraints(obj.node)
+    reader.refused(facts.issues, obj.node, f"node {obj.name}")
     return NodeSpec(
         name=obj.name,
         capacity=capacity,
         schedulable=not (unschedulable is not None and unschedulable.value is True),
+        labels=facts.value.labels,
+        taints=facts.value.taints,
     )
 
 
@@ -425,14 +449,21 @@ def _user(
 _NO_GANG: tuple[tuple[TaskGroup, ...], str, int | None] = ((), SOFT, None)
 
 
+class _Refused(ValueError):
+    """A task group whose placeholder pods the API server refuses (the message says so)."""
+
+
 def _gang(
-    reader: _Reader, pod: Node, annotations: dict[str, str]
+    reader: _Reader, pod: Node, annotations: dict[str, str], namespace: str, app_id: str, queue: str | None
 ) -> tuple[tuple[TaskGroup, ...], str, int | None]:
     """GetTaskGroupsFromAnnotation and GetSchedulingPolicyParam: the task groups (minResource in YuniKorn units,
-    plus the `pods: 1` every pod of the group adds), the style and the timeout in nanoseconds."""
+    plus the `pods: 1` every pod of the group adds; the node constraints, namespace and labels of the placeholder
+    pods the shim makes for them), the style and the timeout in nanoseconds."""
     text = annotations.get(ANNOTATION_TASK_GROUPS, "")
     if not text.strip():
         return _NO_GANG
+    # newPlaceholder: the group's labels, then the application id and queue labels over them
+    placeholder_labels = {LABEL_APP_ID: app_id, LABEL_QUEUE: queue or ""}
     try:
         raw = json.loads(text)
         if not isinstance(raw, list):
@@ -454,7 +485,21 @@ def _gang(
                 if amount is None:
                     raise ValueError(f"task group {name}: {key} {value!r} is not a Kubernetes quantity")
                 resources["vcore" if key == "cpu" else str(key)] = amount
-            groups.append(TaskGroup(name, members, resources))
+            placeholders = task_group_constraints(item, namespace, placeholder_labels)
+            issues = placeholders.issues
+            if issues:
+                more = f" and {len(issues) - 1} more" if len(issues) > 1 else ""
+                if any(issue.wrong_type for issue in issues):
+                    first = next(issue for issue in issues if issue.wrong_type)
+                    raise ValueError(f"task group {name}: {first.message}{more}")
+                raise _Refused(
+                    f"{ANNOTATION_TASK_GROUPS}: the API server refuses the placeholder pods of task group {name} "
+                    f"({issues[0].message}{more}): the shim falls back to scheduling without gang scheduling"
+                )
+            groups.append(TaskGroup(name, members, resources, pod=placeholders.value))
+    except _Refused as err:
+        reader.report(cr.TASK_GROUPS, str(err), _get(pod, "metadata", "annotations", ANNOTATION_TASK_GROUPS))
+        return _NO_GANG
     except ValueError as err:
         node = _get(pod, "metadata", "annotations", ANNOTATION_TASK_GROUPS)
         reader.report(cr.TASK_GROUPS, f"{ANNOTATION_TASK_GROUPS} cannot be read ({err}): no gang scheduling", node)
@@ -546,7 +591,14 @@ def _pod(reader: _Reader, obj: _Object, index: int, classes: _Classes, unique_id
     placeholder = any(_go_bool(annotations.get(key, "")) for key in PLACEHOLDER_ANNOTATIONS)
     user, groups = _user(reader, pod, labels, annotations)
     daemonset, daemonset_node = _daemonset_node(pod)
-    gang = _gang(reader, pod, annotations) if ANNOTATION_TASK_GROUPS in annotations else _NO_GANG
+    app_id = application_id(labels, annotations, namespace, uid, unique_ids)
+    queue = queue_name(labels, annotations)
+    node_name = _text(pod, "spec", "nodeName")
+    gang = (
+        _gang(reader, pod, annotations, namespace, app_id, queue) if ANNOTATION_TASK_GROUPS in annotations else _NO_GANG
+    )
+    constraints = pod_constraints(pod, bound=bool(node_name))
+    reader.refused(constraints.issues, pod, f"pod {namespace}/{obj.name}")
     return _Pod(
         index=index,
         node=pod,
@@ -554,11 +606,11 @@ def _pod(reader: _Reader, obj: _Object, index: int, classes: _Classes, unique_id
         namespace=namespace,
         uid=uid,
         created=obj.created,
-        app_id=application_id(labels, annotations, namespace, uid, unique_ids),
-        queue=queue_name(labels, annotations),
+        app_id=app_id,
+        queue=queue,
         user=user,
         groups=groups,
-        node_name=_text(pod, "spec", "nodeName"),
+        node_name=node_name,
         resources=resources,
         priority=priority,
         priority_source=source,
@@ -571,6 +623,7 @@ def _pod(reader: _Reader, obj: _Object, index: int, classes: _Classes, unique_id
         daemonset_node=daemonset_node,
         daemonset=daemonset,
         restarts=_restarted_by_controller(pod),
+        spec=constraints.value,
     )
 
 
@@ -762,11 +815,18 @@ def _build(reader: _Reader, objects: list[_Object]) -> tuple[Workload, str | Non
                 occupied[spec.name] = {}
 
     namespace_tag_map: dict[str, dict[str, str]] = {}
+    namespaces: list[Namespace] = []
     for obj in objects:
         if obj.kind == "Namespace":
             annotations = _string_map(reader, _get(obj.node, "metadata", "annotations"), "metadata.annotations")
             namespace_tag_map[obj.name] = namespace_tags(annotations)
+            _string_map(reader, _get(obj.node, "metadata", "labels"), "metadata.labels")
+            found = namespace_constraints(obj.node)
+            reader.refused(found.issues, obj.node, f"namespace {obj.name}")
+            namespaces.append(found.value)
 
+    foreign: dict[str, list[PodSpec]] = {name: [] for name in nodes}
+    """Running pods of other schedulers by node: other pods' affinity and spread count them."""
     pods: list[_Pod] = []
     pod_objects = [o for o in objects if o.kind == "Pod"]
     for index, obj in enumerate(pod_objects):
@@ -785,6 +845,7 @@ def _build(reader: _Reader, objects: list[_Object]) -> tuple[Workload, str | Non
             if node_name:
                 with contextlib.suppress(_Skip):
                     add_into(occupied[node_name], pod_resource(reader, obj.node))
+                    foreign[node_name].append(_foreign_pod(reader, obj, namespace))
             continue
         pod = _pod(reader, obj, index, lookup, unique_ids)
         if pod is not None:
@@ -794,13 +855,26 @@ def _build(reader: _Reader, objects: list[_Object]) -> tuple[Workload, str | Non
         reader.report(cr.NO_NODES, "the dump has pods but no nodes: nothing can be scheduled", pod_objects[0].node)
 
     node_specs = tuple(
-        NodeSpec(name=n.name, capacity=n.capacity, schedulable=n.schedulable, occupied=occupied[n.name])
-        for n in nodes.values()
+        replace(n, occupied=occupied[n.name], foreign_pods=tuple(foreign[n.name])) for n in nodes.values()
     )
     applications = _applications(reader, pods, now, namespace_tag_map)
     gang = tuple(f"{p.namespace}/{p.name}" for p in pods if p.placeholder)
-    workload = Workload(priority_classes=tuple(classes), nodes=node_specs, applications=applications, gang_pods=gang)
+    workload = Workload(
+        priority_classes=tuple(classes),
+        nodes=node_specs,
+        applications=applications,
+        gang_pods=gang,
+        namespaces=tuple(namespaces),
+    )
     return workload, queues_yaml
+
+
+def _foreign_pod(reader: _Reader, obj: _Object, namespace: str) -> PodSpec:
+    """A running pod of another scheduler: its namespace, labels and constraints (its node is given)."""
+    _string_map(reader, _get(obj.node, "metadata", "labels"), "metadata.labels")
+    found = pod_constraints(obj.node, bound=True)
+    reader.refused(found.issues, obj.node, f"pod {namespace}/{obj.name}")
+    return found.value
 
 
 def _queue_source(pod: Node) -> Node | None:
@@ -858,6 +932,7 @@ def _applications(
                         required_node=pod.daemonset,
                         priority_class=pod.priority_class,
                         restart_on_preemption=pod.restarts,
+                        pod=pod.spec,
                     )
                 )
             else:
@@ -877,6 +952,7 @@ def _applications(
                         priority_source=pod.priority_source,
                         restart_on_preemption=pod.restarts,
                         task_group=pod.task_group,
+                        pod=pod.spec,
                     )
                 )
         submit = _seconds(first.created, now)
