@@ -3,8 +3,10 @@
     load_volcano(names, conf=None) -> VolcanoInputs
 
 `names` are files, directories (their *.yaml/*.yml files) or `-` for standard input, each holding a `kind: List`,
-several `---` documents or single objects: Queues, PodGroups, Pods, PriorityClasses, Nodes, Volcano Jobs and the
-`volcano-scheduler-configmap` ConfigMap (key `volcano-scheduler.conf`). Objects of other kinds are counted and left
+several `---` documents or single objects: Queues, PodGroups, Pods, PriorityClasses, Nodes, Namespaces, Volcano Jobs
+and the `volcano-scheduler-configmap` ConfigMap (key `volcano-scheduler.conf`). What node predicates read (node
+labels, taints and unschedulable; pod nodeSelector, tolerations, affinity, topology spread constraints, host ports,
+labels and namespace; Namespace labels) goes through load/pod_constraints. Objects of other kinds are counted and left
 out. A file whose first document is a plain volcano-scheduler.conf (actions/tiers/configurations, no kind) counts as
 a conf found in the input. The scheduler configuration is `conf` (a plain volcano-scheduler.conf, or a file holding
 that ConfigMap), else the first conf of the input, else Volcano's built-in default; `VolcanoInputs.conf_source` and
@@ -21,6 +23,7 @@ import os
 from dataclasses import dataclass, field, replace
 
 from yk_cli.core.diagnostics import Problem
+from yk_cli.core.predicates.model import NO_POD_SPEC, Namespace, PodSpec
 from yk_cli.core.resources import k8s_quantity
 from yk_cli.core.volcano import rules as vr
 from yk_cli.core.volcano.conf import ConfLoad, default_conf, load_conf
@@ -40,6 +43,7 @@ from yk_cli.core.volcano.model import (
 from yk_cli.core.yamldoc import Node as YamlNode
 from yk_cli.load.configmap import embedded_position
 from yk_cli.load.objects import ObjectReader, SkipObject, go_bool, rfc3339_seconds
+from yk_cli.load.pod_constraints import Issue, located, namespace_constraints, node_constraints, pod_constraints
 from yk_cli.load.source import InputError, decode_text, expand_inputs, parse_yaml, read_input
 
 CONF_CONFIGMAP = "volcano-scheduler-configmap"
@@ -227,6 +231,30 @@ def pod_request(reader: ObjectReader, spec: YamlNode | None) -> tuple[Quantities
     return total, init
 
 
+def _refused(reader: ObjectReader, issues: tuple[Issue, ...], obj: YamlNode, subject: str) -> None:
+    """What the API server would refuse in an object's node-predicate fields (pod_constraints' issues): a value of
+    the wrong type and a refused value alike are volcano-invalid-field, placed at the field. The object stays in the
+    session, read as kube-scheduler reads it (a selector term that does not parse matches no node)."""
+    if issues:
+        reader.problems.extend(
+            located(issues, obj, reader.file, wrong_type=vr.INVALID_FIELD, refused=vr.INVALID_FIELD, subject=subject)
+        )
+
+
+def plain_spec(spec: PodSpec) -> PodSpec:
+    """NO_POD_SPEC for a pod without labels or anything the predicates read (Pod.spec's default, read in the pod's
+    own namespace), else the spec itself."""
+    return NO_POD_SPEC if spec == PodSpec(namespace=spec.namespace) else spec
+
+
+def pod_spec(reader: ObjectReader, obj: YamlNode, namespace: str, name: str) -> PodSpec:
+    """The pod's namespace, labels and node constraints (load/pod_constraints); a pod with spec.nodeName is bound
+    there already, so its nodeName is no constraint."""
+    read = pod_constraints(obj, bound=bool(_text(obj, "spec", "nodeName")))
+    _refused(reader, read.issues, obj, f"Pod {namespace}/{name}")
+    return plain_spec(read.value)
+
+
 def _pod(reader: ObjectReader, obj: YamlNode, namespace: str, name: str) -> Pod:
     meta = _get(obj, "metadata")
     spec = _get(obj, "spec")
@@ -262,6 +290,7 @@ def _pod(reader: ObjectReader, obj: YamlNode, namespace: str, name: str) -> Pod:
         scheduler_name=_text(spec, "schedulerName") or "default-scheduler",
         queue_annotation=annotations.get(QUEUE_NAME_ANNOTATION, ""),
         deleting=_get(meta, "deletionTimestamp") is not None,
+        spec=pod_spec(reader, obj, namespace, name),
     )
 
 
@@ -284,13 +313,22 @@ def _node(reader: ObjectReader, obj: YamlNode, name: str) -> Node:
         if _text(condition, "type") == "Ready":
             ready = _text(condition, "status") == "True"
     unschedulable = _get(obj, "spec", "unschedulable")
+    facts = node_constraints(obj)
+    _refused(reader, facts.issues, obj, f"Node {name}")
     return Node(
         name=name,
         allocatable=allocatable,
         ready=ready,
         unschedulable=unschedulable is not None and unschedulable.kind == "scalar" and unschedulable.value is True,
         labels=reader.string_map(_get(obj, "metadata", "labels"), "metadata.labels"),
+        taints=facts.value.taints,
     )
+
+
+def _namespace(reader: ObjectReader, obj: YamlNode, name: str) -> Namespace:
+    read = namespace_constraints(obj)
+    _refused(reader, read.issues, obj, f"Namespace {name}")
+    return read.value
 
 
 def _job_pod_group(reader: ObjectReader, obj: YamlNode, namespace: str, name: str) -> PodGroup:
@@ -341,6 +379,7 @@ class _Collected:
     pods: list[Pod] = field(default_factory=list)
     classes: list[PriorityClass] = field(default_factory=list)
     nodes: list[Node] = field(default_factory=list)
+    namespaces: list[Namespace] = field(default_factory=list)
     confs: list[tuple[YamlNode, str, str, bool]] = field(default_factory=list)
     """(the ConfigMap's volcano-scheduler.conf value node or a plain conf's root, its file, the file's text, whether
     it is a plain conf)."""
@@ -389,6 +428,8 @@ def _collect(reader: ObjectReader, document: YamlNode, text: str, out: VolcanoIn
             found.classes.append(_priority_class(reader, document, name))
         elif kind == "Node" and api == "v1":
             found.nodes.append(_node(reader, document, name))
+        elif kind == "Namespace" and api == "v1":
+            found.namespaces.append(_namespace(reader, document, name))
         elif kind == "ConfigMap" and name == CONF_CONFIGMAP:
             value = _get(document, "data", CONF_KEY)
             if value is None:
@@ -576,6 +617,7 @@ def load_volcano(
         pods=tuple(pods),
         priority_classes=tuple(found.classes),
         nodes=tuple(found.nodes),
+        namespaces=tuple(found.namespaces),
     )
     out.problems.sort(key=Problem.sort_key)
     return out

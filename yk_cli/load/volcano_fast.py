@@ -4,11 +4,13 @@
 
 yk's YAML composer keeps a position for every node, which a 50,000-pod dump cannot afford (minutes, and more
 nodes than the YAML-bomb guard allows). JSON needs no positions when nothing is wrong with it: this reads every
-input with json.loads and builds Queues, PodGroups, Pods, PriorityClasses and Nodes exactly as load_volcano does.
-It gives up (returns None) at the first thing it does not handle identically (not JSON, a directory or stdin, a
-Volcano Job, a scheduler ConfigMap whose conf has any problem, a value of an unexpected type, a bad quantity or
-timestamp, a duplicate object, a pod without `pods` in a form it knows): the caller then runs load_volcano, which
-reports every problem with its position. tests/test_volcano_simulate_fast.py checks both give the same cluster.
+input with json.loads and builds Queues, PodGroups, Pods, PriorityClasses, Nodes and Namespaces exactly as
+load_volcano does (the node predicates' fields through load/pod_constraints, as there). It gives up (returns None)
+at the first thing it does not handle identically (not JSON, a directory or stdin, a Volcano Job, a scheduler
+ConfigMap whose conf has any problem, a value of an unexpected type, a bad quantity or timestamp, a duplicate
+object, a pod without `pods` in a form it knows, a node-predicate field the API server would refuse): the caller
+then runs load_volcano, which reports every problem with its position. tests/test_volcano_simulate_fast.py checks
+both give the same cluster.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ import os
 from dataclasses import replace
 from typing import Any
 
+from yk_cli.core.predicates.decode import decode_labels
+from yk_cli.core.predicates.model import NO_POD_SPEC, Namespace, NodeFacts, PodSpec
 from yk_cli.core.resources import k8s_quantity
 from yk_cli.core.volcano.conf import load_conf
 from yk_cli.core.volcano.model import (
@@ -34,6 +38,7 @@ from yk_cli.core.volcano.model import (
     Queue,
 )
 from yk_cli.load.objects import GO_TRUE, rfc3339_seconds
+from yk_cli.load.pod_constraints import POD_SPEC_KEYS, Read, namespace_constraints, node_constraints, pod_constraints
 from yk_cli.load.source import parse_yaml, read_input
 from yk_cli.load.volcano import (
     CONF_CONFIGMAP,
@@ -48,6 +53,7 @@ from yk_cli.load.volcano import (
     VOLCANO_GROUPS,
     VolcanoInputs,
     load_volcano,
+    plain_spec,
 )
 
 
@@ -194,6 +200,13 @@ def _pod_request(spec: Any) -> tuple[Quantities, Quantities]:
     return total, init
 
 
+def _clean(read: Read[Any]) -> Any:
+    """A pod_constraints value, or give up when the API server would refuse something (it needs a position)."""
+    if read.issues:
+        raise _GiveUp
+    return read.value
+
+
 def _pod(obj: Any, namespace: str, name: str) -> Pod:
     meta = _map(obj.get("metadata"))
     spec = _map(obj.get("spec"))
@@ -232,7 +245,39 @@ def _pod(obj: Any, namespace: str, name: str) -> Pod:
         scheduler_name=_text(spec, "schedulerName") or "default-scheduler",
         queue_annotation=annotations.get(QUEUE_NAME_ANNOTATION, ""),
         deleting=meta.get("deletionTimestamp") is not None,
+        spec=_pod_spec(obj),
     )
+
+
+_PREDICATE_KEYS = tuple(k for k in POD_SPEC_KEYS if k not in ("containers", "initContainers", "nodeName"))
+
+
+def _pod_spec(obj: Any) -> PodSpec:
+    """load.volcano.pod_spec on plain data. A pod whose spec has none of the fields node predicates read (no
+    container ports either) is only its namespace and labels: that spec is built here, once per distinct pair,
+    without the general reader (a 50,000-pod dump would spend seconds in it)."""
+    spec = obj.get("spec")
+    if type(spec) is dict and not any(spec.get(k) is not None for k in _PREDICATE_KEYS):
+        containers = [*_containers(spec.get("containers")), *_containers(spec.get("initContainers"))]
+        if all(type(c) is dict and c.get("ports") is None for c in containers):
+            meta = obj.get("metadata")
+            raw = meta.get("labels") if type(meta) is dict else None
+            namespace = _text(obj, "metadata", "namespace") or "default"
+            if raw is None:
+                return NO_POD_SPEC
+            if type(raw) is dict and all(type(v) is str for v in raw.values()):
+                return _labels_only(namespace, tuple(raw.items()))
+    found: PodSpec = _clean(pod_constraints(obj, bound=bool(_text(obj, "spec", "nodeName"))))
+    return plain_spec(found)
+
+
+@functools.lru_cache(maxsize=4096)
+def _labels_only(namespace: str, labels: tuple[tuple[str, str], ...]) -> PodSpec:
+    """A pod spec of namespace and labels alone (labels checked as pod_constraints checks them)."""
+    _, problems = decode_labels(dict(labels), ("metadata", "labels"))
+    if problems:
+        raise _GiveUp
+    return plain_spec(PodSpec(namespace=namespace, labels=tuple(sorted(labels))))
 
 
 def _queue(obj: Any, name: str) -> Queue:
@@ -280,12 +325,14 @@ def _node(obj: Any, name: str) -> Node:
         if _text(condition, "type") == "Ready":
             ready = _text(condition, "status") == "True"
     unschedulable = _get(obj, "spec", "unschedulable")
+    facts: NodeFacts = _clean(node_constraints(obj))
     return Node(
         name=name,
         allocatable=_quantities(_get(obj, "status", "allocatable")) or {},
         ready=ready,
         unschedulable=unschedulable is True,
         labels=_strings(_get(obj, "metadata", "labels")),
+        taints=facts.taints,
     )
 
 
@@ -335,6 +382,9 @@ def _collect(item: Any, found: dict[str, list[Any]], seen: set[tuple[str, str, s
         found["classes"].append(_priority_class(item, name))
     elif kind == "Node" and api == "v1":
         found["nodes"].append(_node(item, name))
+    elif kind == "Namespace" and api == "v1":
+        namespace_value: Namespace = _clean(namespace_constraints(item))
+        found["namespaces"].append(namespace_value)
     else:
         ignored[kind] = ignored.get(kind, 0) + 1
 
@@ -345,7 +395,9 @@ def load_volcano_fast(
     """The inputs when every dump is a JSON file the fast path reads exactly; None otherwise (see the docstring)."""
     if not names or any(name == "-" or os.path.isdir(name) for name in names):
         return None
-    found: dict[str, list[Any]] = {"queues": [], "groups": [], "pods": [], "classes": [], "nodes": [], "confs": []}
+    found: dict[str, list[Any]] = {
+        "queues": [], "groups": [], "pods": [], "classes": [], "nodes": [], "namespaces": [], "confs": []
+    }
     seen: set[tuple[str, str, str]] = set()
     ignored: dict[str, int] = {}
     texts: dict[str, str] = {}
@@ -381,7 +433,7 @@ def load_volcano_fast(
     groups += [g for g in extra if (g.namespace, g.name) not in existing]
     base.cluster = Cluster(
         queues=tuple(found["queues"]), pod_groups=tuple(groups), pods=tuple(pods),
-        priority_classes=tuple(found["classes"]), nodes=tuple(found["nodes"]),
+        priority_classes=tuple(found["classes"]), nodes=tuple(found["nodes"]), namespaces=tuple(found["namespaces"]),
     )
     base.ignored_kinds = ignored
     base.texts.update(texts)

@@ -184,7 +184,7 @@ class PredicatesPlugin(Plugin):
         self.placed: PlacedPods | None = None
         tasks = [t for job in ssn.jobs.values() for t in job.tasks]
         on_nodes = [t for node in ssn.nodes for t in node.tasks.values()]
-        if any(self.view(t).dynamic for t in (*tasks, *on_nodes)):
+        if self._any_dynamic(tasks) or self._any_dynamic(on_nodes):
             self.placed = PlacedPods(list(self.facts.values()), ssn.namespaces)
             for node in ssn.nodes:
                 for task in node.tasks.values():
@@ -193,6 +193,22 @@ class PredicatesPlugin(Plugin):
         self._notes(ssn, tasks)
         self.predicate = self._predicate
         self.predicate_failures = self._failures
+
+    def _any_dynamic(self, tasks: Iterable[TaskInfo]) -> bool:
+        """Whether some task has a constraint the pod-dependent plugins enabled here check (one look per spec)."""
+        seen: set[int] = set()
+        for task in tasks:
+            spec = task.pod.spec
+            if id(spec) in seen:
+                continue
+            seen.add(id(spec))
+            if (
+                (self.node_ports and spec.host_ports)
+                or (self.pod_affinity and (spec.pod_affinity or spec.pod_anti_affinity))
+                or (self.spread and any(c.when_unsatisfiable == DO_NOT_SCHEDULE for c in spec.topology_spread))
+            ):
+                return True
+        return False
 
     # -- the pod's view ------------------------------------------------------------------------------------------------
     def view(self, task: TaskInfo) -> _View:
