@@ -167,6 +167,8 @@ def render_pod_lines(story: PodStory) -> Iterator[str]:
         answer = f"Evicted by {action} on node {node} to make room for {preemptor}."
     elif story.verdict == "spared":
         answer = "Spared: victim selections looked at it and kept it."
+    elif story.waiting:
+        answer = "Waiting: no node takes it (why below); no victim selection looked at it."
     else:
         answer = "Not considered: no victim selection looked at it."
     yield from _wrap("Answer: " + answer, "  ", "")

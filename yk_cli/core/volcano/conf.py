@@ -178,12 +178,19 @@ def _bool(node: Node, path: Path, errors: _TypeErrors) -> bool | None:
 
 
 def _plain_value(node: Node) -> object:
-    """An arguments value as plain data (interface{} in Go)."""
+    """An arguments value as plain data (interface{} in Go): yaml.v2 decodes an unquoted YAML 1.1 boolean (yes, no,
+    on, off, ...) into a bool there."""
     if node.kind == "map":
         return {k.text: _plain_value(v) for k, v in node.pairs}
     if node.kind == "seq":
         return [_plain_value(item) for item in node.items]
-    return node.value if node.style == "" else node.text
+    if node.style != "":
+        return node.text
+    if node.kind == "scalar" and node.text in _YAML11_TRUE:
+        return True
+    if node.kind == "scalar" and node.text in _YAML11_FALSE:
+        return False
+    return node.value
 
 
 def _arguments(node: Node, path: Path, errors: _TypeErrors) -> dict[str, object]:
