@@ -92,10 +92,9 @@ class Reference:
         ]
         by_name = {n.name: n for n in self.nodes}
         self.cluster: dict[str, int] = {}
-        for n in self.nodes:
-            if n.schedulable:
-                for k, v in n.capacity.items():
-                    self.cluster[k] = self.cluster.get(k, 0) + v
+        for n in self.nodes:  # every node, cordoned ones included (partition.go addNodeToList)
+            for k, v in n.capacity.items():
+                self.cluster[k] = self.cluster.get(k, 0) + v
         names: set[str] = set()
         for spec in workload.nodes:
             names.update(spec.capacity, spec.occupied)
@@ -382,6 +381,7 @@ class Reference:
                     self._user_ok(app, ask)
                     and (room is None or fits_in_max_undef(ask.resources, room))
                     and fits_in(ask.resources, ask.reserved.available)  # type: ignore[union-attr]
+                    and ask.reserved.schedulable  # type: ignore[union-attr]  # (NodeUnschedulable: no tolerations here)
                 ):
                     return ("allocate", ask, ask.reserved)  # type: ignore[return-value]
             for ask in reserved:
@@ -428,7 +428,8 @@ class Reference:
                     if node is None or (node.reserved_by is not None and node.reserved_by.required):
                         continue
                     self.cancel = node.reserved_by
-                    return ("allocate" if fits_in(ask.resources, node.available) else "reserve", ask, node)
+                    fits = fits_in(ask.resources, node.available) and node.schedulable  # NodeUnschedulable
+                    return ("allocate" if fits else "reserve", ask, node)
                 order = self._node_order()
                 node = next(
                     (n for n in order if fits_in(ask.resources, n.capacity) and fits_in(ask.resources, n.available)),

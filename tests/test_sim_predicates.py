@@ -309,3 +309,168 @@ def test_gang_real_pod_goes_elsewhere_when_its_placeholder_node_fails() -> None:
         (codes.PLACEHOLDER, "tg-gang-tg-0", "n1"),
         (codes.REPLACE, "real", "n1"),
     ]
+
+
+ZONES = """
+nodes:
+  - {name: n1, resources: {vcore: 8}, labels: {kubernetes.io/hostname: n1, topology.kubernetes.io/zone: a}}
+  - {name: n2, resources: {vcore: 8}, labels: {kubernetes.io/hostname: n2, topology.kubernetes.io/zone: a}}
+  - {name: n3, resources: {vcore: 8}, labels: {kubernetes.io/hostname: n3, topology.kubernetes.io/zone: b}}
+"""
+
+
+def test_topology_spread_anti_affinity_and_host_ports_follow_the_pods_placed() -> None:
+    """The pod-dependent Filters run on every try against the pods placed so far: a zone spread of maxSkew 1 keeps
+    the zones within one pod, a hostname anti-affinity puts one pod per node, a host port one pod per node; the
+    pods left over wait with kube-scheduler's reason."""
+    trace = run(
+        ONE_LEAF,
+        ZONES
+        + """
+        applications:
+          - id: web
+            queue: root.a
+            labels: {app: web}
+            topologySpreadConstraints:
+              - maxSkew: 1
+                topologyKey: topology.kubernetes.io/zone
+                whenUnsatisfiable: DoNotSchedule
+                labelSelector: {matchLabels: {app: web}}
+            asks:
+              - {name: web, count: 5, resources: {vcore: 1}}
+          - id: db
+            queue: root.a
+            labels: {app: db}
+            affinity:
+              podAntiAffinity:
+                requiredDuringSchedulingIgnoredDuringExecution:
+                  - {topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: db}}}
+            asks:
+              - {name: db, count: 4, resources: {vcore: 1}}
+          - id: ports
+            queue: root.a
+            hostPorts: [8080]
+            asks:
+              - {name: p, count: 4, resources: {vcore: 1}}
+        """.replace("\n        ", "\n"),
+    )
+    placed = [(e.ask, e.node) for e in trace.events if e.type == codes.ALLOCATE]
+    assert placed == [
+        ("web-0", "n1"),
+        ("web-1", "n3"),
+        ("web-2", "n2"),
+        ("web-3", "n3"),
+        ("web-4", "n1"),
+        ("db-0", "n2"),
+        ("db-1", "n1"),
+        ("db-2", "n3"),
+        ("p-0", "n2"),
+        ("p-1", "n1"),
+        ("p-2", "n3"),
+    ]
+    assert pending(trace) == {
+        "db-3": (codes.NODE_PREDICATES, "0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules."),
+        "p-3": (
+            codes.NODE_PREDICATES,
+            "0/3 nodes are available: 3 node(s) didn't have free ports for the requested pod ports.",
+        ),
+    }
+
+
+def test_running_pods_anti_affinity_keeps_matching_pods_away() -> None:
+    """InterPodAffinity's symmetry: a running pod's required anti-affinity rejects an incoming pod it matches, on
+    every node of its topology domain (here the zone), although the incoming pod has no constraint of its own."""
+    trace = run(
+        ONE_LEAF,
+        ZONES
+        + """
+        applications:
+          - id: loner
+            queue: root.a
+            allocations:
+              - name: loner
+                node: n1
+                resources: {vcore: 1}
+                affinity:
+                  podAntiAffinity:
+                    requiredDuringSchedulingIgnoredDuringExecution:
+                      - {topologyKey: topology.kubernetes.io/zone, labelSelector: {matchLabels: {app: web}}}
+          - id: web
+            queue: root.a
+            labels: {app: web}
+            asks:
+              - {name: web, count: 2, resources: {vcore: 1}}
+          - id: other
+            queue: root.a
+            asks:
+              - {name: other, resources: {vcore: 1}}
+        """.replace("\n        ", "\n"),
+    )
+    assert [(e.ask, e.node) for e in trace.events if e.type == codes.ALLOCATE] == [
+        ("web-0", "n3"),
+        ("web-1", "n3"),
+        ("other", "n2"),
+    ]
+
+
+def test_preemption_checks_the_pod_dependent_predicates_with_the_victims_gone() -> None:
+    """The shim's PreemptionPredicates remove the victims one by one from the core's start index and run the
+    Filters after each: a preemptor with anti-affinity against n1's older pod passes there only once that pod is a
+    victim too (index 1, score 2), so n2 (index 0) wins. With both nodes alike, n1 wins by name, and the core then
+    keeps only the victims its resources need (TryPreemption's final filter): the reserved node still fails the
+    anti-affinity and the ask keeps waiting there, as the real scheduler would."""
+    config = """
+        partitions:
+          - name: default
+            queues:
+              - name: root
+                submitacl: '*'
+                queues:
+                  - name: low
+                    resources: {guaranteed: {vcore: 1}}
+                  - name: high
+                    resources: {guaranteed: {vcore: 8}}
+    """
+    workload = """
+        nodes:
+          - {name: n1, resources: {vcore: 4}, labels: {kubernetes.io/hostname: n1}}
+          - {name: n2, resources: {vcore: 4}, labels: {kubernetes.io/hostname: n2}}
+        applications:
+          - id: batch
+            queue: root.low
+            allocations:
+              - {name: b1, node: n1, resources: {vcore: 2}, startTime: -300s, labels: {app: batch}}
+              - {name: x1, node: n1, resources: {vcore: 2}, startTime: -200s}
+              - {name: b2, node: n2, resources: {vcore: 2}, startTime: -100s, labels: {app: batch}}
+              - {name: b3, node: n2, resources: {vcore: 2}, startTime: -50s, labels: {app: batch}}
+          - id: svc
+            queue: root.high
+            asks:
+              - name: api
+                priority: 100
+                submitTime: -60s
+                resources: {vcore: 2}
+                affinity:
+                  podAntiAffinity:
+                    requiredDuringSchedulingIgnoredDuringExecution:
+                      - {topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: batch}}}
+    """
+    trace = run(
+        config,
+        workload.replace(", labels: {app: batch}}\n              - {name: b3", "}\n              - {name: b3").replace(
+            "startTime: -50s, labels: {app: batch}", "startTime: -50s"
+        ),
+    )
+    assert [(e.type, e.ask, e.node) for e in trace.events] == [
+        (codes.PREEMPT, "api", "n2"),
+        (codes.ALLOCATE, "api", "n2"),
+    ]
+    assert [v.allocation for e in trace.events for v in e.victims] == ["b3"]
+    trace = run(config, workload)
+    assert [(e.type, e.ask, e.node) for e in trace.events] == [(codes.PREEMPT, "api", "n1")]
+    assert [v.allocation for e in trace.events for v in e.victims] == ["x1"]
+    assert pending(trace)["api"] == (
+        codes.NODE_PREDICATES,
+        "its reserved node n1 fails its node predicates (InterPodAffinity: node(s) didn't match pod anti-affinity "
+        "rules): the node stays reserved for it; it preempted once already (an ask preempts at most once)",
+    )

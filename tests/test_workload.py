@@ -239,6 +239,24 @@ def test_document_level_input(text: str, expected: list[tuple[str, int, int]]) -
 
 # Each case: a workload snippet and the (rule, line, column) problems it must give, against the tenant tree.
 PROBLEMS = {
+    "taint effect": (
+        """
+        nodes:
+          - {name: n, resources: {memory: 1}, taints: [{key: k, effect: NoScheduled}]}
+        """,
+        [("workload-bad-pod-spec", 2, 65)],
+        "the Kubernetes API server refuses such a pod or node",
+    ),
+    "node selector value": (
+        """
+        applications:
+          - id: a
+            asks:
+              - {name: x, resources: {memory: 1}, nodeSelector: {zone: "a b"}}
+        """,
+        [("workload-bad-pod-spec", 4, 64)],
+        "the Kubernetes API server refuses such a pod or node",
+    ),
     "repeated task group": (
         """
         applications:

@@ -27,6 +27,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "yk_cli.core.sim.cycle",
     "yk_cli.core.sim.gang",
     "yk_cli.core.sim.nodes",
+    "yk_cli.core.sim.placing",
     "yk_cli.core.sim.preconditions",
     "yk_cli.core.sim.preemption",
     "yk_cli.core.sim.quota",

@@ -87,7 +87,15 @@ def run_pod_story(
 
     inputs = _inputs(config, workload, yunikorn_version, partition, quiet)
     assert inputs.workload is not None
-    options = SimulationOptions(yunikorn_version=yunikorn_version, explain_preemption=True)
+    app_id, _, name = pod.rpartition("/")
+    named = [
+        (app.id, ask.name)
+        for app in inputs.workload.applications
+        for ask in app.asks
+        if ask.name == name and (not app_id or app.id == app_id)
+    ]
+    watched = named[0] if len(named) == 1 else None
+    options = SimulationOptions(yunikorn_version=yunikorn_version, explain_preemption=True, watch_nodes=watched)
     trace = located(simulate(inputs.partition, inputs.tree, inputs.workload, options), inputs.locate)
     try:
         story = pod_story(trace, inputs.tree, pod)

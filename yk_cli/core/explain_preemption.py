@@ -8,7 +8,7 @@ from yk_cli.core import properties as props
 from yk_cli.core import trace as codes
 from yk_cli.core.diagnostics import Path
 from yk_cli.core.queues import QueueTree
-from yk_cli.core.trace import Candidate, PendingAsk, PreemptionAttempt, Trace, TraceEvent
+from yk_cli.core.trace import Candidate, NodeView, PendingAsk, PreemptionAttempt, Trace, TraceEvent
 
 LAWS = {
     codes.VICTIM: "",
@@ -59,6 +59,8 @@ class PodStory:
     """The pod's own tries, when it is an ask."""
     pending: PendingAsk | None
     """Its pending reason at the end, when it is an ask still waiting."""
+    nodes: NodeView | None = None
+    """Every node's verdict on it when it was placed (or reserved a node), else at the end: when it is an ask."""
 
 
 def pod_story(trace: Trace, tree: QueueTree, name: str) -> PodStory:
@@ -105,7 +107,9 @@ def pod_story(trace: Trace, tree: QueueTree, name: str) -> PodStory:
         queue = pending.queue_path
     else:
         queue = next((e.queue_path for e in trace.events if named(e.application, e.ask)), "")
-    return PodStory(application, pod, queue, preempted_by, sightings, tries, pending)
+    view = trace.node_view
+    nodes = view if view is not None and (view.application, view.ask) == (application, pod) else None
+    return PodStory(application, pod, queue, preempted_by, sightings, tries, pending, nodes)
 
 
 def config_path(tree: QueueTree, attempt: PreemptionAttempt, candidate: Candidate) -> Path:

@@ -287,6 +287,40 @@ class PreemptionAttempt:
     """Every running allocation looked at (only with explain_preemption)."""
 
 
+NODE_CHOSEN, NODE_FITS, NODE_FAILS = "chosen", "fits", "fails"
+"""NodeVerdict.verdict: the node the pod went to, a node that could have taken it too, a node that could not."""
+
+
+@dataclass(frozen=True, slots=True)
+class NodeVerdict:
+    """One node's verdict on a pod at one moment (yk explain POD)."""
+
+    node: str
+    verdict: str
+    """NODE_CHOSEN, NODE_FITS or NODE_FAILS."""
+    plugin: str = ""
+    """What stopped it: a Filter plugin (kube-scheduler's name), or `reserved by app/ask`; '' when it fits."""
+    reasons: tuple[str, ...] = ()
+    """kube-scheduler's reason texts (one per short resource for NodeResourcesFit)."""
+    order: int = 0
+    """Its place in the partition's node order then (1 first: the order nodes are tried in); 0 when it is not
+    tried at all (cordoned, or reserved for another ask)."""
+
+
+@dataclass(frozen=True, slots=True)
+class NodeView:
+    """Every node's verdict on one pod: when it was placed (or reserved a node), else at the end of the run."""
+
+    application: str
+    ask: str
+    time: int
+    step: int
+    """The step that placed it (0 when it is still pending: the view is the end of the run's)."""
+    event: str
+    """allocate, replace, reserve, or '' for the end of the run."""
+    nodes: tuple[NodeVerdict, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class Trace:
     """The result of a dry run: the ordered events, what is still pending and a summary."""
@@ -307,6 +341,8 @@ class Trace:
     """Asks that arrived after the start, in order."""
     queues: tuple[str, ...] = ()
     """Every queue path of the partition at the end of the run (dynamic queues included), root first."""
+    node_view: NodeView | None = None
+    """The watched pod's node verdicts (SimulationOptions.watch_nodes), if any."""
 
 
 def replaced_placeholder(event: TraceEvent) -> str:

@@ -280,6 +280,7 @@ POD_KEYS = (
     "nodeName",
 )
 """A pod's namespace, labels and node constraints in a workload (Kubernetes' field names)."""
+POD_SPEC_HINT = "the Kubernetes API server refuses such a pod or node: fix the value (Kubernetes' own field rules)."
 APP_POD_KEYS = tuple(key for key in POD_KEYS if key != "nodeName")
 """What an application sets for all its pods (an ask's own key wins)."""
 
@@ -376,7 +377,7 @@ class _Builder:
             where = (*path, *problem.path)
             if where not in self.reported:
                 self.reported.add(where)
-                self.problems.append(rules.BAD_POD_SPEC.problem(problem.message, where))
+                self.problems.append(rules.BAD_POD_SPEC.problem(problem.message, where, hint=POD_SPEC_HINT))
 
     def pod(self, raw: dict[str, Any], defaults: dict[str, Any], path: Path, app_path: Path) -> PodSpec | None:
         """An ask's, allocation's or task group's node constraints, namespace and labels: its own keys, else its

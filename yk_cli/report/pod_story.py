@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from yk_cli.core.explain_preemption import PodStory, Sighting
-from yk_cli.core.trace import PreemptionAttempt
+from yk_cli.core.trace import ALLOCATE, REPLACE, RESERVE, NodeView, PreemptionAttempt
 from yk_cli.core.unmodelled import Unmodelled
 from yk_cli.report import jsonout
 from yk_cli.report.trace_common import attempt_title, seconds, when
@@ -50,7 +50,31 @@ def render_text(
         out.extend("- " + attempt_title(a) for a in story.tries)
     if story.pending is not None:
         out += ["", f"Still pending: {story.pending.reason}"]
+    out.extend(_node_lines(story.nodes))
     return "\n".join(out) + "\n"
+
+
+NODE_EVENTS = {ALLOCATE: "was allocated", REPLACE: "replaced its placeholder", RESERVE: "reserved a node"}
+
+
+def _node_lines(view: NodeView | None) -> list[str]:
+    """Every node's verdict on the pod when it was placed (or reserved a node), else at the end of the run."""
+    if view is None:
+        return []
+    if view.event:
+        title = f"The nodes when it {NODE_EVENTS.get(view.event, view.event)} (step {view.step}, {when(view.time)}):"
+    else:
+        title = f"The nodes at the end of the run ({when(view.time)}):"
+    rows = [("NODE", "ORDER", "VERDICT", "WHY")]
+    for v in view.nodes:
+        why = v.plugin
+        if v.reasons and not v.plugin.startswith("reserved by"):
+            why = f"{v.plugin}: {', '.join(v.reasons)}"
+        rows.append((v.node, str(v.order) if v.order else "-", v.verdict, why))
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    lines = ["  " + "  ".join(row[i].ljust(widths[i]) for i in range(3)) + "  " + row[3] for row in rows]
+    note = "(ORDER: the partition's node order then; the first node that fits and passes takes the pod)"
+    return ["", title, *[line.rstrip() for line in lines], note]
 
 
 def _sighting(s: Sighting, locate: Locate) -> str:
@@ -101,8 +125,23 @@ def render_json(
         ],
         "tries": [_attempt(a) | {"outcome": a.outcome, "node": a.node} for a in story.tries],
         "pendingReason": story.pending.reason if story.pending is not None else None,
+        "nodes": _node_view(story.nodes),
     }
     return jsonout.document(document)
+
+
+def _node_view(view: NodeView | None) -> dict[str, Any] | None:
+    if view is None:
+        return None
+    return {
+        "event": view.event or None,
+        "step": view.step or None,
+        "time": seconds(view.time),
+        "verdicts": [
+            {"node": v.node, "order": v.order, "verdict": v.verdict, "plugin": v.plugin, "reasons": list(v.reasons)}
+            for v in view.nodes
+        ],
+    }
 
 
 def _attempt(a: PreemptionAttempt) -> dict[str, Any]:

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import copy
 import heapq
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from yk_cli.core import policies
 from yk_cli.core.config import PartitionConfig
 from yk_cli.core.predicates.classes import NodeGroups
-from yk_cli.core.predicates.model import NodeFacts, PodSpec
+from yk_cli.core.predicates.model import NO_POD_SPEC, NodeFacts, PodSpec
+from yk_cli.core.predicates.tracker import DynamicSize, PodTracker
 from yk_cli.core.priority import PriorityCache
 from yk_cli.core.queues import Queue, QueueTree
 from yk_cli.core.sim.nodes import Fit, NodeIndex, NodeState
@@ -142,6 +144,9 @@ class RunState:
     (timeouts.py)."""
     groups: NodeGroups | None = None
     """The static node predicates: which nodes each pod spec may go to (sizes of constrained asks carry it)."""
+    tracker: PodTracker | None = None
+    """The pod-dependent predicates (host ports, pod affinity, topology spread): None when no pod of the run has
+    any, so nothing is tracked."""
 
     def push(self, time: int, kind: int, obj: object) -> None:
         """Schedule a heap event; equal times keep insertion order."""
@@ -231,10 +236,10 @@ def build_state(
         for name, value in spec.capacity.items():  # a cordoned node counts too (partition.go addNodeToList)
             cluster[name] = cluster.get(name, 0) + value
     by_rank = [workload.nodes[i] for i in order]
-    groups = NodeGroups(
-        [NodeFacts(spec.name, spec.labels, spec.taints, not spec.schedulable) for spec in by_rank],
-        [spec.schedulable for spec in by_rank],
-    )
+    facts = [NodeFacts(spec.name, spec.labels, spec.taints, not spec.schedulable) for spec in by_rank]
+    groups = NodeGroups(facts, [spec.schedulable for spec in by_rank])
+    specs = list(_pod_specs(workload))
+    tracker = PodTracker(facts, workload.namespaces, specs) if PodTracker.needed(specs) else None
     cache = PriorityCache(tree)
     queues: dict[str, QState] = {}
     root = _queues(tree.root, None, 0, queues, cache, cluster, types, legacy, cluster)
@@ -255,7 +260,12 @@ def build_state(
         preemption_enabled=partition.preemption_enabled is not False,
         type_index=index_of,
         groups=groups,
+        tracker=tracker,
     )
+    if tracker is not None:
+        for spec in workload.nodes:
+            for pod in spec.foreign_pods:
+                tracker.add(pod, spec.name)
     limits = limit_config(partition)
     if limits:
         state.ugm = Ugm(limits, width, index_of)
@@ -387,8 +397,11 @@ def _application(
             state.alloc_seq,
             alloc.restart_on_preemption,
             alloc.priority_class not in never,
+            alloc.pod,
         )
         node.allocations[alloc.name] = running
+        if state.tracker is not None:
+            state.tracker.add(alloc.pod, node.name)
         runtime.submit = min(runtime.submit, alloc.start_time)
         if leaf is None:
             continue
@@ -427,6 +440,27 @@ def _application(
 
 
 def _constrained(state: RunState, size: Size, pod: PodSpec | None) -> Size:
-    """The size of a pod: its vector, or (when some schedulable node fails its static predicates) a ConstrainedSize."""
+    """The size of a pod: its vector; a ConstrainedSize when some schedulable node fails its static predicates; a
+    DynamicSize when its verdicts depend on the pods placed (PodTracker.dynamic)."""
     groups = state.groups
-    return size if groups is None else groups.size(size, pod)
+    found = size if groups is None else groups.size(size, pod)
+    tracker = state.tracker
+    if tracker is not None and tracker.dynamic(pod):
+        return DynamicSize(found, pod if pod is not None else NO_POD_SPEC)
+    return found
+
+
+def _pod_specs(workload: Workload) -> Iterator[PodSpec]:
+    """Every pod spec of the run: asks, running allocations, task groups and the pods of other schedulers."""
+    for node in workload.nodes:
+        yield from node.foreign_pods
+    for app in workload.applications:
+        for ask in app.asks:
+            if ask.pod is not None:
+                yield ask.pod
+        for alloc in app.allocations:
+            if alloc.pod is not None:
+                yield alloc.pod
+        for group in app.task_groups:
+            if group.pod is not None:
+                yield group.pod

@@ -125,9 +125,12 @@ def allocate(state: RunState, ask: AskState, node: NodeState) -> tuple[list[Prio
         state.alloc_seq,
         spec.restart_on_preemption,
         spec.preempt_other,
+        spec.pod,
     )
     ask.alloc = alloc
     node.allocations[ask.name] = alloc
+    if state.tracker is not None:
+        state.tracker.add(spec.pod, node.name)
     leaf.allocs[alloc] = None
     leaf.aver += 1
     if leaf.vcache:
@@ -286,6 +289,7 @@ def _restart(state: RunState, victim: AllocState) -> AskState:
         allow_preemption=victim.allow_preemption,
         preempt_other=victim.preempt_other,
         restart_on_preemption=True,
+        pod=victim.pod,
     )
     ask = AskState(spec, victim.app, victim.size, state.fit(victim.size), state.now)
     state.asks.append(ask)
@@ -299,6 +303,8 @@ def _release(state: RunState, alloc: AllocState) -> None:
     size = alloc.size
     fit = state.fit(size)
     del node.allocations[alloc.name]
+    if state.tracker is not None:
+        state.tracker.remove(alloc.pod, node.name)
     _change_node(state, node, fit, 1)
     if not node.listed and node.reserved_by is not None:
         set_own_live(node.reserved_by, True)

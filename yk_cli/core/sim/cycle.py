@@ -29,6 +29,7 @@ from yk_cli.core import policies
 from yk_cli.core.sim import backoff, preconditions
 from yk_cli.core.sim.build import RunState
 from yk_cli.core.sim.nodes import NodeState
+from yk_cli.core.sim.placing import dynamic_passes, first_node, required_passes
 from yk_cli.core.sim.preemption import Preemption, try_preemption
 from yk_cli.core.sim.state import AllocState, AppState, AskState, QState, Size, fits, passes
 from yk_cli.core.trace import ALLOCATE, PREEMPT, RESERVE, Candidate, PreemptionAttempt
@@ -209,14 +210,14 @@ def try_ask(state: RunState, ask: AskState, hr: list[float], budget: list[int] |
     if ask.required:
         return _required(state, ask)
     size = ask.size
-    node = state.index.first_fit(size, fit)
+    node = first_node(state, ask)
     if node is not None:
         return Decision(ALLOCATE, ask, node)
     if ask.old and size not in state.reserve_dead:
         node = reservation_target(state, ask)
         if node is None:
             state.reserve_dead.add(size)
-        elif passes(size, node):
+        elif passes(size, node) and dynamic_passes(state, ask, node):
             return Decision(RESERVE, ask, node)
         # else: the best-fitting node fails the ask's predicates: nothing is reserved this cycle (the core tries no
         # other node)
@@ -291,17 +292,8 @@ def _required(state: RunState, ask: AskState) -> Decision | None:
         assert isinstance(holder, AskState)
         if holder.required:
             return None  # YuniKorn keeps that reservation and cannot reserve the node twice
-    kind = ALLOCATE if node.fits(ask.fit) and required_passes(state, ask, node) else RESERVE
-    return Decision(kind, ask, node, cancel=holder)
-
-
-def required_passes(state: RunState, ask: AskState, node: NodeState) -> bool:
-    """Whether an ask passes its node predicates on a node it must run on (tryRequiredNode offers a cordoned node
-    too: the shim's NodeUnschedulable then decides)."""
-    if node.schedulable:
-        return passes(ask.size, node)
-    groups = state.groups
-    return groups is None or groups.failure(ask.ask.pod, node.rank) is None
+    ok = node.fits(ask.fit) and required_passes(state, ask, node) and dynamic_passes(state, ask, node)
+    return Decision(ALLOCATE if ok else RESERVE, ask, node, cancel=holder)
 
 
 def reservation_target(state: RunState, ask: AskState) -> NodeState | None:
@@ -371,7 +363,7 @@ def _reserved_app(state: RunState, leaf: QState, app: AppState, hr: list[float])
             continue
         node = ask.reserved
         assert node is not None
-        if node.fits(ask.fit) and required_passes(state, ask, node):
+        if node.fits(ask.fit) and required_passes(state, ask, node) and dynamic_passes(state, ask, node):
             return Decision(ALLOCATE, ask, node, node)
         set_own_live(ask, False)
     dead, cached = state.index.dead, state.fits
@@ -390,7 +382,7 @@ def _reserved_app(state: RunState, leaf: QState, app: AppState, hr: list[float])
         if best is None:
             return None
         ask = best[1]
-        node = state.index.first_fit(ask.size, ask.fit)
+        node = first_node(state, ask)
         if node is not None:
             return Decision(ALLOCATE, ask, node, ask.reserved)
         failed.add(ask.size)

@@ -46,6 +46,7 @@ from yk_cli.core.sim import commit, preconditions
 from yk_cli.core.sim.build import CYCLE_INTERVAL, GANG_TIMER, OLD, RESERVATION_DELAY, RunState
 from yk_cli.core.sim.cycle import Decision
 from yk_cli.core.sim.nodes import Fit, NodeState
+from yk_cli.core.sim.placing import dynamic_passes, first_node
 from yk_cli.core.sim.state import (
     DONE,
     PENDING,
@@ -192,11 +193,11 @@ class GangState:
             if first is None:
                 first = (ask, free[0])
             for ph in free:
-                if passes(ask.size, ph.node):
+                if passes(ask.size, ph.node) and dynamic_passes(state, ask, ph.node):
                     return Decision(REPLACE, ask, ph.node, placeholder=ph)
         if first is not None:
             ask, ph = first
-            node = state.index.first_fit(ask.size, ask.fit)
+            node = first_node(state, ask)
             if node is not None:
                 return Decision(REPLACE, ask, node, placeholder=ph)
         return None

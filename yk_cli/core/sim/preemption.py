@@ -23,10 +23,12 @@ from operator import attrgetter
 
 from yk_cli.core import trace as verdicts
 from yk_cli.core.policies import SortKey
+from yk_cli.core.predicates.tracker import DynamicSize
 from yk_cli.core.properties import format_duration
 from yk_cli.core.resources import format_resource
 from yk_cli.core.sim.build import RunState
 from yk_cli.core.sim.nodes import NodeState
+from yk_cli.core.sim.placing import dynamic_passes, first_node, predicate_failure
 from yk_cli.core.sim.resmap import Res
 from yk_cli.core.sim.resmap import component_wise_min as _min
 from yk_cli.core.sim.resmap import strictly_only_existing as _strictly_only_existing
@@ -258,6 +260,8 @@ class Attempt:
         self.nodes_tried = nodes_tried
         self.ask_res = res_of(state, ask.size)
         self.ask_mask = type_mask(ask.size)
+        self.dynamic = state.tracker is not None and type(ask.size) is DynamicSize
+        """The ask's verdicts depend on the pods placed: each node's victim index is checked with them removed."""
         self.snapshots: dict[str, Snapshot] = {}
         self.victim_sets: dict[QState, dict[AllocState, None]] = {}
         """Per leaf with potential victims, those victims (a set, kept in the per-leaf cache)."""
@@ -895,6 +899,8 @@ class Attempt:
         for node in state.nodes:
             if node in self.by_node or not node.schedulable or not node.fits(ask.fit) or not passes(ask.size, node):
                 continue
+            if not dynamic_passes(state, ask, node):
+                continue
             holder = node.reserved_by
             if holder is not None and holder is not ask and holder not in self.cancelled:
                 continue
@@ -975,7 +981,7 @@ class Attempt:
             # a node with potential victims that already holds the ask scores 0, the best score there is: the
             # first such node by name wins without looking at the others
             fit = self.ask.fit
-            if self.state.index.first_fit(self.ask.size, fit) is None:
+            if first_node(self.state, self.ask) is None:
                 # no schedulable unreserved node holds the ask: only a node reserved for it (or for an ask whose
                 # reservation is cancelled) can
                 reserved = [node for node in self.state.reserved_nodes if self._may_take(node)]
@@ -983,7 +989,7 @@ class Attempt:
             else:
                 nodes = self._nodes()
             for node in nodes:  # name order: the first that holds the ask
-                if node.fits(fit):
+                if node.fits(fit) and dynamic_passes(self.state, self.ask, node):
                     return node, []
         checks: list[tuple[int, str, NodeState]] = []
         victims_by_node: dict[NodeState, list[AllocState]] = {}
@@ -1001,6 +1007,11 @@ class Attempt:
                 victims = None if positions is None else [candidates[i] for i in positions]
             if victims is None:
                 continue
+            if self.dynamic:
+                passing = self._passing_index(node, victims, index)
+                if passing is None:
+                    continue  # PreemptionPredicates answers -1: no victim prefix lets the ask pass there
+                index = passing
             if index == 0 and victims and self._solution_score(node, 0) == 1:
                 # The best score there is (no node holds the ask without victims here: the headroom branch
                 # returned above if one did, the node branch skips such nodes). The batches go in (index, name)
@@ -1031,6 +1042,21 @@ class Attempt:
         if index >= len(victims):
             return None
         return node, victims[: index + 1]
+
+    def _passing_index(self, node: NodeState, victims: list[AllocState], index: int) -> int | None:
+        """The shim's PreemptionPredicates for an ask whose verdicts depend on the pods placed: from the start index
+        on, the victims are removed one at a time and the Filters run after each; the first index that passes.
+        A start index of -1 (the ask fits without victims) is the plain predicate check."""
+        tracker = self.state.tracker
+        assert tracker is not None
+        pod, name = self.ask.ask.pod, node.name
+        if index < 0:
+            return index if tracker.failure(pod, name) is None else None
+        for i in range(index, len(victims)):
+            removed = [(victim.pod, name) for victim in victims[: i + 1]]
+            if tracker.failure(pod, name, removed) is None:
+                return i
+        return None
 
     def _solution_score(self, node: NodeState, index: int) -> int:
         """getSolutionScore: index + 1, plus penalties for originators and opted-out pods up to the index, read from
@@ -1319,11 +1345,3 @@ def _own_max(state: RunState, queue: QState) -> Res | None:
         return None
     types = state.types
     return {types[i]: int(v) for i, v in enumerate(queue.max) if v != INF}
-
-
-def predicate_failure(state: RunState, ask: AskState, node: NodeState) -> str:
-    """The node predicate the ask fails on the node, as "Plugin: reason" ('' when it passes)."""
-    if (node.schedulable and passes(ask.size, node)) or state.groups is None:
-        return ""
-    failure = state.groups.failure(ask.ask.pod, node.rank)
-    return "" if failure is None else f"{failure.plugin}: {failure.reason}"

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 from yk_cli.core import trace as codes
 from yk_cli.core.predicates.model import PodSpec
+from yk_cli.core.predicates.pod_plugins import NODE_PORTS
+from yk_cli.core.predicates.tracker import DynamicSize
 from yk_cli.core.properties import format_duration
 from yk_cli.core.resources import format_resource
 from yk_cli.core.sim import preconditions
 from yk_cli.core.sim.backoff import in_backoff
 from yk_cli.core.sim.build import RunState
-from yk_cli.core.sim.cycle import required_passes, stateaware_admitted
-from yk_cli.core.sim.preemption import predicate_failure
+from yk_cli.core.sim.cycle import stateaware_admitted
+from yk_cli.core.sim.nodes import NodeState
+from yk_cli.core.sim.placing import dynamic_passes, first_node, predicate_failure, required_passes
 from yk_cli.core.sim.state import INF, PENDING, WAITING, AskState, QState, Size, passes
 from yk_cli.core.sim.ugm import describe
-from yk_cli.core.trace import PendingAsk
+from yk_cli.core.trace import NodeVerdict, PendingAsk
 
 
 def pending_asks(state: RunState, notes: dict[str, str]) -> tuple[PendingAsk, ...]:
@@ -159,11 +162,13 @@ def _after_backoff(
     if limit is not None:
         return codes.QUEUE_MAX, limit + preemption_note(state, ask)
     if ask.reserved is not None:
-        if not required_passes(state, ask, ask.reserved):  # only a required node is reserved without passing
+        held = ask.reserved
+        if not required_passes(state, ask, held) or not dynamic_passes(state, ask, held):
+            which = "required" if ask.required else "reserved"
             return codes.NODE_PREDICATES, (
-                f"its required node {ask.reserved.name} fails its node predicates "
-                f"({predicate_failure(state, ask, ask.reserved)}): the node stays reserved for it"
-            )
+                f"its {which} node {held.name} fails its node predicates "
+                f"({predicate_failure(state, ask, held)}): the node stays reserved for it"
+            ) + ("" if ask.required else preemption_note(state, ask))
         why = f"reserved node {ask.reserved.name}: waits for {wanted} to be free there"
         return codes.RESERVED, why + preemption_note(state, ask)
     if ask.required:
@@ -179,7 +184,7 @@ def _after_backoff(
         return _constrained(state, ask, nodes)
     if not nodes.large_enough(ask):
         return codes.NODE_TOO_SMALL, f"no node is large enough for {wanted}"
-    if state.index.first_fit(ask.size, ask.fit) is not None:
+    if first_node(state, ask) is not None:
         return codes.STOPPED, "fits now: the run stopped (--until or --max-steps) before its turn"
     for node in nodes.reserved:
         holder = node.reserved_by
@@ -202,10 +207,10 @@ RESERVED_FOR_OTHER = "node(s) were reserved for another pod"
 
 def _constrained(state: RunState, ask: AskState, nodes: Nodes) -> tuple[str, str]:
     """The node checks for an ask that only some nodes accept, worded as kube-scheduler's FitError."""
-    if state.index.first_fit(ask.size, ask.fit) is not None:
+    if first_node(state, ask) is not None:
         return codes.STOPPED, "fits now: the run stopped (--until or --max-steps) before its turn"
     message = nodes.summary(state, ask)[0]
-    passing = [node for node in nodes.usable if passes(ask.size, node)]
+    passing = [node for node in nodes.usable if passes(ask.size, node) and dynamic_passes(state, ask, node)]
     if not passing:
         return codes.NODE_PREDICATES, message
     if not any(node.fits_capacity(ask.fit) for node in passing):
@@ -218,22 +223,39 @@ def _constrained(state: RunState, ask: AskState, nodes: Nodes) -> tuple[str, str
 
 
 def node_summary(state: RunState, ask: AskState) -> tuple[str, tuple[tuple[str, int], ...]]:
-    """kube-scheduler's FitError text for the ask over every node, and its reasons with their node counts.
-
-    Per node the first Filter that fails, in the default profile's order (NodeUnschedulable, NodeName,
-    TaintToleration, NodeAffinity, then NodeResourcesFit with one reason per short resource); the reasons sorted as
-    kube-scheduler sorts them (as "count reason" strings).
-    """
+    """kube-scheduler's FitError text for the ask over every node, and its reasons with their node counts (sorted as
+    kube-scheduler sorts them, as "count reason" strings)."""
     counts: dict[str, int] = {}
-    groups = state.groups
+    for verdict in node_verdicts(state, ask):
+        for reason in verdict.reasons:
+            counts[reason] = counts.get(reason, 0) + 1
+    ordered = sorted(counts.items(), key=lambda item: f"{item[1]} {item[0]}")
+    listed = ", ".join(f"{count} {reason}" for reason, count in ordered)
+    return f"0/{len(state.nodes)} nodes are available: {listed}.", tuple(ordered)
+
+
+def node_verdicts(state: RunState, ask: AskState, chosen: NodeState | None = None) -> tuple[NodeVerdict, ...]:
+    """Every node's verdict on the ask now, in node name order: the first Filter that fails, in the default
+    profile's order (NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit with one
+    reason per short resource, PodTopologySpread, InterPodAffinity), a reservation for another ask, or a fit."""
+    groups, tracker = state.groups, state.tracker
     pod = ask.ask.pod
-    for node in state.nodes:
+    checks = tracker.state(pod) if tracker is not None and type(ask.size) is DynamicSize else None
+    order = {node: i for i, node in enumerate(state.index, 1)}
+    out = []
+    for node in sorted(state.nodes, key=lambda n: n.rank):
         reasons: list[str] = []
+        plugin = ""
         failure = groups.failure(pod, node.rank) if groups is not None else None
+        later = None
+        if failure is None and checks is not None and tracker is not None:
+            failure = checks.failure(tracker.facts[node.name])
+            if failure is not None and failure.plugin != NODE_PORTS:
+                failure, later = None, failure  # PodTopologySpread and InterPodAffinity run after NodeResourcesFit
         if not node.schedulable:
-            reasons.append(UNSCHEDULABLE)
+            plugin, reasons = "NodeUnschedulable", [UNSCHEDULABLE]
         elif failure is not None:
-            reasons.append(failure.reason)
+            plugin, reasons = failure.plugin, [failure.reason]
         else:
             available = node.available
             for i, v in ask.fit:
@@ -241,13 +263,18 @@ def node_summary(state: RunState, ask: AskState) -> tuple[str, tuple[tuple[str, 
                     name = state.types[i]
                     kube = KUBE_RESOURCE_NAMES.get(name, name)
                     reasons.append("Too many pods" if name == "pods" else f"Insufficient {kube}")
-            if not reasons and node.reserved_by is not None and node.reserved_by is not ask:
-                reasons.append(RESERVED_FOR_OTHER)
-        for reason in reasons:
-            counts[reason] = counts.get(reason, 0) + 1
-    ordered = sorted(counts.items(), key=lambda item: f"{item[1]} {item[0]}")
-    listed = ", ".join(f"{count} {reason}" for reason, count in ordered)
-    return f"0/{len(state.nodes)} nodes are available: {listed}.", tuple(ordered)
+            if reasons:
+                plugin = "NodeResourcesFit"
+            elif later is not None:
+                plugin, reasons = later.plugin, [later.reason]
+            elif node.reserved_by is not None and node.reserved_by is not ask:
+                holder = node.reserved_by
+                plugin, reasons = "reservation", [RESERVED_FOR_OTHER]
+                if isinstance(holder, AskState):
+                    plugin = f"reserved by {holder.app.id}/{holder.name}"
+        verdict = codes.NODE_CHOSEN if node is chosen else codes.NODE_FITS if not reasons else codes.NODE_FAILS
+        out.append(NodeVerdict(node.name, verdict, plugin, tuple(reasons), order.get(node, 0)))
+    return tuple(out)
 
 
 PREEMPTION_VERDICTS = {

@@ -43,8 +43,8 @@ from yk_cli.core.sim.commit import (
 )
 from yk_cli.core.sim.cycle import Decision, find_decision, log_attempt
 from yk_cli.core.sim.preemption import Preemption, required_node_victims
-from yk_cli.core.sim.reasons import pending_asks
-from yk_cli.core.sim.state import PENDING, AllocState, AppState, AskState, QState
+from yk_cli.core.sim.reasons import node_verdicts, pending_asks
+from yk_cli.core.sim.state import PENDING, WAITING, AllocState, AppState, AskState, QState
 from yk_cli.core.trace import (
     ALLOCATE,
     GANG_TIMEOUT,
@@ -56,6 +56,7 @@ from yk_cli.core.trace import (
     RESERVE,
     UNRESERVE,
     Arrival,
+    NodeView,
     Summary,
     Trace,
     TraceEvent,
@@ -88,6 +89,9 @@ class SimulationOptions:
     """(application, ask) pairs: stop just before the first of them is allocated (yk explain; see resume)."""
     explain_preemption: bool = False
     """Record every candidate of every preemption try and the verdict that kept it out."""
+    watch_nodes: tuple[str, str] | None = None
+    """(application, ask): record every node's verdict on it when it is placed or reserves a node (the last time),
+    else at the end of the run (Trace.node_view; yk explain POD)."""
 
 
 Arrive = Callable[[RunState, AskState, list[PriorityChange] | None], None]
@@ -148,6 +152,7 @@ class Simulation:
         self._held: list[tuple[Preemption, TraceEvent]] = []
         self._maps: dict[tuple[int, ...], dict[str, int]] = {}
         """One resource map per ask size, shared by the events (never mutated)."""
+        self.node_view: NodeView | None = None
 
     def run(self) -> Trace:
         """Process events and cycles until nothing is left, the clock passes --until, or a step limit is hit."""
@@ -238,6 +243,12 @@ class Simulation:
             stopped_by=self.stopped_by,
         )
         attempts = tuple(state.attempt_log)
+        view = self.node_view
+        watched = self.options.watch_nodes
+        if watched is not None:
+            found = next((a for a in state.asks if (a.app.id, a.name) == watched), None)
+            if found is not None and found.status in (WAITING, PENDING):
+                view = NodeView(watched[0], watched[1], state.now, 0, "", node_verdicts(state, found))
         return Trace(
             tuple(self.events),
             pending,
@@ -249,6 +260,7 @@ class Simulation:
             self.unmodelled,
             tuple(self.arrivals),
             tuple(state.queues),
+            view,
         )
 
     def _may_step(self, what: object) -> bool:
@@ -514,6 +526,10 @@ class Simulation:
     def _apply(self, decision: Decision) -> bool:
         """Carry out a cycle's outcome and record its step."""
         ask = decision.ask
+        watched = self.options.watch_nodes
+        if watched is not None and decision.kind != PREEMPT and (ask.app.id, ask.name) == watched:
+            verdicts = node_verdicts(self.state, ask, decision.node)
+            self.node_view = NodeView(*watched, self.state.now, len(self.events) + 1, decision.kind, verdicts)
         if decision.kind == PREEMPT:
             assert decision.preemption is not None
             self._preempted(decision.preemption, "")

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 
 from yk_cli.core import policies
 from yk_cli.core.policies import SortKey
+from yk_cli.core.predicates.model import PodSpec
 from yk_cli.core.priority import MIN_PRIORITY, QueueState
 from yk_cli.core.priority import AppState as PrioAppState
 from yk_cli.core.queues import Queue
@@ -42,8 +43,8 @@ def passes(size: Size, node: NodeState) -> bool:
     """Whether the node passes the static node predicates of asks of this size (a plain vector: every node does)."""
     if type(size) is tuple:
         return True
-    passing: frozenset[int] = getattr(size, "passing")  # noqa: B009 - a ConstrainedSize (mypyc reads no subclass)
-    return node.rank in passing
+    passing: frozenset[int] | None = getattr(size, "passing")  # noqa: B009 - a subclass mypyc does not know
+    return passing is None or node.rank in passing
 
 
 def _place(items: list[SortKey], old: SortKey, new: SortKey) -> None:
@@ -511,6 +512,7 @@ class AllocState:
         "name",
         "node",
         "originator",
+        "pod",
         "preempt_other",
         "priority",
         "required",
@@ -538,6 +540,7 @@ class AllocState:
         seq: int = 0,
         restart: bool = False,
         preempt_other: bool = True,
+        pod: PodSpec | None = None,
     ) -> None:
         self.name = name
         self.app = app
@@ -568,6 +571,8 @@ class AllocState:
         """allowPreemptOther of the pod (kept for the fresh ask of a restarted pod)."""
         self.restart = restart
         """restartOnPreemption: a fresh ask of the same shape is submitted when it is preempted."""
+        self.pod = pod
+        """Namespace, labels and node constraints of the pod (other pods' affinity and spread read them)."""
 
     @property
     def preempted(self) -> bool:
