@@ -114,9 +114,11 @@ POD_SPEC_KEYS = (
 """The keys of a pod's spec that node predicates read (decode_pod_spec's, without yk's `hostPorts` shorthand)."""
 TASK_GROUP_KEYS = ("nodeSelector", "tolerations", "affinity", "topologySpreadConstraints")
 """What a task group gives its placeholder pods besides labels (k8shim TaskGroup, placeholder.go)."""
-_CONTAINER_KEYS = ("ports", "restartPolicy")
-_VOLUME_KEYS = ("name", "persistentVolumeClaim", "ephemeral")
-_CLAIM_KEYS = ("name",)
+_SPEC_KEYS = frozenset(POD_SPEC_KEYS)
+_BOUND_SPEC_KEYS = _SPEC_KEYS - {"nodeName"}
+_CONTAINER_KEYS = frozenset({"ports", "restartPolicy"})
+_VOLUME_KEYS = frozenset({"name", "persistentVolumeClaim", "ephemeral"})
+_CLAIM_KEYS = frozenset({"name"})
 _SHALLOW = {"volumes": _VOLUME_KEYS, "resourceClaims": _CLAIM_KEYS}
 """Entries of which only the presence of these keys matters (their content is replaced by {})."""
 _INVALID_VALUE = re.compile(r'Invalid value: ("(?:[^"\\]|\\.)*")')
@@ -237,27 +239,35 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
-def _slim(entry: Any, keys: Sequence[str], shallow: bool) -> Any:
+def _fields(obj: Any, keys: frozenset[str]) -> dict[str, Any]:
+    """The values of these keys of a mapping in either form (nulls left out; of repeated keys the first), in one
+    pass over a YAML mapping."""
+    if isinstance(obj, Node):
+        if obj.kind != "map":
+            return {}
+        found: dict[str, Node] = {}
+        for key, value in obj.pairs:
+            if key.kind == "scalar" and key.text in keys and key.text not in found:
+                found[key.text] = value
+        return {k: v for k, v in found.items() if not (v.kind == "scalar" and v.tag == "null")}
+    if isinstance(obj, Mapping):
+        return {k: obj[k] for k in keys if obj.get(k) is not None}
+    return {}
+
+
+def _slim(entry: Any, keys: frozenset[str], shallow: bool) -> Any:
     """A container / volume / claim with only the keys decode reads (non-mappings kept: decode reports them)."""
     if not _is_map(entry):
         return _plain(entry)
-    out: dict[str, Any] = {}
-    for key in keys:
-        value = _child(entry, key)
-        if value is not None:
-            out[key] = {} if shallow and key != "name" else _plain(value)
-    return out
+    return {key: {} if shallow and key != "name" else _plain(value) for key, value in _fields(entry, keys).items()}
 
 
 def _spec_subset(spec: Any, bound: bool) -> dict[str, Any]:
     """The part of a pod spec decode_pod_spec reads, as plain data (containers and volumes slimmed to what counts)."""
     out: dict[str, Any] = {}
-    if not _is_map(spec):
-        return out
+    fields = _fields(spec, _BOUND_SPEC_KEYS if bound else _SPEC_KEYS)
     for key in POD_SPEC_KEYS:
-        if key == "nodeName" and bound:
-            continue
-        value = _child(spec, key)
+        value = fields.get(key)
         if value is None:
             continue
         if key in ("containers", "initContainers", "volumes", "resourceClaims"):
@@ -284,14 +294,34 @@ def _string_labels(raw: Any) -> dict[str, str]:
 # ---- the readers ---------------------------------------------------------------------------------------------------
 
 
+_LABEL_ISSUES: dict[tuple[tuple[Any, type, Any], ...], tuple[Issue, ...]] = {}
+"""metadata.labels -> what the API server refuses in them (most pods share their labels with others)."""
+_LABEL_CACHE_SIZE = 4096
+
+
+def _metadata_label_issues(raw: dict[str, Any]) -> tuple[Issue, ...]:
+    try:
+        key = tuple((k, type(v), v) for k, v in raw.items())  # the type too: True == 1
+        found = _LABEL_ISSUES.get(key)
+    except TypeError:  # a value that is a list or a mapping: no cache
+        key, found = (), None
+    if found is None:
+        _, problems = decode_labels(raw, ("metadata", "labels"))
+        found = tuple(_issue(p, ()) for p in problems)
+        if key:
+            if len(_LABEL_ISSUES) >= _LABEL_CACHE_SIZE:
+                _LABEL_ISSUES.clear()
+            _LABEL_ISSUES[key] = found
+    return found
+
+
 def pod_constraints(pod: Obj, *, bound: bool = False) -> Read[PodSpec]:
     """A Pod's namespace, labels and node constraints (see the module docstring)."""
     namespace = _text(_at(pod, "metadata", "namespace")) or DEFAULT_NAMESPACE
     raw_labels = _label_source(pod)
     issues: list[Issue] = []
     if raw_labels is not None:
-        _, label_problems = decode_labels(raw_labels, ("metadata", "labels"))
-        issues += [_issue(p, ()) for p in label_problems]
+        issues += _metadata_label_issues(raw_labels)
     spec, problems = decode_pod_spec(_spec_subset(_at(pod, "spec"), bound), namespace, _string_labels(raw_labels))
     issues += [_issue(p, ("spec",)) for p in problems]
     return Read(spec, tuple(issues))
