@@ -7,8 +7,15 @@ from its source (yunikorn-core be3bb487): the single best node of a reservation,
 
 from __future__ import annotations
 
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import run_program
+from tests.test_formats import check_golden as golden
 from tests.test_simulation import SECOND, allocated, pending, run, steps
 from yk_cli.core import trace as codes
+from yk_cli.report.trace_text import render as render_text
 
 ONE_LEAF = """
 partitions:
@@ -474,3 +481,44 @@ def test_preemption_checks_the_pod_dependent_predicates_with_the_victims_gone() 
         "its reserved node n1 fails its node predicates (InterPodAffinity: node(s) didn't match pod anti-affinity "
         "rules): the node stays reserved for it; it preempted once already (an ask preempts at most once)",
     )
+
+
+SAMPLE = ("samples/workloads/queues/node-predicates.yaml", "samples/workloads/node-predicates.yaml")
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_the_node_predicates_sample_golden(fmt: str) -> None:
+    """samples/workloads/node-predicates.yaml (the README's example): every placement and every pending line."""
+    code, out, err = run_program("simulate", *SAMPLE, "--format", fmt)
+    assert (code, err) == (0, "")
+    golden(f"simulate_node_predicates.{'json' if fmt == 'json' else 'txt'}", out)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_inert_predicate_fields_change_nothing(data: st.DataObject) -> None:
+    """A workload's trace is byte-identical once node labels, pod namespaces and labels, tolerations of taints no
+    node has, and a nodeSelector every node matches are added: pods without a constraint that can fail run on the
+    engine's plain path, exactly as before node predicates existed."""
+    nodes = data.draw(st.integers(1, 4))
+    asks = data.draw(
+        st.lists(st.tuples(st.integers(1, 6), st.integers(-5, 5), st.integers(0, 2)), min_size=1, max_size=8)
+    )
+    lines = ["nodes:"]
+    for i in range(nodes):
+        lines.append(f"  - {{name: n{i}, resources: {{memory: {data.draw(st.integers(4, 12))}}}%s}}")
+    lines += ["applications:", "  - id: app", "    queue: root.a%s", "    asks:"]
+    for j, (memory, priority, age) in enumerate(asks):
+        lines.append(
+            f"      - {{name: a{j}, priority: {priority}, resources: {{memory: {memory}}}, submitTime: -{age}s%s}}"
+        )
+    plain = "\n".join(lines).replace("%s", "")
+    inert = "\n".join(
+        line.replace("%s", ", labels: {pool: any, zone: z1}")
+        if line.startswith("  - {name: n")
+        else line.replace("%s", "\n    namespace: team\n    labels: {app: x}")
+        if line.startswith("    queue:")
+        else line.replace("%s", ", nodeSelector: {pool: any}, tolerations: [{key: spot, operator: Exists}]")
+        for line in lines
+    )
+    assert render_text(run(ONE_LEAF, plain), "w") == render_text(run(ONE_LEAF, inert), "w")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from yk_cli.core import trace as codes
-from yk_cli.core.predicates.model import PodSpec
+from yk_cli.core.predicates.model import Failure, PodSpec
 from yk_cli.core.predicates.pod_plugins import NODE_PORTS
 from yk_cli.core.predicates.tracker import DynamicSize
 from yk_cli.core.properties import format_duration
@@ -246,8 +246,8 @@ def node_verdicts(state: RunState, ask: AskState, chosen: NodeState | None = Non
     for node in sorted(state.nodes, key=lambda n: n.rank):
         reasons: list[str] = []
         plugin = ""
-        failure = groups.failure(pod, node.rank) if groups is not None else None
-        later = None
+        failure: Failure | None = groups.failure(pod, node.rank) if groups is not None else None
+        later: Failure | None = None
         if failure is None and checks is not None and tracker is not None:
             failure = checks.failure(tracker.facts[node.name])
             if failure is not None and failure.plugin != NODE_PORTS:
