@@ -522,3 +522,50 @@ def test_inert_predicate_fields_change_nothing(data: st.DataObject) -> None:
         for line in lines
     )
     assert render_text(run(ONE_LEAF, plain), "w") == render_text(run(ONE_LEAF, inert), "w")
+
+
+def test_explain_preemption_names_the_nodes_the_preemptor_fails_even_with_the_victims_gone() -> None:
+    """A preemptor with pod affinity to a cache pod: removing victims cannot help on a node without one, nor on the
+    node whose only cache pod would be a victim; --explain-preemption says so for every candidate there."""
+    config = """
+        partitions:
+          - name: default
+            queues:
+              - name: root
+                submitacl: '*'
+                queues:
+                  - name: low
+                    resources: {guaranteed: {vcore: 1}}
+                  - name: high
+                    resources: {guaranteed: {vcore: 8}}
+    """
+    workload = """
+        nodes:
+          - {name: n1, resources: {vcore: 4}, labels: {kubernetes.io/hostname: n1}}
+          - {name: n2, resources: {vcore: 4}, labels: {kubernetes.io/hostname: n2}}
+        applications:
+          - id: batch
+            queue: root.low
+            allocations:
+              - {name: b1, node: n1, resources: {vcore: 2}, startTime: -300s}
+              - {name: cache, node: n1, resources: {vcore: 2}, startTime: -200s, labels: {app: cache}}
+              - {name: b2, node: n2, resources: {vcore: 2}, startTime: -100s}
+              - {name: b3, node: n2, resources: {vcore: 2}, startTime: -50s}
+          - id: svc
+            queue: root.high
+            asks:
+              - name: api
+                priority: 100
+                submitTime: -60s
+                resources: {vcore: 2}
+                affinity:
+                  podAffinity:
+                    requiredDuringSchedulingIgnoredDuringExecution:
+                      - {topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: cache}}}
+    """
+    trace = run(config, workload, explain_preemption=True)
+    assert steps(trace) == []
+    notes = {c.allocation: (c.verdict, c.detail) for a in trace.attempts for c in a.candidates}
+    why = "the ask fails its node predicates there even with the victims gone (InterPodAffinity: node(s) didn't match"
+    assert notes["b3"] == (codes.NODE_UNAVAILABLE, f"n2 is excluded: {why} pod affinity rules)")
+    assert notes["cache"] == (codes.NODE_UNAVAILABLE, f"n1 is excluded: {why} pod affinity rules)")

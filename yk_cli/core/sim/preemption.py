@@ -1009,8 +1009,10 @@ class Attempt:
                 continue
             if self.dynamic:
                 passing = self._passing_index(node, victims, index)
-                if passing is None:
-                    continue  # PreemptionPredicates answers -1: no victim prefix lets the ask pass there
+                if passing is None:  # PreemptionPredicates answers -1: no victim prefix lets the ask pass there
+                    if self.explain:
+                        self._mark_excluded(node, victims)
+                    continue
                 index = passing
             if index == 0 and victims and self._solution_score(node, 0) == 1:
                 # The best score there is (no node holds the ask without victims here: the headroom branch
@@ -1057,6 +1059,17 @@ class Attempt:
             if tracker.failure(pod, name, removed) is None:
                 return i
         return None
+
+    def _mark_excluded(self, node: NodeState, victims: list[AllocState]) -> None:
+        """Explain: the node's potential victims, where the ask fails a pod-dependent predicate with them all gone."""
+        tracker = self.state.tracker
+        assert tracker is not None
+        removed = [(victim.pod, node.name) for victim in victims]
+        failure = tracker.failure(self.ask.ask.pod, node.name, removed)
+        why = f"{failure.plugin}: {failure.reason}" if failure is not None else "no victim prefix"
+        detail = f"{node.name} is excluded: the ask fails its node predicates there even with the victims gone ({why})"
+        for alloc in self._sorted(node):
+            self._mark(alloc, verdicts.NODE_UNAVAILABLE, detail)
 
     def _solution_score(self, node: NodeState, index: int) -> int:
         """getSolutionScore: index + 1, plus penalties for originators and opted-out pods up to the index, read from
