@@ -14,7 +14,18 @@ import pytest
 from ruamel.yaml import YAML
 
 from yk_cli.core.config import PartitionConfig
-from yk_cli.core.generate import Generated, GenerateError, GenerateOptions, check_options, generate
+from yk_cli.core.generate import (
+    CONTROL_PLANE_TAINT,
+    GPU_TAINT,
+    Generated,
+    GenerateError,
+    GenerateOptions,
+    NodePools,
+    check_options,
+    generate,
+    parse_node_pools,
+    strip_predicates,
+)
 from yk_cli.core.queues import Queue, QueueTree, build_queue_tree
 from yk_cli.core.resources import Resource, add_into, component_min, parse_quantity
 from yk_cli.load.config import load_config
@@ -49,12 +60,14 @@ def test_same_seed_same_bytes_different_seed_different(run_yk, tmp_path: Path) -
     assert first[1] != other[1]
 
 
-def test_bytes_do_not_depend_on_hash_seed(tmp_path: Path) -> None:
+@pytest.mark.parametrize("extra", [(), ("--node-pools", "gpu=20", "--constrained", "30", "--spread", "10")], ids=len)
+def test_bytes_do_not_depend_on_hash_seed(tmp_path: Path, extra: tuple[str, ...]) -> None:
     digests = set()
     for hash_seed in ("0", "1", "12345"):
         out = tmp_path / hash_seed
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}
         args = ["--nodes", "30", "--queues", "20", "--apps", "25", "--asks", "150", "--seed", "5", "--running", "0.2"]
+        args += extra
         subprocess.run(
             [sys.executable, "-m", "yk_cli", "generate", *args, "--out-dir", str(out)],
             check=True,
@@ -283,3 +296,240 @@ def test_check_options_accepts_the_edges() -> None:
     check_options(GenerateOptions(nodes=1, queues=1, apps=0, asks=0, running=1.0))
     with pytest.raises(GenerateError):
         check_options(GenerateOptions(nodes=1, queues=1, apps=1, asks=1, running=float("nan")))
+
+
+# --- node pools and constrained pods (node predicates) -----------------------------------------------------------
+
+GOLDEN = Path(__file__).parent / "golden"
+DEFAULT_DIGESTS = {
+    ("--nodes", "300", "--queues", "60", "--apps", "200", "--asks", "3000", "--seed", "42", "--running", "0.1"): (
+        "ec86505b5d5a7040117f1bf885d48742dab08cb5ca7d6653ac190402fd3b51bf",
+        "d5ad5df676826fa3e130d8dce40915a90f392a0ebda63a7545b759c40595f2dd",
+    ),
+    ("--nodes", "1000", "--queues", "100", "--apps", "1000", "--asks", "10000", "--seed", "42"): (
+        "9fe40289adab1fd52442de2f51f2768847000c53e49d320ca65b648c3cc52a53",
+        "64963aaa70ac98facf5f166863a1696eb7547774e79b0291ab8d1a04de0ac14f",
+    ),
+}
+"""sha256 of queues.yaml and workload.yaml as `yk generate` wrote them before node pools existed."""
+PREDICATES = GenerateOptions(
+    nodes=200, queues=40, apps=300, asks=3000, seed=21, node_pools=NodePools(gpu=20), constrained=30, spread=10
+)
+
+
+def test_default_output_is_byte_identical_to_before(run_yk, tmp_path: Path) -> None:
+    """Without the new options the files are those of the version before them (a stored golden and digests)."""
+    args = ("--nodes", "12", "--queues", "8", "--apps", "10", "--asks", "40", "--seed", "3", "--running", "0.2")
+    config, workload = _generate_cli(run_yk, tmp_path / "small", *args)
+    assert config == (GOLDEN / "generate_small_queues.yaml").read_bytes()
+    assert workload == (GOLDEN / "generate_small_workload.yaml").read_bytes()
+    off = _generate_cli(run_yk, tmp_path / "off", *args, "--node-pools", "off", "--constrained", "0", "--spread", "0")
+    assert off == (config, workload)
+    for i, (args, digests) in enumerate(DEFAULT_DIGESTS.items()):
+        files = _generate_cli(run_yk, tmp_path / str(i), *args)
+        assert tuple(hashlib.sha256(data).hexdigest() for data in files) == digests
+
+
+def test_predicates_are_deterministic_per_seed(run_yk, tmp_path: Path) -> None:
+    args = ("--nodes", "60", "--queues", "10", "--apps", "40", "--asks", "400", "--running", "0.1")
+    args += ("--node-pools", "gpu=20", "--constrained", "30", "--spread", "10")
+    first = _generate_cli(run_yk, tmp_path / "a", *args, "--seed", "7")
+    second = _generate_cli(run_yk, tmp_path / "b", *args, "--seed", "7")
+    other = _generate_cli(run_yk, tmp_path / "c", *args, "--seed", "8")
+    assert first == second
+    assert first[1] != other[1]
+    assert b"--node-pools gpu=20,control-plane=1,zones=3 --constrained 30 --spread 10`" in first[0]
+    assert generate(PREDICATES) == generate(PREDICATES)
+
+
+def test_the_plain_cluster_is_the_one_without_predicates() -> None:
+    """Pools, selectors and spread come from their own random stream: stripped, the workload is the default one."""
+    with_them = generate(PREDICATES)
+    plain = generate(GenerateOptions(PREDICATES.nodes, PREDICATES.queues, PREDICATES.apps, PREDICATES.asks, seed=21))
+    assert with_them.config == plain.config
+    assert with_them.workload != plain.workload
+    assert strip_predicates(with_them.workload) == plain.workload
+
+
+def _pods(app: dict[str, Any]) -> int:
+    return len(app.get("asks") or ()) + len(app.get("allocations") or ())
+
+
+@pytest.mark.parametrize(("constrained", "spread"), [(30, 10), (5, 50), (100, 0), (0, 100)])
+def test_the_shares_of_constrained_and_spread_pods(constrained: float, spread: float) -> None:
+    options = GenerateOptions(
+        nodes=200,
+        queues=40,
+        apps=300,
+        asks=3000,
+        seed=4,
+        node_pools=NodePools(),
+        constrained=constrained,
+        spread=spread,
+    )
+    generated = generate(options)
+    apps = generated.workload["applications"]
+    total = sum(_pods(app) for app in apps)
+    selected = sum(_pods(app) for app in apps if "nodeSelector" in app or "tolerations" in app)
+    spreading = sum(_pods(app) for app in apps if "topologySpreadConstraints" in app or "affinity" in app)
+    assert selected == generated.constrained_pods
+    assert spreading == generated.spread_pods
+    assert abs(100 * selected / total - constrained) <= 2.0
+    assert abs(100 * spreading / total - spread) <= 2.0
+    kinds = {json_key(app) for app in apps if "nodeSelector" in app or "tolerations" in app}
+    if constrained >= 30:
+        assert kinds >= {"gpu", "zone", "tolerate-gpu", "tolerate-all"}
+    for app in apps:
+        if "affinity" in app:
+            assert _pods(app) <= 10
+        if "affinity" in app or "topologySpreadConstraints" in app:
+            assert app["labels"] == {"app": app["id"]}
+        else:
+            assert "labels" not in app
+        assert not any(key in item for item in app.get("asks", ()) for key in ("nodeSelector", "tolerations"))
+
+
+def json_key(app: dict[str, Any]) -> str:
+    """What a constrained application asks for."""
+    selector, tolerations = app.get("nodeSelector", {}), app.get("tolerations", [])
+    if selector == {"pool": "gpu"}:
+        assert tolerations == [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]
+        return "gpu"
+    if selector:
+        assert list(selector) == ["topology.kubernetes.io/zone"] and not tolerations
+        return "zone"
+    if tolerations == [{"operator": "Exists"}]:
+        assert app["queue"].startswith("root.system.")
+        return "tolerate-all"
+    assert tolerations == [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]
+    return "tolerate-gpu"
+
+
+@pytest.mark.parametrize(("count", "gpu", "control_plane", "zones"), [(200, 20, 1, 3), (50, 10, 3, 2), (7, 50, 1, 5)])
+def test_nodes_are_labelled_and_tainted(count: int, gpu: float, control_plane: int, zones: int) -> None:
+    pools = NodePools(gpu=gpu, control_plane=control_plane, zones=zones)
+    nodes = generate(GenerateOptions(nodes=count, queues=5, apps=5, asks=20, seed=1, node_pools=pools)).workload[
+        "nodes"
+    ]
+    names = [f"zone-{c}" for c in "abcdefghijklmnopqrstuvwxyz"[:zones]]
+    for i, node in enumerate(nodes):
+        assert node["labels"]["kubernetes.io/hostname"] == node["name"]
+        assert node["labels"]["topology.kubernetes.io/zone"] == names[i % zones]
+    assert [n["taints"] for n in nodes[:control_plane]] == [[CONTROL_PLANE_TAINT]] * control_plane
+    assert all(n["labels"]["node-role.kubernetes.io/control-plane"] == "" for n in nodes[:control_plane])
+    pool = [n for n in nodes if n["labels"].get("pool") == "gpu"]
+    assert len(pool) == round(count * gpu / 100)
+    assert all(n["taints"] == [GPU_TAINT] for n in pool)
+    assert sum(1 for n in nodes if "taints" in n) == control_plane + len(pool)
+    assert not any("pool" in n["labels"] for n in nodes[:control_plane])
+    plain = generate(GenerateOptions(nodes=count, queues=5, apps=5, asks=20, seed=1)).workload["nodes"]
+    assert [{k: n[k] for k in n if k not in ("labels", "taints")} for n in nodes] == plain
+
+
+def test_tiny_clusters_keep_a_plain_node() -> None:
+    for count in (1, 2, 3):
+        pools = NodePools(gpu=100, control_plane=5, zones=3)
+        generated = generate(
+            GenerateOptions(nodes=count, queues=1, apps=3, asks=9, node_pools=pools, constrained=100, spread=100)
+        )
+        assert sum(1 for n in generated.workload["nodes"] if "taints" not in n) >= 1
+        assert generated.tainted_nodes == count - 1
+
+
+def _passes(pod: dict[str, Any], node: dict[str, Any]) -> bool:
+    """TaintToleration and the nodeSelector, for the tolerations the generator writes."""
+    tolerations = pod.get("tolerations", [])
+    for taint in node.get("taints", []):
+        if not any(t.get("operator") == "Exists" and t.get("key", taint["key"]) == taint["key"] for t in tolerations):
+            return False
+    return all(node.get("labels", {}).get(k) == v for k, v in pod.get("nodeSelector", {}).items())
+
+
+def test_running_allocations_pass_their_static_predicates() -> None:
+    pools = NodePools(gpu=25)
+    options = GenerateOptions(80, 10, 60, 800, seed=2, running=0.5, node_pools=pools, constrained=60, spread=40)
+    generated = generate(options)
+    nodes = {node["name"]: node for node in generated.workload["nodes"]}
+    placed = 0
+    for app in generated.workload["applications"]:
+        on = [allocation["node"] for allocation in app.get("allocations", ())]
+        assert all(_passes(app, nodes[name]) for name in on), app["id"]
+        if "affinity" in app:
+            assert len(on) == len(set(on))
+        placed += len(on)
+    assert placed == generated.allocations > 100
+
+
+def test_parse_node_pools() -> None:
+    assert parse_node_pools("off") is None
+    assert parse_node_pools("on") == NodePools()
+    assert parse_node_pools("gpu=20") == NodePools(gpu=20)
+    assert parse_node_pools("zones=5, control-plane=0,gpu=12.5%") == NodePools(gpu=12.5, control_plane=0, zones=5)
+    assert NodePools(gpu=12.5, zones=5).spec() == "gpu=12.5,control-plane=1,zones=5"
+    for bad in ("gpu", "gpu=lots", "cpu=3", "gpu=101", "zones=0", "zones=27", "control-plane=-1"):
+        with pytest.raises(GenerateError, match="--node-pools"):
+            parse_node_pools(bad)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--node-pools", "gpu=150"), "--node-pools: gpu must be a percentage between 0 and 100 (got 150)"),
+        (("--node-pools", "ram=3"), "--node-pools: 'ram=3' is not one of gpu=PCT"),
+        (("--constrained", "120"), "--constrained must be a percentage between 0 and 100 (got 120)"),
+        (("--spread", "-5"), "--spread must be a percentage between 0 and 100 (got -5)"),
+        (("--spread", "many"), "--spread needs a percentage, e.g. 30 (got 'many')"),
+        (("--node-pools", "off", "--constrained", "10"), "--constrained needs node pools (--node-pools on)"),
+    ],
+)
+def test_bad_predicate_options_exit_2(run_yk, tmp_path: Path, args: tuple[str, ...], message: str) -> None:
+    result = run_yk("generate", *args, "--out-dir", str(tmp_path / "out"))
+    assert result.exit_code == 2
+    assert f"yk: error: {message}" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_constrained_implies_node_pools_and_says_what_it_wrote(run_yk, tmp_path: Path) -> None:
+    result = run_yk("generate", "--nodes", "50", "--asks", "500", "--constrained", "30%", "--out-dir", str(tmp_path))
+    assert result.exit_code == 0, result.stderr
+    assert "  node pools: 6 tainted nodes (5 in the GPU pool), 3 zones;" in result.stdout
+    assert "--node-pools gpu=10,control-plane=1,zones=3 --constrained 30`" in (tmp_path / "queues.yaml").read_text()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_constrained_workload_loads_cleanly_and_simulates(seed: int) -> None:
+    simulation = pytest.importorskip("yk_cli.core.sim.run")
+    workload_module = pytest.importorskip("yk_cli.load.workload")
+    options = GenerateOptions(
+        nodes=60,
+        queues=12,
+        apps=50,
+        asks=500,
+        seed=seed,
+        running=0.2,
+        node_pools=NodePools(gpu=20),
+        constrained=30,
+        spread=10,
+    )
+    generated = generate(options)
+    partition = _partition(generated)
+    loaded = workload_module.parse_workload(workload_yaml(generated.workload), "<generated>")
+    problems = list(loaded.problems)
+    try:
+        from yk_cli.core.predicate_lint import lint_predicates
+    except ImportError:  # the predicate lint is newer than this test
+        pass
+    else:
+        problems += lint_predicates(loaded.workload)
+    assert [p.message for p in problems] == []
+    workload = loaded.workload
+    assert sum(1 for node in workload.nodes if node.taints) == generated.tainted_nodes
+    assert sum(1 for ask in workload.asks() if ask.pod is not None and ask.pod.node_selector) > 0
+    trace = simulation.simulate(partition, build_queue_tree(partition), workload, simulation.SimulationOptions())
+    allocated = [event for event in trace.events if event.type == "allocate"]
+    assert len({event.ask for event in allocated}) == len(allocated)
+    assert len(allocated) + len(trace.pending) == options.asks
+    assert all(pending.reason for pending in trace.pending)
+    nodes = {node["name"]: node for node in generated.workload["nodes"]}
+    apps = {app["id"]: app for app in generated.workload["applications"]}
+    assert all(_passes(apps[event.application], nodes[event.node]) for event in allocated)

@@ -1,4 +1,10 @@
-"""A deterministic synthetic cluster: a valid queue config and a realistic workload, built from a seed."""
+"""A deterministic synthetic cluster: a valid queue config and a realistic workload, built from a seed.
+
+Optionally (`NodePools`, `constrained`, `spread`) the nodes carry Kubernetes labels and taints (a GPU pool,
+control-plane nodes, zones) and some pods node selectors, tolerations, zone spread or hostname anti-affinity. Those
+come from a second random stream seeded apart, after the plain cluster is drawn: with them off nothing changes, and
+with them on the plain cluster (sizes, queues, applications, asks) is the one generated without them.
+"""
 
 from __future__ import annotations
 
@@ -62,10 +68,99 @@ _SYSTEM_CLASSES = (("high", 50), ("critical", 50))
 _LEAF_KINDS = ("batch", "svc", "etl", "ml", "adhoc", "stream")
 _TEAMS = ("data", "web", "ml", "infra", "analytics", "payments", "search", "ads", "mobile", "risk", "media", "ops")
 
+HOSTNAME_KEY = "kubernetes.io/hostname"
+ZONE_KEY = "topology.kubernetes.io/zone"
+POOL_KEY = "pool"
+GPU_POOL = "gpu"
+GPU_TAINT: dict[str, str] = {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}
+CONTROL_PLANE_KEY = "node-role.kubernetes.io/control-plane"
+CONTROL_PLANE_TAINT: dict[str, str] = {"key": CONTROL_PLANE_KEY, "effect": "NoSchedule"}
+MAX_ZONES = 26
+"""Zones are named zone-a .. zone-z."""
+ANTI_AFFINITY_MAX_PODS = 10
+"""Applications of at most this many pods may keep their pods on distinct nodes (hostname anti-affinity); larger
+ones spread over zones."""
+_CONSTRAINT_KINDS = (("gpu", 40), ("zone", 30), ("tolerate-gpu", 30))
+"""What a constrained application outside root.system asks for: the GPU pool (selector and toleration), one zone
+(selector), or leave to run on the GPU pool too (toleration only)."""
+POD_FIELDS = (
+    "namespace",
+    "labels",
+    "nodeSelector",
+    "tolerations",
+    "affinity",
+    "topologySpreadConstraints",
+    "hostPorts",
+)
+"""The workload's node-predicate fields of applications, asks and allocations (`strip_predicates` removes them)."""
+NODE_FIELDS = ("labels", "taints")
+"""The workload's node-predicate fields of nodes."""
+
+
+@dataclass(frozen=True, slots=True)
+class NodePools:
+    """Kubernetes labels and taints on the nodes: every node gets `kubernetes.io/hostname` and
+    `topology.kubernetes.io/zone` (round robin over the zones); the first `control_plane` nodes are tainted
+    `node-role.kubernetes.io/control-plane:NoSchedule`; `gpu` percent of the nodes (drawn at random among the others)
+    form a GPU pool, labelled `pool: gpu` and tainted `nvidia.com/gpu=present:NoSchedule`. Sizes do not change."""
+
+    gpu: float = 10.0
+    """Percent of the nodes in the GPU pool."""
+    control_plane: int = 1
+    zones: int = 3
+
+    def spec(self) -> str:
+        """The `--node-pools` text that gives these pools."""
+        return f"gpu={_number(self.gpu)},control-plane={self.control_plane},zones={self.zones}"
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if value == int(value) else repr(value)
+
+
+def parse_node_pools(text: str) -> NodePools | None:
+    """`--node-pools`: `off` (None), `on` (the defaults), or comma-separated `gpu=PCT`, `control-plane=N`,
+    `zones=N` (each defaulting as in `on`)."""
+    value = text.strip().lower()
+    if value in ("off", "no", "false", "0", "none"):
+        return None
+    if value in ("on", "yes", "true", "1", ""):
+        return NodePools()
+    fields: dict[str, float] = {}
+    for part in value.split(","):
+        key, sep, number = (item.strip() for item in part.partition("="))
+        if not sep or key not in ("gpu", "control-plane", "zones"):
+            raise GenerateError(
+                f"--node-pools: {part.strip()!r} is not one of gpu=PCT, control-plane=N, zones=N (or on, off)"
+            )
+        try:
+            fields[key] = float(number.removesuffix("%")) if key == "gpu" else int(number)
+        except ValueError:
+            raise GenerateError(f"--node-pools: {key} needs a number (got {number!r})") from None
+    default = NodePools()
+    pools = NodePools(
+        gpu=fields.get("gpu", default.gpu),
+        control_plane=int(fields.get("control-plane", default.control_plane)),
+        zones=int(fields.get("zones", default.zones)),
+    )
+    check_node_pools(pools)
+    return pools
+
+
+def check_node_pools(pools: NodePools) -> None:
+    """Raise GenerateError when the pools are unusable."""
+    if not 0.0 <= pools.gpu <= 100.0 or math.isnan(pools.gpu):
+        raise GenerateError(f"--node-pools: gpu must be a percentage between 0 and 100 (got {_number(pools.gpu)})")
+    if pools.control_plane < 0:
+        raise GenerateError(f"--node-pools: control-plane must not be negative (got {pools.control_plane})")
+    if not 1 <= pools.zones <= MAX_ZONES:
+        raise GenerateError(f"--node-pools: zones must be between 1 and {MAX_ZONES} (got {pools.zones})")
+
 
 @dataclass(frozen=True, slots=True)
 class GenerateOptions:
-    """What to generate: sizes, the seed and the share of asks that already run as allocations."""
+    """What to generate: sizes, the seed, the share of asks that already run as allocations, and optionally node
+    pools and pods constrained to them."""
 
     nodes: int
     queues: int
@@ -76,6 +171,12 @@ class GenerateOptions:
     running: float = 0.0
     """Running allocations to add, as a fraction of the ask count (placed where they fit)."""
     partition: str = "default"
+    node_pools: NodePools | None = None
+    """Labels and taints on the nodes; None: none (required by constrained and spread)."""
+    constrained: float = 0.0
+    """Percent of the pods (whole applications) with a node selector or toleration for the pools."""
+    spread: float = 0.0
+    """Percent of the pods (whole applications) with a zone topology spread constraint or hostname anti-affinity."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +189,12 @@ class Generated:
     """Full paths of the leaf queues, in configuration order."""
     allocations: int
     """Running allocations actually placed (some requested ones may not fit)."""
+    tainted_nodes: int = 0
+    gpu_nodes: int = 0
+    constrained_pods: int = 0
+    """Asks and allocations with a node selector or toleration."""
+    spread_pods: int = 0
+    """Asks and allocations with a zone spread constraint or hostname anti-affinity."""
 
 
 class GenerateError(ValueError):
@@ -115,6 +222,13 @@ def check_options(options: GenerateOptions) -> None:
         raise GenerateError(f"--running must be between 0 and 1 (got {options.running})")
     if options.seed < 0:
         raise GenerateError(f"--seed must not be negative (got {options.seed})")
+    for flag, share in (("--constrained", options.constrained), ("--spread", options.spread)):
+        if not 0.0 <= share <= 100.0 or math.isnan(share):
+            raise GenerateError(f"{flag} must be a percentage between 0 and 100 (got {_number(share)})")
+        if share > 0 and options.node_pools is None:
+            raise GenerateError(f"{flag} needs node pools (--node-pools on)")
+    if options.node_pools is not None:
+        check_node_pools(options.node_pools)
 
 
 def generate(options: GenerateOptions) -> Generated:
@@ -124,7 +238,8 @@ def generate(options: GenerateOptions) -> Generated:
     nodes, capacity = _nodes(rng, options.nodes)
     tree = _QueueBuilder(rng, capacity).build(options.queues)
     apps = _applications(rng, options, tree)
-    allocations = _running(rng, options, apps, nodes, tree) if options.running > 0 else 0
+    pools = _Pools(options, nodes, apps) if options.node_pools is not None else None
+    allocations = _running(rng, options, apps, nodes, tree, pools) if options.running > 0 else 0
     leaf_apps: dict[str, int] = {}
     for app in apps:
         leaf_apps[app.leaf.path] = leaf_apps.get(app.leaf.path, 0) + 1
@@ -146,7 +261,27 @@ def generate(options: GenerateOptions) -> Generated:
         workload=workload,
         leaves=tuple(leaf.path for leaf in tree.leaves),
         allocations=allocations,
+        tainted_nodes=sum(1 for node in nodes if node.taints),
+        gpu_nodes=sum(1 for node in nodes if node.labels.get(POOL_KEY) == GPU_POOL),
+        constrained_pods=sum(len(app.asks) + len(app.allocations) for app in apps if app.constraint),
+        spread_pods=sum(len(app.asks) + len(app.allocations) for app in apps if app.spread),
     )
+
+
+def strip_predicates(workload: dict[str, Any]) -> dict[str, Any]:
+    """The workload without any node-predicate field (nodes' labels and taints; pods' namespace, labels, selectors,
+    tolerations, affinity, spread and host ports), in place; returned for convenience."""
+    for node in workload.get("nodes") or ():
+        for key in NODE_FIELDS:
+            node.pop(key, None)
+    for app in workload.get("applications") or ():
+        for item in (app, *(app.get("asks") or ()), *(app.get("allocations") or ())):
+            for key in POD_FIELDS:
+                item.pop(key, None)
+        for group in app.get("taskGroups") or ():
+            for key in POD_FIELDS:
+                group.pop(key, None)
+    return workload
 
 
 # --- nodes -------------------------------------------------------------------------------------------------------
@@ -162,6 +297,8 @@ class _Node:
     schedulable: bool
     free: list[int] = field(default_factory=list)
     """Free [millicores, MiB, pods] for placing running allocations."""
+    labels: dict[str, str] = field(default_factory=dict)
+    taints: list[dict[str, str]] = field(default_factory=list)
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -170,6 +307,10 @@ class _Node:
         }
         if not self.schedulable:
             data["schedulable"] = False
+        if self.labels:
+            data["labels"] = dict(self.labels)
+        if self.taints:
+            data["taints"] = [dict(taint) for taint in self.taints]
         return data
 
 
@@ -189,6 +330,89 @@ def _nodes(rng: random.Random, count: int) -> tuple[list[_Node], tuple[int, int]
             cores += vcore
             memory += mem
     return nodes, (max(cores, 1), max(memory, 1))
+
+
+# --- node pools and constrained pods -----------------------------------------------------------------------------
+
+
+class _Pools:
+    """Labels and taints on the nodes, selectors, tolerations, spread and anti-affinity on whole applications; all
+    drawn from their own random stream, so the plain cluster is the one generated without them."""
+
+    def __init__(self, options: GenerateOptions, nodes: list[_Node], apps: list[_App]) -> None:
+        pools = options.node_pools
+        assert pools is not None
+        rng = random.Random(f"yk generate node pools, seed {options.seed}")
+        count = len(nodes)
+        zones = [f"zone-{chr(ord('a') + z)}" for z in range(max(1, min(pools.zones, count)))]
+        for i, node in enumerate(nodes):
+            node.labels[HOSTNAME_KEY] = node.name
+            node.labels[ZONE_KEY] = zones[i % len(zones)]
+        control_plane = min(pools.control_plane, count - 1)
+        for node in nodes[:control_plane]:
+            node.labels[CONTROL_PLANE_KEY] = ""
+            node.taints.append(dict(CONTROL_PLANE_TAINT))
+        others = count - control_plane
+        gpu = min(round(count * pools.gpu / 100), others - 1) if others > 1 else 0
+        for i in sorted(rng.sample(range(control_plane, count), gpu)):
+            nodes[i].labels[POOL_KEY] = GPU_POOL
+            nodes[i].taints.append(dict(GPU_TAINT))
+        open_zones = sorted({node.labels[ZONE_KEY] for node in nodes if node.schedulable and not node.taints})
+        kinds = [(k, w) for k, w in _CONSTRAINT_KINDS if gpu or k == "zone"]
+        for app in _choose(rng, apps, options.constrained):
+            if app.leaf.path.startswith("root.system.") or not open_zones:
+                app.constraint = "tolerate-all"
+            else:
+                app.constraint = _pick(rng, tuple(kinds))
+                if app.constraint == "zone":
+                    app.zone = rng.choice(open_zones)
+        for app in _choose(rng, apps, options.spread):
+            small = len(app.asks) <= ANTI_AFFINITY_MAX_PODS
+            app.spread = "hostname" if small and rng.random() < 0.5 else "zone"
+        self._allowed: dict[tuple[str, str], list[_Node]] = {}
+
+    def allowed(self, app: _App, usable: list[_Node]) -> list[_Node]:
+        """The usable nodes whose taints the application tolerates and whose labels its selector matches."""
+        key = (app.constraint, app.zone)
+        found = self._allowed.get(key)
+        if found is None:
+            found = self._allowed[key] = [node for node in usable if _passes(app, node)]
+        return found
+
+
+def _passes(app: _App, node: _Node) -> bool:
+    """The static predicates (TaintToleration, the nodeSelector) of the application's pods on the node."""
+    for taint in node.taints:
+        tolerated = app.constraint == "tolerate-all" or (
+            taint["key"] == GPU_TAINT["key"] and app.constraint in ("gpu", "tolerate-gpu")
+        )
+        if not tolerated:
+            return False
+    if app.constraint == "gpu":
+        return node.labels.get(POOL_KEY) == GPU_POOL
+    if app.constraint == "zone":
+        return node.labels.get(ZONE_KEY) == app.zone
+    return True
+
+
+def _choose(rng: random.Random, apps: list[_App], percent: float) -> list[_App]:
+    """Whole applications, in a random order, until their asks come nearest to `percent` of all asks."""
+    total = sum(len(app.asks) for app in apps)
+    target = total * percent / 100
+    if target <= 0:
+        return []
+    order = list(range(len(apps)))
+    rng.shuffle(order)
+    chosen: list[int] = []
+    got = 0
+    for i in order:
+        if got >= target:
+            break
+        size = len(apps[i].asks)
+        if size and got + size - target <= target - got:
+            chosen.append(i)
+            got += size
+    return [apps[i] for i in sorted(chosen)]
 
 
 # --- queues ------------------------------------------------------------------------------------------------------
@@ -428,6 +652,12 @@ class _App:
     """(millicores, MiB) of each ask after the first."""
     asks: list[dict[str, Any]] = field(default_factory=list)
     allocations: list[dict[str, Any]] = field(default_factory=list)
+    constraint: str = ""
+    """Empty (none), or gpu, zone, tolerate-gpu, tolerate-all (see _Pools)."""
+    zone: str = ""
+    """The zone a "zone" constraint selects."""
+    spread: str = ""
+    """Empty (none), zone (topology spread) or hostname (anti-affinity)."""
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -437,6 +667,22 @@ class _App:
             "user": self.user,
             "groups": list(self.groups),
         }
+        if self.spread:
+            data["labels"] = {"app": self.id}
+        if self.constraint in ("gpu", "zone"):
+            data["nodeSelector"] = {POOL_KEY: GPU_POOL} if self.constraint == "gpu" else {ZONE_KEY: self.zone}
+        if self.constraint in ("gpu", "tolerate-gpu"):
+            data["tolerations"] = [{"key": GPU_TAINT["key"], "operator": "Exists", "effect": "NoSchedule"}]
+        elif self.constraint == "tolerate-all":
+            data["tolerations"] = [{"operator": "Exists"}]
+        selector = {"matchLabels": {"app": self.id}}
+        if self.spread == "hostname":
+            term = {"topologyKey": HOSTNAME_KEY, "labelSelector": selector}
+            data["affinity"] = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [term]}}
+        elif self.spread == "zone":
+            data["topologySpreadConstraints"] = [
+                {"maxSkew": 1, "topologyKey": ZONE_KEY, "whenUnsatisfiable": "DoNotSchedule", "labelSelector": selector}
+            ]
         if self.asks:
             data["asks"] = self.asks
         if self.allocations:
@@ -559,8 +805,17 @@ def _limits(queue: _Queue) -> list[_Queue]:
     return out
 
 
-def _running(rng: random.Random, options: GenerateOptions, apps: list[_App], nodes: list[_Node], tree: _Tree) -> int:
-    """Place running allocations on nodes where they fit, within every queue's max; returns how many fit."""
+def _running(
+    rng: random.Random,
+    options: GenerateOptions,
+    apps: list[_App],
+    nodes: list[_Node],
+    tree: _Tree,
+    pools: _Pools | None = None,
+) -> int:
+    """Place running allocations on nodes where they fit, within every queue's max (and, with node pools, where
+    their application's pods pass the static predicates, one per node for hostname anti-affinity); returns how many
+    fit."""
     wanted = round(options.running * options.asks)
     if wanted == 0 or not apps:
         return 0
@@ -576,11 +831,16 @@ def _running(rng: random.Random, options: GenerateOptions, apps: list[_App], nod
         path = _limits(app.leaf)
         if any(_over(q, cpu, mem) for q in path):
             continue
+        candidates = usable if pools is None else pools.allowed(app, usable)
+        if not candidates:
+            continue
         node = None
         for _ in range(8):
-            candidate = usable[rng.randrange(len(usable))]
+            candidate = candidates[rng.randrange(len(candidates))]
             free = candidate.free
             if free[0] >= cpu and free[1] >= mem and free[2] >= 1:
+                if app.spread == "hostname" and any(a["node"] == candidate.name for a in app.allocations):
+                    continue
                 node = candidate
                 break
         if node is None:

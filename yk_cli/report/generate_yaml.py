@@ -8,8 +8,10 @@ from typing import Any
 
 CONFIG_FLOW_VALUES = frozenset({"guaranteed", "max", "resourceweights", "nodesortpolicy"})
 """Queue config mappings written on one line."""
-WORKLOAD_FLOW_VALUES = frozenset({"groups"})
-"""Workload values written on one line."""
+WORKLOAD_FLOW_VALUES = frozenset(
+    {"groups", "labels", "nodeSelector", "tolerations", "affinity", "topologySpreadConstraints", "hostPorts"}
+)
+"""Workload values written on one line (an application's node-predicate fields among them)."""
 WORKLOAD_FLOW_ITEMS = frozenset({"priorityClasses", "nodes", "asks", "allocations"})
 """Workload lists whose items are written one per line."""
 
