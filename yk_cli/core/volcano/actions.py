@@ -8,7 +8,7 @@ everything else (queue, job and task order, victim order, admission) follows Vol
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from yk_cli.core.volcano import resource as res
 from yk_cli.core.volcano.framework import Framework
@@ -108,11 +108,23 @@ class Actions:
                 and fw.predicate(task, node) is None
             )
 
-        node = self.index.first(request, fits_now)
+        nodes: Sequence[NodeInfo] = self.ssn.nodes
+        static = fw.static_nodes(task)
+        if static is not None and 2 * len(static) < len(nodes):
+            # Few nodes can pass: look at those only (the index would pop every node with room on the way).
+            nodes = static
+            node = None
+            best: tuple[float, float, str] | None = None
+            for candidate in static:
+                key = (-candidate.idle[res.CPU], -candidate.idle[res.MEMORY], candidate.name)
+                if (best is None or key < best) and fits_now(candidate):
+                    node, best = candidate, key
+        else:
+            node = self.index.first(request, fits_now)
         if node is not None:
             return node, False, ""
         later = [
-            n for n in self.ssn.nodes
+            n for n in nodes
             if any(r > 0 for r in n.releasing) and res.less_equal(request, n.future_idle())
             and fw.predicate(task, n) is None
         ]

@@ -87,6 +87,8 @@ class Plugin:
         self.predicate: Callable[[TaskInfo, NodeInfo], str | None] | None = None
         self.predicate_failures: Callable[[TaskInfo, NodeInfo], tuple[PredicateFailure, ...]] | None = None
         """The statuses behind `predicate` (registered with it; empty when the node passes)."""
+        self.static_nodes: Callable[[TaskInfo], Sequence[NodeInfo] | None] | None = None
+        """The only nodes `predicate` can pass for the task whatever the session does (None: any node may)."""
         self.victim_queue_order: Callable[[QueueInfo, QueueInfo, QueueInfo], int] | None = None
 
     def open(self, ssn: Session) -> None:
@@ -325,6 +327,7 @@ class Framework:
         self._predicate_details = [
             (p.name, p.predicate, p.predicate_failures) for _, p in self.enabled("predicate") if p.predicate
         ]
+        self._static_nodes = [p.static_nodes for _, p in self.enabled("predicate") if p.predicate and p.static_nodes]
         self._victim_queue = [
             p.victim_queue_order for _, p in self.enabled("victim_queue_order") if p.victim_queue_order
         ]
@@ -497,6 +500,21 @@ class Framework:
             if reason is not None:
                 return (PredicateFailure(name, reason),)
         return ()
+
+    def static_nodes(self, task: TaskInfo) -> Sequence[NodeInfo] | None:
+        """A superset of the nodes PredicateFn can pass for the task, in session order, when a plugin knows one
+        (NodeUnschedulable, NodeAffinity and TaintToleration never change their verdict in a session); None when
+        any node may pass."""
+        found: Sequence[NodeInfo] | None = None
+        for fn in self._static_nodes:
+            nodes = fn(task)
+            if nodes is not None:
+                if found is None:
+                    found = nodes
+                else:
+                    keep = {id(n) for n in nodes}
+                    found = [n for n in found if id(n) in keep]
+        return found
 
     def preempt_candidate(self, task: TaskInfo, node: NodeInfo) -> bool:
         """PredicateForPreemptAction: the node stays a candidate for reclaim and preempt unless a status is

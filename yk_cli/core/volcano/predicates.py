@@ -150,6 +150,8 @@ class _View:
     states: tuple[PodState | None, PodState | None, PodState | None] = (None, None, None)
     verdicts: dict[str, PredicateFailure | None] = field(default_factory=dict)
     """Static verdicts per node name."""
+    passing: list[NodeInfo] | None = None
+    """The nodes that pass its static predicates (computed on first use)."""
 
     @property
     def dynamic(self) -> bool:
@@ -191,8 +193,10 @@ class PredicatesPlugin(Plugin):
                     self.placed.add(self.view(task).placed, node.name)
                     self._where[task] = node.name
         self._notes(ssn, tasks)
+        self.all_plain = all(self.plain.values())
         self.predicate = self._predicate
         self.predicate_failures = self._failures
+        self.static_nodes = self._static_nodes
 
     def _any_dynamic(self, tasks: Iterable[TaskInfo]) -> bool:
         """Whether some task has a constraint the pod-dependent plugins enabled here check (one look per spec)."""
@@ -284,6 +288,26 @@ class PredicatesPlugin(Plugin):
         if placed is None or (not view.dynamic and not (self.pod_affinity and placed.existing_anti)):
             return ()
         return self._dynamic(view, placed, self.facts[name])
+
+    def _static_nodes(self, task: TaskInfo) -> list[NodeInfo] | None:
+        """The nodes whose NodeUnschedulable, NodeAffinity and TaintToleration verdicts pass the task (None: all)."""
+        view = self._by_task.get(task)
+        if view is None:
+            view = self.view(task)
+        if not view.static and self.all_plain:
+            return None
+        if view.passing is None:
+            verdicts = view.verdicts
+            passing = []
+            for node in self.ssn.nodes:
+                name = node.name
+                if name not in verdicts:
+                    checked = view.static or not self.plain[name]
+                    verdicts[name] = self._static(view, self.facts[name]) if checked else None
+                if verdicts[name] is None:
+                    passing.append(node)
+            view.passing = passing
+        return view.passing
 
     def _static(self, view: _View, facts: NodeFacts) -> PredicateFailure | None:
         spec = view.spec
