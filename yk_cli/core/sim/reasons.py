@@ -251,7 +251,8 @@ def node_verdicts(state: RunState, ask: AskState, chosen: NodeState | None = Non
         if failure is None and checks is not None and tracker is not None:
             failure = checks.failure(tracker.facts[node.name])
             if failure is not None and failure.plugin != NODE_PORTS:
-                failure, later = None, failure  # PodTopologySpread and InterPodAffinity run after NodeResourcesFit
+                later = failure  # PodTopologySpread and InterPodAffinity run after NodeResourcesFit
+                failure = None
         if not node.schedulable:
             plugin, reasons = "NodeUnschedulable", [UNSCHEDULABLE]
         elif failure is not None:
