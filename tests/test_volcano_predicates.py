@@ -452,3 +452,25 @@ def test_fast_path_gives_the_same_specs(tmp_path: Path) -> None:
 def test_fast_path_gives_up_on_a_refused_field(tmp_path: Path) -> None:
     items = [node("n1", 4), pod("p", 1, labels={"bad key!": "x"})]
     assert load_volcano_fast([write(tmp_path, items)]) is None
+
+
+def test_volumes_and_claims_are_named_as_not_modelled(run_yk, tmp_path: Path) -> None:
+    items = [
+        node("n1", 8),
+        pod("with-pvc", 1, volumes=[{"name": "data", "persistentVolumeClaim": {"claimName": "data"}}]),
+        pod("with-claim", 2, resourceClaims=[{"name": "gpu", "resourceClaimName": "gpu"}]),
+    ]
+    path = write(tmp_path, items)
+    notes = simulate(run_yk, path)["notes"]
+    assert notes == [
+        "predicates: VolumeBinding/VolumeZone/NodeVolumeLimits is not modelled: yk places ns/with-pvc as if every "
+        "node passed it"
+    ]
+    dra = simulate(run_yk, path, "--conf", conf(tmp_path, with_arguments(**{
+        "predicate.DynamicResourceAllocationEnable": True, "predicate.VolumeBindingEnable": False,
+        "predicate.VolumeZoneEnable": False, "predicate.NodeVolumeLimitsEnable": False,
+    })))
+    assert dra["notes"] == [
+        "predicates: DynamicResources is not modelled: yk places ns/with-claim as if every node passed it"
+    ]
+    assert binds(dra) == {"ns/with-pvc": "n1", "ns/with-claim": "n1"}
