@@ -568,7 +568,15 @@ def test_sample_dump_loads_cleanly() -> None:
     workload, queues, problems = load_cluster(str(DUMP))
     assert problems == []
     assert queues is not None and queues.startswith("partitions:")
-    assert [(n.name, n.schedulable) for n in workload.nodes] == [("node-1", True), ("node-2", True), ("node-3", False)]
+    assert [(n.name, n.schedulable) for n in workload.nodes] == [
+        ("node-1", True),
+        ("node-2", True),
+        ("node-3", False),
+        ("node-4", True),
+        ("cp-1", True),
+        ("gpu-1", True),
+        ("gpu-2", True),
+    ]
     assert workload.nodes[0].capacity == {
         "vcore": 7910,
         "ephemeral-storage": 96625420948,
@@ -584,12 +592,14 @@ def test_sample_dump_loads_cleanly() -> None:
         "train-7",
         "yunikorn-data-science-autogen",
         "etl-42",
+        "resnet-50",
         "spark-0001",
         "yunikorn-team-b-autogen",
+        "llm-finetune",
         "report-1",
     ]
-    assert len(workload.asks()) == 7
-    assert sum(len(a.allocations) for a in workload.applications) == 5
+    assert len(workload.asks()) == 12
+    assert sum(len(a.allocations) for a in workload.applications) == 7
 
 
 def test_sample_dump_details() -> None:
@@ -634,8 +644,10 @@ def test_sample_dump_config_is_valid_and_places_every_application() -> None:
         "train-7": "root.tenants.team-b",
         "yunikorn-data-science-autogen": "root.analytics.data-science",
         "etl-42": "root.tenants.team-b",
+        "resnet-50": "root.tenants.ml",
         "spark-0001": "root.tenants.team-a",
         "yunikorn-team-b-autogen": "root.tenants.team-b",
+        "llm-finetune": "root.tenants.ml",
         "report-1": "root.analytics.data-science",
     }
     dynamic = tree.get("root.analytics.data-science")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import dedent
+from tests.conftest import SAMPLES, dedent
 from yk_cli.core.config import decode_config
 from yk_cli.core.diagnostics import Problem
 from yk_cli.core.predicates.model import (
@@ -34,7 +34,7 @@ from yk_cli.core.queues import build_queue_tree
 from yk_cli.core.sim.run import simulate
 from yk_cli.core.unmodelled import unmodelled
 from yk_cli.core.workload import Workload
-from yk_cli.load.kubernetes import cluster_from_bytes
+from yk_cli.load.kubernetes import cluster_from_bytes, load_cluster
 from yk_cli.load.pod_constraints import (
     Issue,
     located,
@@ -47,6 +47,7 @@ from yk_cli.load.pod_constraints import (
 from yk_cli.load.source import parse_yaml
 from yk_cli.report.trace_text import render
 
+DUMP = SAMPLES / "cluster" / "dump.yaml"
 GPU_TAINT = {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}
 CP_TAINT = {"key": "node-role.kubernetes.io/control-plane", "effect": "NoSchedule"}
 GPU_TOLERATION = {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}
@@ -714,6 +715,27 @@ def test_without_predicate_fields_the_run_is_the_run_without_pod_specs() -> None
     part = default_partition()
     traces = [render(simulate(part, build_queue_tree(part), w), "s") for w in (workload, bare)]
     assert traces[0] == traces[1]
+
+
+def test_sample_dump_predicates() -> None:
+    workload, _, problems = load_cluster(str(DUMP))
+    assert problems == []
+    nodes = {n.name: n for n in workload.nodes}
+    assert nodes["cp-1"].taints == (Taint("node-role.kubernetes.io/control-plane"),)
+    assert [n for n in nodes if ("pool", "gpu") in nodes[n].labels] == ["gpu-1", "gpu-2"]
+    assert nodes["gpu-1"].capacity["nvidia.com/gpu"] == 4
+    assert [p.labels for p in nodes["cp-1"].foreign_pods] == [
+        (("component", "kube-apiserver"), ("tier", "control-plane"))
+    ]
+    assert nodes["cp-1"].foreign_pods[0].host_ports == (HostPort(6443),)
+    train = ask_pod(workload, "ml/resnet-50-1-w2m9d")
+    assert train.node_selector == (("pool", "gpu"),) and train.tolerations[0].key == "nvidia.com/gpu"
+    web = ask_pod(workload, "team-a/web-5d8f7c9b4-7hx4m")
+    assert web.topology_spread[0].topology_key == "topology.kubernetes.io/zone"
+    assert ask_pod(workload, "team-a/redis-1").pod_anti_affinity[0].topology_key == "kubernetes.io/hostname"
+    assert {ns.name for ns in workload.namespaces} == {"team-a", "team-b", "data-science", "ml", "kube-system"}
+    forgot = ask_pod(workload, "ml/llm-finetune-0-x4v8j")
+    assert forgot.node_selector == (("pool", "gpu"),) and forgot.tolerations == ()
 
 
 # ------------------------------------------------------------------------------------------------------ end to end

@@ -266,7 +266,7 @@ def test_warnings_do_not_stop_the_run(run_yk) -> None:
 
 def test_cluster_dump_golden(run_yk) -> None:
     text = ok(run_yk, "simulate", "--cluster", DUMP)
-    assert text.startswith(f"yk simulate: {DUMP} (queue config from its ConfigMap); partition default: 3 nodes")
+    assert text.startswith(f"yk simulate: {DUMP} (queue config from its ConfigMap); partition default: 7 nodes")
     golden("simulate_cluster.txt", text)
     output = ok(run_yk, "simulate", "--cluster", DUMP, "-f", "json")
     validator().validate(json.loads(output))

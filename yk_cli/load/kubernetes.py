@@ -6,9 +6,12 @@
 input cannot be read at all (missing, a directory, too large); anything wrong inside it becomes a located Problem
 (rules `cluster-*` in yk_cli.core.cluster_rules, plus `yaml-syntax`) and never an exception. Returns:
 
-* the Workload: nodes (status.allocatable as capacity, `spec.unschedulable` -> not schedulable, resources of running
-  pods of other schedulers as `occupied`), priority classes (the dump's plus the two built-in ones), and one
-  Application per YuniKorn application id with pending pods as Asks and bound pods as Allocations;
+* the Workload: nodes (status.allocatable as capacity, `spec.unschedulable` -> not schedulable, labels and taints,
+  resources of running pods of other schedulers as `occupied` and their node constraints as `foreign_pods`),
+  priority classes (the dump's plus the two built-in ones), the Namespaces with their labels, and one Application per
+  YuniKorn application id with pending pods as Asks and bound pods as Allocations, each with its PodSpec (namespace,
+  labels, node constraints; task groups with their placeholders'). Node constraints are read by
+  yk_cli.load.pod_constraints, the loaders' one reader of them;
 * the queues.yaml text of the `yunikorn-configs` ConfigMap (merged key by key over `yunikorn-defaults`, key
   `<service.policyGroup>.yaml`), or None when the dump has none (YuniKorn then uses its built-in default config);
 * the problems, sorted by position.
