@@ -101,6 +101,7 @@ def load_workload_input(
     texts: dict[str, str] = {}
     problems: list[Problem] = []
     if cluster is not None:
+        from yk_cli.core.predicate_lint import lint_predicates
         from yk_cli.load.kubernetes import cluster_from_bytes
         from yk_cli.load.source import decode_text, read_input
 
@@ -111,6 +112,7 @@ def load_workload_input(
         loaded_workload, _queues_yaml, found = cluster_from_bytes(data, _display(cluster))
         texts[_display(cluster)] = decode_text(data)[0] or ""
         problems.extend(found)
+        problems.extend(p.located(None, _display(cluster)) for p in lint_predicates(loaded_workload))
         source = _display(cluster)
         by_side: list[list[Problem]] = [[], []]
         name = partition or loaded_workload.partition

@@ -128,6 +128,7 @@ def load_cluster_scenario(dump: str, config: str | None, partition_name: str | N
     from yk_cli.commands.tree import report_problems
     from yk_cli.core.diagnostics import EXIT_PROBLEMS, Level, Problem
     from yk_cli.core.placement import default_partition
+    from yk_cli.core.predicate_lint import lint_predicates
     from yk_cli.load.kubernetes import cluster_from_bytes
     from yk_cli.load.source import InputError, decode_text, read_input
 
@@ -140,6 +141,7 @@ def load_cluster_scenario(dump: str, config: str | None, partition_name: str | N
     shown = _display(dump)
     workload, queues_yaml, found = cluster_from_bytes(data, shown)
     problems: list[Problem] = list(found)
+    problems.extend(p.located(None, shown) for p in lint_predicates(workload))  # a dump's pods have no line
     config_problems: list[Problem] = []
 
     def _report(problems: list[Problem], texts: dict[str, str]) -> None:

@@ -120,10 +120,11 @@ def all_rules() -> dict[str, Rule]:
     """Every rule yk knows, by id, in documentation order."""
     from yk_cli.core.checks import CHECK_RULES
     from yk_cli.core.cluster_rules import CLUSTER_RULES
+    from yk_cli.core.predicate_lint import PREDICATE_LINT_RULES
     from yk_cli.core.workload_checks import WORKLOAD_RULES
 
     rules: dict[str, Rule] = {}
-    for rule in (*LOADER_RULES, *CHECK_RULES, *CLUSTER_RULES, *WORKLOAD_RULES):
+    for rule in (*LOADER_RULES, *CHECK_RULES, *CLUSTER_RULES, *WORKLOAD_RULES, *PREDICATE_LINT_RULES):
         if rule.id in rules:
             raise ValueError(f"rule {rule.id} declared twice")
         rules[rule.id] = rule

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from yk_cli.core.config import PartitionConfig
 from yk_cli.core.diagnostics import Path, Problem, format_path
+from yk_cli.core.predicate_lint import lint_predicates
 from yk_cli.core.queues import QueueTree
 from yk_cli.core.resources import format_quantity
 from yk_cli.core.rules import Rule, error, warning
@@ -198,7 +199,8 @@ def _task_groups(problems: list[Problem], workload: Workload) -> None:
 
 
 def check_names_and_nodes(workload: Workload) -> list[Problem]:
-    """Tree-independent checks: duplicate names, unknown nodes, allocations overflowing their node."""
+    """Tree-independent checks: duplicate names, unknown nodes, allocations overflowing their node; the node-constraint
+    warnings of core.predicate_lint."""
     problems: list[Problem] = []
     _duplicates(problems, "priority class", ((pc.name, pc.path) for pc in workload.priority_classes))
     _duplicates(problems, "node", ((node.name, node.path) for node in workload.nodes))
@@ -252,6 +254,7 @@ def check_names_and_nodes(workload: Workload) -> list[Problem]:
                         "a resource type the node does not list has capacity 0.",
                     )
                 )
+    problems.extend(lint_predicates(workload))
     return problems
 
 
