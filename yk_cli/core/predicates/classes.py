@@ -34,8 +34,9 @@ class ConstrainedSize(tuple[int, ...]):
     def __ne__(self, other: object) -> bool:
         return not self.__eq__(other)
 
-    def __hash__(self) -> int:
-        return hash((tuple(self), self.group))
+    __hash__ = object.__hash__
+    """By identity, in C: NodeGroups.size makes one object per vector and passing set, so equal sizes are the same
+    object (the engine hashes sizes on every dict lookup)."""
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (ConstrainedSize, (tuple(self), self.passing, self.group))
@@ -59,10 +60,11 @@ class NodeGroups:
         self._open = [rank for rank, ok in enumerate(schedulable) if ok]
         self.tainted = any(taint.effect in (NO_SCHEDULE, NO_EXECUTE) for node in self.nodes for taint in node.taints)
         """Some node has a taint that filters: every pod is then constrained by it."""
-        self._passing: dict[PodSpec, tuple[frozenset[int], int] | None] = {}
+        self._specs: dict[int, tuple[PodSpec, _SpecFacts]] = {}
+        """id(spec) -> the spec and what is known of it (specs are interned by the decoder: ids hit)."""
+        self._by_value: dict[PodSpec, _SpecFacts] = {}
         self._groups: dict[frozenset[int], int] = {}
         self._sizes: dict[tuple[tuple[int, ...], int], ConstrainedSize] = {}
-        self._failures: dict[tuple[PodSpec, int], Failure | None] = {}
 
     def constrains(self, pod: PodSpec | None) -> bool:
         """Whether a pod's static predicates can fail on some node at all (cheap: before any evaluation)."""
@@ -76,15 +78,19 @@ class NodeGroups:
         if not self.constrains(pod):
             return size
         spec = pod if pod is not None else NO_POD_SPEC
-        if spec in self._passing:
-            entry = self._passing[spec]
-        else:
-            passing = frozenset(rank for rank in self._open if self.failure(spec, rank) is None)
+        facts = self._facts(spec)
+        entry = facts.passing
+        if not facts.computed:
+            verdicts = facts.verdicts
+            for rank in self._open:
+                if rank not in verdicts:
+                    verdicts[rank] = static_failure(spec, self.nodes[rank])
+            passing = frozenset(rank for rank in self._open if verdicts[rank] is None)
             if len(passing) == len(self._open):
                 entry = None
             else:
                 entry = (passing, self._groups.setdefault(passing, len(self._groups) + 1))
-            self._passing[spec] = entry
+            facts.passing, facts.computed = entry, True
         if entry is None:
             return size
         key = (tuple(size), entry[1])
@@ -96,8 +102,30 @@ class NodeGroups:
     def failure(self, pod: PodSpec | None, rank: int) -> Failure | None:
         """The first static predicate the pod fails on the node of this rank (None: it passes)."""
         spec = pod if pod is not None else NO_POD_SPEC
-        key = (spec, rank)
-        if key in self._failures:
-            return self._failures[key]
-        found = self._failures[key] = static_failure(spec, self.nodes[rank])
+        verdicts = self._facts(spec).verdicts
+        if rank in verdicts:
+            return verdicts[rank]
+        found = verdicts[rank] = static_failure(spec, self.nodes[rank])
         return found
+
+    def _facts(self, spec: PodSpec) -> _SpecFacts:
+        hit = self._specs.get(id(spec))
+        if hit is not None and hit[0] is spec:
+            return hit[1]
+        facts = self._by_value.get(spec)
+        if facts is None:
+            facts = self._by_value[spec] = _SpecFacts()
+        self._specs[id(spec)] = (spec, facts)
+        return facts
+
+
+class _SpecFacts:
+    """What NodeGroups knows of one pod spec: its verdict per node rank, and its passing set once computed."""
+
+    __slots__ = ("computed", "passing", "verdicts")
+
+    def __init__(self) -> None:
+        self.verdicts: dict[int, Failure | None] = {}
+        self.passing: tuple[frozenset[int], int] | None = None
+        """None: every schedulable node passes; else (passing ranks, group). Valid once computed."""
+        self.computed = False

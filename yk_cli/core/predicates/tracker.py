@@ -47,8 +47,8 @@ class DynamicSize(tuple[int, ...]):
     def __ne__(self, other: object) -> bool:
         return not self.__eq__(other)
 
-    def __hash__(self) -> int:
-        return hash((self.base, self.spec, "dynamic"))
+    __hash__ = object.__hash__
+    """By identity, in C: PodTracker.size makes one object per base vector and pod spec."""
 
     def __reduce__(self) -> tuple[object, ...]:
         return (DynamicSize, (self.base, self.spec))
@@ -65,6 +65,16 @@ class PodTracker:
             dict.fromkeys(_term(term, spec.namespace) for spec in specs for term in spec.pod_anti_affinity)
         )
         self._dynamic: dict[PodSpec, bool] = {}
+        self._sizes: dict[tuple[tuple[int, ...], int], tuple[PodSpec, DynamicSize]] = {}
+
+    def size(self, base: tuple[int, ...], pod: PodSpec | None) -> DynamicSize:
+        """The one DynamicSize of a base size and pod spec."""
+        spec = pod if pod is not None else NO_POD_SPEC
+        key = (base, id(spec))
+        hit = self._sizes.get(key)
+        if hit is None or hit[0] is not spec:
+            hit = self._sizes[key] = (spec, DynamicSize(base, spec))
+        return hit[1]
 
     @staticmethod
     def needed(specs: Iterable[PodSpec]) -> bool:

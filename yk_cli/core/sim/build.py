@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 from yk_cli.core import policies
 from yk_cli.core.config import PartitionConfig
 from yk_cli.core.predicates.classes import NodeGroups
-from yk_cli.core.predicates.model import NO_POD_SPEC, NodeFacts, PodSpec
-from yk_cli.core.predicates.tracker import DynamicSize, PodTracker
+from yk_cli.core.predicates.model import NodeFacts, PodSpec
+from yk_cli.core.predicates.tracker import PodTracker
 from yk_cli.core.priority import PriorityCache
 from yk_cli.core.queues import Queue, QueueTree
 from yk_cli.core.sim.nodes import Fit, NodeIndex, NodeState
@@ -446,7 +446,7 @@ def _constrained(state: RunState, size: Size, pod: PodSpec | None) -> Size:
     found = size if groups is None else groups.size(size, pod)
     tracker = state.tracker
     if tracker is not None and tracker.dynamic(pod):
-        return DynamicSize(found, pod if pod is not None else NO_POD_SPEC)
+        return tracker.size(found, pod)
     return found
 
 
