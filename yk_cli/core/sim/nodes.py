@@ -144,6 +144,12 @@ class NodeIndex:
         self._untracked_dead: set[tuple[int, ...]] = set()
         """The part of dead beyond the TRACKED sizes: forgotten whenever any node gains room."""
         self._targets: dict[tuple[int, ...], tuple[TargetHeap, Fit]] = {}
+        self._plain: list[SizeRecord] = []
+        """The size records every node may count (plain vectors)."""
+        self._grouped: dict[int, list[SizeRecord]] = {}
+        """ConstrainedSize records by their passing group: only the nodes of the group may count them."""
+        self._rank_groups: dict[int, list[int]] = {}
+        """Node rank -> the passing groups that hold it (so a joining node visits only the records it may count)."""
         """size -> (heap of (FitInScore, node entry), fit) over nodes large enough: see reservation_target."""
 
     def __len__(self) -> int:
@@ -185,7 +191,15 @@ class NodeIndex:
         available = node.available
         counted = node.counted = []
         mask = 0
-        for record in self._sizes.values() if candidates is None else candidates:
+        if candidates is not None:
+            records: list[SizeRecord] = candidates
+        elif self._grouped:
+            records = self._plain[:]
+            for group in self._rank_groups.get(node.rank, ()):
+                records.extend(self._grouped[group])
+        else:
+            records = self._plain
+        for record in records:
             for i, v in record[2]:
                 if available[i] < v:
                     break
@@ -258,6 +272,16 @@ class NodeIndex:
             counts = [self._count(block, fit, passing) for block in self._blocks]
             bit = 1 << len(self._sizes)
             record = self._sizes[size] = [None, LOW, fit, counts, [not c for c in counts], size, bit, passing]
+            if passing is None:
+                self._plain.append(record)
+            else:
+                group: int = getattr(size, "group")  # noqa: B009 - a ConstrainedSize (mypyc does not know it)
+                members = self._grouped.get(group)
+                if members is None:
+                    members = self._grouped[group] = []
+                    for rank in passing:
+                        self._rank_groups.setdefault(rank, []).append(group)
+                members.append(record)
             for block in self._blocks:
                 for entry in block:
                     if entry[2].fits(fit) and (passing is None or entry[2].rank in passing):
