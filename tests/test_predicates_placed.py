@@ -35,7 +35,7 @@ from yk_cli.core.predicates.model import (
     labels_of,
 )
 from yk_cli.core.predicates.node_plugins import label_selector_matches, matches_node_affinity, untolerated_taint
-from yk_cli.core.predicates.placed import PlacedPods
+from yk_cli.core.predicates.placed import MAX_INT32, PlacedPods
 from yk_cli.core.predicates.pod_plugins import (
     ERR_REASON_AFFINITY_RULES_NOT_MATCH,
     ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH,
@@ -57,57 +57,90 @@ NODES = [
     NodeFacts("n5", labels_of({"host": "n5", "disk": "hdd"})),
 ]
 NAMESPACES = [Namespace("a", labels_of({"team": "x"})), Namespace("b", labels_of({"team": "y"}))]
-KEYS, VALUES, TOPOLOGY = ("app", "tier"), ("1", "2"), ("zone", "host", "disk")
+KEYS, TOPOLOGY = ("app", "tier", "role"), ("zone", "host", "disk")
+VALUES = tuple(str(i) for i in range(1, 9))
+"""Many distinct label values (every Deployment its own `app`), so that most selectors match few of the pods."""
 
-label_maps = st.dictionaries(st.sampled_from(KEYS), st.sampled_from(VALUES), max_size=2)
-requirements = st.builds(
-    Requirement,
-    st.sampled_from(KEYS),
-    st.sampled_from((IN, NOT_IN, EXISTS, DOES_NOT_EXIST)),
-    st.just(()),
-).map(lambda r: Requirement(r.key, r.operator, ("1",) if r.operator in (IN, NOT_IN) else ()))
-selectors = st.one_of(
-    st.none(),
-    st.builds(LabelSelector, label_maps.map(labels_of), st.lists(requirements, max_size=1).map(tuple)),
-)
+values = st.sampled_from(VALUES)
+label_maps = st.dictionaries(st.sampled_from(KEYS), values, max_size=3)
 namespace_selectors = st.one_of(
     st.none(),
     st.just(LabelSelector()),
     st.just(LabelSelector(labels_of({"team": "x"}))),
     st.just(LabelSelector((), (Requirement("team", NOT_IN, ("x",)),))),
-)
-terms = st.builds(
-    PodAffinityTerm,
-    st.sampled_from(TOPOLOGY),
-    selectors,
-    st.sampled_from(((), ("a",), ("b", "c"))),
-    namespace_selectors,
-)
-constraints = st.builds(
-    TopologySpreadConstraint,
-    st.integers(1, 2),
-    st.sampled_from(TOPOLOGY),
-    st.sampled_from((DO_NOT_SCHEDULE, DO_NOT_SCHEDULE, SCHEDULE_ANYWAY)),
-    selectors,
-    st.sampled_from((None, 1, 3)),
-    st.sampled_from((HONOR, IGNORE)),
-    st.sampled_from((HONOR, IGNORE)),
+    st.just(LabelSelector((), (Requirement("team", IN, ("x", "y")),))),
 )
 host_ports = st.builds(
     HostPort, st.sampled_from((80, 443)), st.sampled_from(("TCP", "UDP")), st.sampled_from(("", "10.0.0.1"))
 )
-pod_specs = st.builds(
-    PodSpec,
-    namespace=st.sampled_from(("a", "b", "c")),
-    labels=label_maps.map(labels_of),
-    node_selector=st.sampled_from(((), labels_of({"disk": "ssd"}))),
-    required_node_affinity=st.sampled_from((None, (NodeSelectorTerm((Requirement("zone", IN, ("z2",)),)),))),
-    tolerations=st.sampled_from(((), (Toleration("dedicated", EXISTS),))),
-    pod_affinity=st.lists(terms, max_size=2).map(tuple),
-    pod_anti_affinity=st.lists(terms, max_size=2).map(tuple),
-    topology_spread=st.lists(constraints, max_size=2).map(tuple),
-    host_ports=st.lists(host_ports, max_size=2).map(tuple),
-)
+
+
+def selectors_over(pairs: st.SearchStrategy[tuple[str, str]]) -> st.SearchStrategy[LabelSelector | None]:
+    """Nil, empty, matchLabels, matchExpressions (In and NotIn with one or several values, duplicates included,
+    Exists, DoesNotExist, an In without values that does not parse) and both, naming the pairs drawn."""
+    requirements = st.one_of(
+        st.builds(
+            lambda pair, more, op: Requirement(pair[0], op, (pair[1], *more)),
+            pairs,
+            st.lists(pairs.map(lambda pair: pair[1]) | values, max_size=2),
+            st.sampled_from((IN, IN, NOT_IN)),
+        ),
+        st.builds(Requirement, st.sampled_from(KEYS), st.sampled_from((EXISTS, DOES_NOT_EXIST)), st.just(())),
+        st.builds(Requirement, st.sampled_from(KEYS), st.just(IN), st.just(())),
+    )
+    match_labels = st.lists(pairs, max_size=2).map(lambda ps: labels_of(dict(ps)))
+    return st.one_of(
+        st.none(),
+        st.just(LabelSelector()),
+        st.builds(LabelSelector, match_labels),
+        st.builds(LabelSelector, st.just(()), st.lists(requirements, min_size=1, max_size=2).map(tuple)),
+        st.builds(LabelSelector, match_labels, st.lists(requirements, max_size=2).map(tuple)),
+    )
+
+
+def pod_specs(labels: dict[str, str], selectors: st.SearchStrategy[LabelSelector | None]) -> st.SearchStrategy[PodSpec]:
+    terms = st.builds(
+        PodAffinityTerm,
+        st.sampled_from(TOPOLOGY),
+        selectors,
+        st.sampled_from(((), ("a",), ("b", "c"), ("a", "b"))),
+        namespace_selectors,
+    )
+    constraints = st.builds(
+        TopologySpreadConstraint,
+        st.integers(1, 2),
+        st.sampled_from(TOPOLOGY),
+        st.sampled_from((DO_NOT_SCHEDULE, DO_NOT_SCHEDULE, SCHEDULE_ANYWAY)),
+        selectors,
+        st.sampled_from((None, 1, 3)),
+        st.sampled_from((HONOR, IGNORE)),
+        st.sampled_from((HONOR, IGNORE)),
+    )
+    return st.builds(
+        PodSpec,
+        namespace=st.sampled_from(("a", "b", "c")),
+        labels=st.just(labels_of(labels)),
+        node_selector=st.sampled_from(((), labels_of({"disk": "ssd"}))),
+        required_node_affinity=st.sampled_from((None, (NodeSelectorTerm((Requirement("zone", IN, ("z2",)),)),))),
+        tolerations=st.sampled_from(((), (Toleration("dedicated", EXISTS),))),
+        pod_affinity=st.lists(terms, max_size=2).map(tuple),
+        pod_anti_affinity=st.lists(terms, max_size=2).map(tuple),
+        topology_spread=st.lists(constraints, max_size=2).map(tuple),
+        host_ports=st.lists(host_ports, max_size=2).map(tuple),
+    )
+
+
+@st.composite
+def pools(draw: st.DrawFn) -> list[PodSpec]:
+    """1-8 pod specs whose selectors name, half the time, a label pair some pod of the pool carries (else any key
+    and value), so that matches stay frequent among many distinct values."""
+    label_sets = draw(st.lists(label_maps, min_size=1, max_size=8))
+    carried = sorted({pair for labels in label_sets for pair in labels.items()})
+    pairs = st.tuples(st.sampled_from(KEYS), values)
+    if carried:
+        pairs = st.sampled_from(carried) | pairs
+    selectors = selectors_over(pairs)
+    return [draw(pod_specs(labels, selectors)) for labels in label_sets]
 
 
 # ---- the brute-force reference -------------------------------------------------------------------------------------
@@ -205,16 +238,64 @@ def reference(pod: PodSpec, node: NodeFacts, placed: Sequence[tuple[PodSpec, str
     return None
 
 
+# ---- the index's own counts, recounted ----------------------------------------------------------------------------
+
+
+def assert_counts_exact(placed: PlacedPods, current: Sequence[tuple[PodSpec, str]]) -> None:
+    """Every registered count, and the placed pods' anti-affinity domains, as a recount over the pods placed gives
+    them (whether or not a verdict reads them), and the terms each pod spec matches."""
+    node_labels = {n.name: dict(n.labels) for n in NODES}
+    for spread in placed._spread.values():
+        assert all(node_labels[name][spread.key.topology_key] == v for name, v in spread.node_value.items())
+        want_spread = dict.fromkeys(spread.node_value.values(), 0)
+        for p, on in current:
+            if on in spread.node_value and spread.matches(placed.info(p)):
+                want_spread[spread.node_value[on]] += 1
+        assert spread.counts == want_spread
+        assert spread.minimum == (min(want_spread.values()) if want_spread else MAX_INT32)
+    for anti in placed._anti.values():
+        want: Counter[str] = Counter()
+        for p, on in current:
+            value = node_labels[on].get(anti.term.topology_key)
+            if value is not None and anti.matches(placed.info(p)):
+                want[value] += 1
+        assert anti.counts == dict(want)
+    for aff in placed._affinity.values():
+        want_pairs: dict[tuple[str, str], int] = {}
+        for p, on in current:
+            if aff.matches(placed.info(p)):
+                aff.update(node_labels[on], 1, want_pairs)
+        assert aff.counts == want_pairs
+    for term, domains in placed.existing_anti.items():
+        want = Counter()
+        for p, on in current:
+            value = node_labels[on].get(term.topology_key)
+            if value is not None:
+                want[value] += placed.info(p).anti_terms.count(term)
+        assert domains == {v: n for v, n in want.items() if n}
+    for p, _ in current:
+        info = placed.info(p)
+        ns_labels = _ns_labels(p.namespace)
+        got = placed.existing_matching(info, ns_labels)
+        assert sorted(map(repr, got)) == sorted(
+            repr(t) for t in placed.existing_anti if t.matches(p.namespace, p.labels, ns_labels)
+        )
+
+
 # ---- the property --------------------------------------------------------------------------------------------------
 
 operations = st.lists(
-    st.tuples(st.sampled_from(("add", "add", "remove", "check")), st.integers(0, 7), st.sampled_from(NODES)),
+    st.tuples(
+        st.sampled_from(("add", "add", "add", "remove", "evict", "check", "check")),
+        st.integers(0, 7),
+        st.sampled_from(NODES),
+    ),
     max_size=40,
 )
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(pool=st.lists(pod_specs, min_size=1, max_size=8), ops=operations, data=st.data())
+@given(pool=pools(), ops=operations, data=st.data())
 def test_incremental_matches_rebuild_and_reference(
     pool: list[PodSpec], ops: list[tuple[str, int, NodeFacts]], data: st.DataObject
 ) -> None:
@@ -228,9 +309,14 @@ def test_incremental_matches_rebuild_and_reference(
         elif op == "remove" and current:
             gone = current.pop(i % len(current))
             placed.remove(*gone)
+        elif op == "evict":  # every pod of the spec: the index forgets the spec until it is placed again
+            for q, on in [pn for pn in current if pn[0] == p]:
+                placed.remove(q, on)
+            current = [pn for pn in current if pn[0] != p]
         else:
             state = prepare(p, placed)
             assert [state.failure(m) for m in NODES] == [reference(p, m, current) for m in NODES]
+            assert_counts_exact(placed, current)
 
     incoming = data.draw(st.sampled_from(pool), label="incoming")
     rebuilt = PlacedPods(NODES, NAMESPACES)
@@ -239,6 +325,8 @@ def test_incremental_matches_rebuild_and_reference(
     want = [reference(incoming, m, current) for m in NODES]
     assert [prepare(incoming, placed).failure(m) for m in NODES] == want
     assert [prepare(incoming, rebuilt).failure(m) for m in NODES] == want
+    assert_counts_exact(placed, current)
+    assert_counts_exact(rebuilt, current)
 
     # preemption: pods treated as gone give the verdicts of the index without them
     if current:
@@ -281,3 +369,86 @@ def test_spread_minimum_when_registered_over_several_pods_per_node() -> None:
     assert [state.failure(n) for n in NODES] == [reference(incoming, n, current) for n in NODES]
     assert state.failure(NODES[2]) == Failure(POD_TOPOLOGY_SPREAD, ERR_REASON_CONSTRAINTS_NOT_MATCH)
     assert state.failure(NODES[0]) is None
+
+
+def test_a_multi_value_in_count_registered_late_counts_every_value() -> None:
+    """A count filed under an `In` expression's values (one index key per value) visits the pods placed before it
+    registered under each value, and a pod of either value placed afterwards, once each."""
+    placed = PlacedPods(NODES, NAMESPACES)
+    one, two = (PodSpec(namespace="a", labels=labels_of({"app": v, "tier": "web"})) for v in ("1", "2"))
+    current = [(one, "n1"), (two, "n3"), (two, "n4")]
+    for p, on in current:
+        placed.add(p, on)
+    selector = LabelSelector((), (Requirement("app", IN, ("1", "2", "2")),))
+    incoming = PodSpec(
+        namespace="a", labels=labels_of({"app": "3"}), pod_anti_affinity=(PodAffinityTerm("host", selector),)
+    )
+    spread = PodSpec(
+        namespace="a",
+        labels=labels_of({"app": "1"}),
+        topology_spread=(TopologySpreadConstraint(1, "zone", label_selector=selector),),
+    )
+    for p in (incoming, spread):
+        assert [prepare(p, placed).failure(n) for n in NODES] == [reference(p, n, current) for n in NODES]
+    assert_counts_exact(placed, current)
+    placed.add(one, "n2")
+    current.append((one, "n2"))
+    for p in (incoming, spread):
+        assert [prepare(p, placed).failure(n) for n in NODES] == [reference(p, n, current) for n in NODES]
+    assert_counts_exact(placed, current)
+
+
+def test_a_spec_placed_again_after_all_its_pods_left() -> None:
+    """The index forgets a spec whose last pod leaves (its matched counts too) and looks them up again, with the
+    counts registered meanwhile, when it is placed again: each counted once."""
+    placed = PlacedPods(NODES, NAMESPACES)
+    member = PodSpec(namespace="b", labels=labels_of({"app": "1"}))
+    own = LabelSelector(labels_of({"app": "1"}))
+    zone_spread = PodSpec(
+        namespace="b", labels=member.labels, topology_spread=(TopologySpreadConstraint(1, "zone", label_selector=own),)
+    )
+    host_spread = PodSpec(
+        namespace="b", labels=member.labels, topology_spread=(TopologySpreadConstraint(1, "host", label_selector=own),)
+    )
+    placed.add(member, "n1")
+    prepare(zone_spread, placed)
+    placed.remove(member, "n1")
+    prepare(host_spread, placed)
+    current = [(member, "n1"), (member, "n3"), (member, "n1")]
+    for p, on in current:
+        placed.add(p, on)
+    assert_counts_exact(placed, current)
+    for p in (zone_spread, host_spread):
+        assert [prepare(p, placed).failure(n) for n in NODES] == [reference(p, n, current) for n in NODES]
+
+
+def test_placed_terms_without_a_label_pair_reach_every_namespace() -> None:
+    """Placed pods' anti-affinity terms whose selectors require no label pair (empty, NotIn, Exists), with a
+    namespaceSelector or an explicit namespace list, checked against pods of other namespaces."""
+    placed = PlacedPods(NODES, NAMESPACES)
+    haters = [
+        PodSpec(namespace="a", pod_anti_affinity=(PodAffinityTerm("zone", LabelSelector(), (), LabelSelector()),)),
+        PodSpec(
+            namespace="a",
+            pod_anti_affinity=(
+                PodAffinityTerm(
+                    "host",
+                    LabelSelector((), (Requirement("tier", NOT_IN, ("1",)),)),
+                    (),
+                    LabelSelector(labels_of({"team": "y"})),
+                ),
+            ),
+        ),
+        PodSpec(
+            namespace="a",
+            pod_anti_affinity=(PodAffinityTerm("disk", LabelSelector((), (Requirement("app", EXISTS),)), ("b", "c")),),
+        ),
+    ]
+    current = [(haters[0], "n1"), (haters[1], "n4"), (haters[2], "n5")]
+    for p, on in current:
+        placed.add(p, on)
+    for namespace in ("a", "b", "c"):
+        for labels in ({}, {"app": "1"}, {"tier": "1"}, {"tier": "2", "app": "2"}):
+            p = PodSpec(namespace=namespace, labels=labels_of(labels))
+            assert [prepare(p, placed).failure(n) for n in NODES] == [reference(p, n, current) for n in NODES]
+    assert_counts_exact(placed, current)

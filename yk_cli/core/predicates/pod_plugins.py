@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from yk_cli.core.predicates.model import Failure, NodeFacts, PodSpec
-from yk_cli.core.predicates.placed import BIND_ALL, PlacedPods, PortKey, hit
+from yk_cli.core.predicates.placed import BIND_ALL, PlacedPods, PodInfo, PortKey, hit
 
 NODE_PORTS = "NodePorts"
 POD_TOPOLOGY_SPREAD = "PodTopologySpread"
@@ -45,6 +45,9 @@ _ANTI_AFFINITY_FAILURE = Failure(INTER_POD_AFFINITY, ERR_REASON_ANTI_AFFINITY_RU
 _EXISTING_ANTI_AFFINITY_FAILURE = Failure(INTER_POD_AFFINITY, ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH)
 
 _NO_DELTA: dict[str, int] = {}
+_NO_PAIRS: dict[tuple[str, str], int] = {}
+_NOTHING_GONE: list[tuple[PodInfo, str]] = []
+"""Shared empty values (never written to)."""
 
 _Spread = tuple[str, int, int, int, dict[str, int], dict[str, int]]
 """(topology key, maxSkew, self match, global minimum, live counts per domain, removed pods' delta)."""
@@ -74,15 +77,21 @@ class PodState:
         self.pod = pod
         self._placed = placed
         info = placed.info(pod)
-        own = placed.incoming(info)
-        gone = [(placed.info(p), node) for p, node in removed]
+        own = info.incoming
+        if own is None:
+            own = placed.incoming(info)
+        counts = info.registered
+        if counts is None:
+            counts = placed.registered(info)
+        gone = [(placed.info(p), node) for p, node in removed] if removed else _NOTHING_GONE
         labels_of = placed.node_labels
 
         # NodePorts
         self._ports = own.ports
-        self._removed_ports: dict[str, dict[PortKey, int]] = {}
-        self._removed_any_ip: dict[str, dict[tuple[str, int], int]] = {}
-        if own.ports:
+        self._removed_ports = _NO_REMOVED_PORTS
+        self._removed_any_ip = _NO_REMOVED_ANY_IP
+        if own.ports and gone:
+            self._removed_ports, self._removed_any_ip = {}, {}
             for r, node in gone:
                 for key in r.ports:
                     exact = self._removed_ports.setdefault(node, {})
@@ -91,64 +100,72 @@ class PodState:
                     any_ip[key[1:]] = any_ip.get(key[1:], 0) + 1
 
         # PodTopologySpread
-        spread: list[_Spread] = []
-        for ask in own.spread:
-            entry = placed.spread_counts(ask.key, pod, ask.keys)
-            delta: dict[str, int] = {}
-            for r, node in gone:
-                value = entry.node_value.get(node)
-                if value is not None and hit(r, entry.id, entry):
-                    delta[value] = delta.get(value, 0) - 1
-            minimum = entry.minimum
-            for value, d in delta.items():
-                minimum = min(minimum, entry.counts[value] + d)
-            if len(entry.counts) < ask.min_domains:
-                minimum = 0  # fewer eligible domains than minDomains: the global minimum is 0
-            spread.append(
-                (ask.key.topology_key, ask.max_skew, ask.self_match, minimum, entry.counts, delta or _NO_DELTA)
-            )
-        self._spread = tuple(spread)
+        self._spread: tuple[_Spread, ...] = ()
+        if own.spread:
+            spread: list[_Spread] = []
+            for ask, entry in zip(own.spread, counts.spread, strict=True):
+                delta: dict[str, int] = {}
+                for r, node in gone:
+                    value = entry.node_value.get(node)
+                    if value is not None and hit(r, entry.id, entry):
+                        delta[value] = delta.get(value, 0) - 1
+                minimum = entry.minimum
+                for value, d in delta.items():
+                    minimum = min(minimum, entry.counts[value] + d)
+                if len(entry.counts) < ask.min_domains:
+                    minimum = 0  # fewer eligible domains than minDomains: the global minimum is 0
+                spread.append(
+                    (ask.key.topology_key, ask.max_skew, ask.self_match, minimum, entry.counts, delta or _NO_DELTA)
+                )
+            self._spread = tuple(spread)
 
         # InterPodAffinity: the pod's required affinity
-        self._affinity = tuple(t.topology_key for t in own.affinity)
-        self._affinity_counts: dict[tuple[str, str], int] = {}
-        self._affinity_delta: dict[tuple[str, str], int] = {}
+        self._affinity = tuple(t.topology_key for t in own.affinity) if own.affinity else ()
+        self._affinity_counts = _NO_PAIRS
+        self._affinity_delta = _NO_PAIRS
         self._first_of_group = False
-        if own.affinity:
-            aff = placed.affinity_counts(own.affinity)
+        aff = counts.affinity
+        if aff is not None:
             self._affinity_counts = aff.counts
+            affinity_delta: dict[tuple[str, str], int] = {}
             for r, node in gone:
                 if hit(r, aff.id, aff):
-                    aff.update(labels_of[node], -1, self._affinity_delta)
+                    aff.update(labels_of[node], -1, affinity_delta)
+            if affinity_delta:
+                self._affinity_delta = affinity_delta
             positive = len(aff.counts) - sum(
-                1 for pair, d in self._affinity_delta.items() if aff.counts.get(pair, 0) + d <= 0
+                1 for pair, d in affinity_delta.items() if aff.counts.get(pair, 0) + d <= 0
             )
             # No pod anywhere matches all the terms, and the pod matches them itself: the first of its group.
             self._first_of_group = positive == 0 and own.self_affinity
 
         # InterPodAffinity: the pod's required anti-affinity
-        anti: list[_Domains] = []
-        for term in own.anti_affinity:
-            entry_a = placed.anti_counts(term)
-            delta = {}
-            for r, node in gone:
-                value = labels_of[node].get(term.topology_key)
-                if value is not None and hit(r, entry_a.id, entry_a):
-                    delta[value] = delta.get(value, 0) - 1
-            anti.append((term.topology_key, entry_a.counts, delta or _NO_DELTA))
-        self._anti = tuple(anti)
+        self._anti: tuple[_Domains, ...] = ()
+        if own.anti_affinity:
+            anti: list[_Domains] = []
+            for term, entry_a in zip(own.anti_affinity, counts.anti, strict=True):
+                delta = {}
+                for r, node in gone:
+                    value = labels_of[node].get(term.topology_key)
+                    if value is not None and hit(r, entry_a.id, entry_a):
+                        delta[value] = delta.get(value, 0) - 1
+                anti.append((term.topology_key, entry_a.counts, delta or _NO_DELTA))
+            self._anti = tuple(anti)
 
         # InterPodAffinity: the placed pods' required anti-affinity against this pod (symmetry)
-        existing: list[_Domains] = []
-        for term in placed.existing_matching(info, own.namespace_labels):
-            delta = {}
-            for r, node in gone:
-                if term in r.anti_terms:
-                    value = labels_of[node].get(term.topology_key)
-                    if value is not None:
-                        delta[value] = delta.get(value, 0) - r.anti_terms.count(term)
-            existing.append((term.topology_key, placed.existing_anti[term], delta or _NO_DELTA))
-        self._existing = tuple(existing)
+        self._existing: tuple[_Domains, ...] = ()
+        matching = placed.existing_matching(info, own.namespace_labels)
+        if matching:
+            existing: list[_Domains] = []
+            for term in matching:
+                delta = {}
+                for r, node in gone:
+                    if term in r.anti_terms:
+                        value = labels_of[node].get(term.topology_key)
+                        if value is not None:
+                            delta[value] = delta.get(value, 0) - r.anti_terms.count(term)
+                existing.append((term.topology_key, placed.existing_anti[term], delta or _NO_DELTA))
+            self._existing = tuple(existing)
 
     def failure(self, node: NodeFacts) -> Failure | None:
         """The first of NodePorts, PodTopologySpread and InterPodAffinity that rejects the node, or None."""
@@ -210,6 +227,8 @@ class PodState:
 
 _NO_PORTS: dict[PortKey, int] = {}
 _NO_ANY_IP: dict[tuple[str, int], int] = {}
+_NO_REMOVED_PORTS: dict[str, dict[PortKey, int]] = {}
+_NO_REMOVED_ANY_IP: dict[str, dict[tuple[str, int], int]] = {}
 
 
 def prepare(pod: PodSpec, placed: PlacedPods, removed: Sequence[tuple[PodSpec, str]] = ()) -> PodState:
