@@ -62,7 +62,15 @@ class NodeGroups:
         """Some node has a taint that filters: every pod is then constrained by it."""
         self._specs: dict[int, tuple[PodSpec, _SpecFacts]] = {}
         """id(spec) -> the spec and what is known of it (specs are interned by the decoder: ids hit)."""
-        self._by_value: dict[PodSpec, _SpecFacts] = {}
+        self._by_value: dict[tuple[object, ...], _SpecFacts] = {}
+        """By the static part of a spec (what static_failure reads): specs that differ only in namespace, labels or
+        pod-dependent constraints share their verdicts."""
+        kinds: dict[tuple[object, ...], list[int]] = {}
+        for rank in self._open:
+            node = self.nodes[rank]
+            kinds.setdefault((node.taints, node.unschedulable), []).append(rank)
+        self._kinds = list(kinds.values())
+        """The schedulable nodes grouped by taints (and cordon): all a pod with tolerations only can tell apart."""
         self._groups: dict[frozenset[int], int] = {}
         self._sizes: dict[tuple[tuple[int, ...], int], ConstrainedSize] = {}
 
@@ -81,11 +89,16 @@ class NodeGroups:
         facts = self._facts(spec)
         entry = facts.passing
         if not facts.computed:
-            verdicts = facts.verdicts
-            for rank in self._open:
-                if rank not in verdicts:
-                    verdicts[rank] = static_failure(spec, self.nodes[rank])
-            passing = frozenset(rank for rank in self._open if verdicts[rank] is None)
+            if spec.node_selector or spec.required_node_affinity is not None or spec.node_name:
+                verdicts = facts.verdicts
+                for rank in self._open:
+                    if rank not in verdicts:
+                        verdicts[rank] = static_failure(spec, self.nodes[rank])
+                passing = frozenset(rank for rank in self._open if verdicts[rank] is None)
+            else:  # tolerations only: one verdict per kind of node
+                passing = frozenset(
+                    rank for kind in self._kinds if static_failure(spec, self.nodes[kind[0]]) is None for rank in kind
+                )
             if len(passing) == len(self._open):
                 entry = None
             else:
@@ -112,9 +125,10 @@ class NodeGroups:
         hit = self._specs.get(id(spec))
         if hit is not None and hit[0] is spec:
             return hit[1]
-        facts = self._by_value.get(spec)
+        static = (spec.node_selector, spec.required_node_affinity, spec.tolerations, spec.node_name)
+        facts = self._by_value.get(static)
         if facts is None:
-            facts = self._by_value[spec] = _SpecFacts()
+            facts = self._by_value[static] = _SpecFacts()
         self._specs[id(spec)] = (spec, facts)
         return facts
 
