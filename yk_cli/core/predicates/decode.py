@@ -425,10 +425,17 @@ def _node_selector_requirement(raw: Any, path: Path, probs: _Problems) -> Requir
     key = _str(m.get("key"), (*path, "key"), probs)
     op = _str(m.get("operator"), (*path, "operator"), probs)
     values = _values(m.get("values"), (*path, "values"), probs)
+    if _list_or_null(m.get("values")):  # (else reported as a wrong type)
+        _check_operator(op, values, path, probs, gt_lt=True)
+    _key(key, (*path, "key"), probs)
+    return Requirement(key, op, values)
+
+
+def _check_operator(op: str, values: tuple[str, ...], path: Path, probs: _Problems, *, gt_lt: bool) -> None:
+    """The values a selector requirement's operator needs: In/NotIn some, Exists/DoesNotExist none, Gt/Lt (node
+    selectors only) exactly one; any other operator is refused."""
     vpath = (*path, "values")
-    if not _list_or_null(m.get("values")):
-        pass  # reported as a wrong type
-    elif op in (IN, NOT_IN):
+    if op in (IN, NOT_IN):
         if not values:
             probs.add(
                 vpath,
@@ -444,7 +451,7 @@ def _node_selector_requirement(raw: Any, path: Path, probs: _Problems) -> Requir
                 "Forbidden",
                 "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
             )
-    elif op in (GT, LT):
+    elif gt_lt and op in (GT, LT):
         if len(values) != 1:
             probs.add(
                 vpath,
@@ -454,8 +461,6 @@ def _node_selector_requirement(raw: Any, path: Path, probs: _Problems) -> Requir
             )
     else:
         probs.add((*path, "operator"), "unsupported-operator", "Invalid value", "not a valid selector operator", op)
-    _key(key, (*path, "key"), probs)
-    return Requirement(key, op, values)
 
 
 def _node_field_requirement(raw: Any, path: Path, probs: _Problems) -> Requirement | None:
@@ -468,18 +473,16 @@ def _node_field_requirement(raw: Any, path: Path, probs: _Problems) -> Requireme
     key = _str(m.get("key"), (*path, "key"), probs)
     op = _str(m.get("operator"), (*path, "operator"), probs)
     values = _values(m.get("values"), (*path, "values"), probs)
-    if not _list_or_null(m.get("values")):
-        pass  # reported as a wrong type
-    elif op in (IN, NOT_IN):
-        if len(values) != 1:
+    if _list_or_null(m.get("values")):  # (else reported as a wrong type)
+        if op not in (IN, NOT_IN):
+            probs.add((*path, "operator"), "unsupported-operator", "Invalid value", "not a valid selector operator", op)
+        elif len(values) != 1:
             probs.add(
                 (*path, "values"),
                 "invalid-selector-values",
                 "Required value",
                 "must be only one value when `operator` is 'In' or 'NotIn' for node field selector",
             )
-    else:
-        probs.add((*path, "operator"), "unsupported-operator", "Invalid value", "not a valid selector operator", op)
     if key != "metadata.name":
         probs.add((*path, "key"), "invalid-match-field-key", "Invalid value", "not a valid field selector key", key)
     else:
@@ -560,26 +563,8 @@ def _label_selector(raw: Any, path: Path, probs: _Problems) -> LabelSelector | N
         key = _str(rm.get("key"), (*p, "key"), probs)
         op = _str(rm.get("operator"), (*p, "operator"), probs)
         values = _values(rm.get("values"), (*p, "values"), probs)
-        if not _list_or_null(rm.get("values")):
-            pass  # reported as a wrong type
-        elif op in (IN, NOT_IN):
-            if not values:
-                probs.add(
-                    (*p, "values"),
-                    "invalid-selector-values",
-                    "Required value",
-                    "must be specified when `operator` is 'In' or 'NotIn'",
-                )
-        elif op in (EXISTS, DOES_NOT_EXIST):
-            if values:
-                probs.add(
-                    (*p, "values"),
-                    "invalid-selector-values",
-                    "Forbidden",
-                    "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
-                )
-        else:
-            probs.add((*p, "operator"), "unsupported-operator", "Invalid value", "not a valid selector operator", op)
+        if _list_or_null(rm.get("values")):  # (else reported as a wrong type)
+            _check_operator(op, values, p, probs, gt_lt=False)
         _key(key, (*p, "key"), probs)
         for vi, v in enumerate(values):
             for msg in label_value_errors(v):
