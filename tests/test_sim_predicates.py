@@ -420,24 +420,28 @@ def test_running_pods_anti_affinity_keeps_matching_pods_away() -> None:
     ]
 
 
+LOW_AND_HIGH = """
+partitions:
+  - name: default
+    queues:
+      - name: root
+        submitacl: '*'
+        queues:
+          - name: low
+            resources: {guaranteed: {vcore: 1}}
+          - name: high
+            resources: {guaranteed: {vcore: 8}}
+"""
+"""Two guaranteed leaves for the pod-dependent preemption tests: low's pods are over its guarantee, high under."""
+
+
 def test_preemption_checks_the_pod_dependent_predicates_with_the_victims_gone() -> None:
     """The shim's PreemptionPredicates remove the victims one by one from the core's start index and run the
     Filters after each: a preemptor with anti-affinity against n1's older pod passes there only once that pod is a
     victim too (index 1, score 2), so n2 (index 0) wins. With both nodes alike, n1 wins by name, and the core then
     keeps only the victims its resources need (TryPreemption's final filter): the reserved node still fails the
     anti-affinity and the ask keeps waiting there, as the real scheduler would."""
-    config = """
-        partitions:
-          - name: default
-            queues:
-              - name: root
-                submitacl: '*'
-                queues:
-                  - name: low
-                    resources: {guaranteed: {vcore: 1}}
-                  - name: high
-                    resources: {guaranteed: {vcore: 8}}
-    """
+    config = LOW_AND_HIGH
     workload = """
         nodes:
           - {name: n1, resources: {vcore: 4}, labels: {kubernetes.io/hostname: n1}}
@@ -527,18 +531,7 @@ def test_inert_predicate_fields_change_nothing(data: st.DataObject) -> None:
 def test_explain_preemption_names_the_nodes_the_preemptor_fails_even_with_the_victims_gone() -> None:
     """A preemptor with pod affinity to a cache pod: removing victims cannot help on a node without one, nor on the
     node whose only cache pod would be a victim; --explain-preemption says so for every candidate there."""
-    config = """
-        partitions:
-          - name: default
-            queues:
-              - name: root
-                submitacl: '*'
-                queues:
-                  - name: low
-                    resources: {guaranteed: {vcore: 1}}
-                  - name: high
-                    resources: {guaranteed: {vcore: 8}}
-    """
+    config = LOW_AND_HIGH
     workload = """
         nodes:
           - {name: n1, resources: {vcore: 4}, labels: {kubernetes.io/hostname: n1}}
