@@ -494,7 +494,7 @@ class Actions:
                         if not candidate.preemptable:
                             return "volcano.sh/preemptable is false"
                         if candidate.job is None:
-                            return "not in a job"
+                            return candidate.outside or "not in a job"
                         if candidate.job.queue != job.queue:
                             return f"in queue {candidate.job.queue}: preempt never crosses queues"
                         if candidate.job is job:
@@ -594,7 +594,7 @@ def _reclaim_exclusion(ssn: Session, other: TaskInfo, job: JobInfo) -> str:
     if not other.preemptable:
         return "volcano.sh/preemptable is false"
     if other.job is None:
-        return "not in a job"
+        return other.outside or "not in a job"
     if other.job.queue == job.queue:
         return "in the reclaiming queue itself (reclaim takes only from other queues)"
     if not ssn.queues[other.job.queue].queue.reclaimable:

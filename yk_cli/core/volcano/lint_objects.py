@@ -356,7 +356,7 @@ def _job_label(obj: LoadedObject) -> str:
 def _jobs(jobs: list[LoadedObject], queues: list[LoadedObject], capacity_tree: bool) -> list[Problem]:
     if not queues:
         return []
-    names = {q.name for q in queues} | {ROOT_QUEUE}
+    names = {q.name for q in queues} | {ROOT_QUEUE, DEFAULT_QUEUE}  # Volcano creates `default` and never deletes it
     children: dict[str, list[str]] = {}
     for queue in queues:
         parent = _text(_get(queue.node, "spec", "parent")) or ROOT_QUEUE
@@ -368,11 +368,6 @@ def _jobs(jobs: list[LoadedObject], queues: list[LoadedObject], capacity_tree: b
         target = _text(node) or DEFAULT_QUEUE
         anchor = node if node is not None else _get(job.node, "metadata", "name")
         if target not in names:
-            hint = "create the queue, or set spec.queue to an existing one."
-            if target == DEFAULT_QUEUE:
-                hint = (
-                    "Volcano creates `default` at start-up and never deletes it: add `kubectl get queues` to the dump."
-                )
             out.append(
                 _problem(
                     vr.UNKNOWN_QUEUE,
@@ -381,7 +376,7 @@ def _jobs(jobs: list[LoadedObject], queues: list[LoadedObject], capacity_tree: b
                     f"{_job_label(job)}: queue `{target}` is not in the input: enqueue and allocate skip the job, so "
                     "it never runs",
                     ("spec", "queue"),
-                    hint,
+                    "create the queue, or set spec.queue to an existing one.",
                 )
             )
         elif capacity_tree and target in children:

@@ -241,8 +241,9 @@ UNKNOWN_QUEUE = error(
     "A PodGroup (or Volcano Job) whose queue is not in the input.",
     "enqueue and allocate skip a job whose queue the session does not know (`Failed to find Queue`), so its pods "
     "never run. The PodGroup webhook refuses such a PodGroup at creation, but a queue can be missing from a dump "
-    "or from manifests applied in the wrong order. A PodGroup without spec.queue is in `default`. yk checks this "
-    "only when the input holds at least one Queue.",
+    "or from manifests applied in the wrong order. A PodGroup without spec.queue is in `default`, which is never "
+    "unknown: Volcano creates it at start-up and its webhook refuses to delete it. yk checks this only when the "
+    "input holds at least one Queue.",
 )
 MISSING_PARENT = error(
     "volcano-missing-parent",

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from yk_cli.core.predicates.model import Namespace
 from yk_cli.core.volcano import resource as res
-from yk_cli.core.volcano.model import POD_GROUP_PENDING, Cluster, Node, Pod, PodGroup, Queue
+from yk_cli.core.volcano.model import DEFAULT_QUEUE, POD_GROUP_PENDING, Cluster, Node, Pod, PodGroup, Queue
 
 if TYPE_CHECKING:
     from yk_cli.core.volcano.framework import Framework
@@ -46,6 +46,12 @@ CRITICAL_CLASSES = frozenset({"system-cluster-critical", "system-node-critical"}
 
 _INDEX = re.compile(r"^-?\d+$")
 
+ASSUMED_DEFAULT_QUEUE = (
+    "assumed: queue default as Volcano creates it at start-up (weight 1, reclaimable, no capability, open), since "
+    "a job names it and the dump holds no Queue default (Volcano never lets it be deleted)"
+)
+"""The note of a session that adds the `default` queue the dump does not hold."""
+
 
 @dataclass(eq=False, slots=True)
 class TaskInfo:
@@ -64,6 +70,9 @@ class TaskInfo:
     best_effort: bool = False
     index: int | None = None
     """The pod name's last `-`-separated part when it is an integer and the name has at least three parts."""
+    outside: str = ""
+    """Why the task belongs to no job of the session although its pod names a PodGroup (the job's queue does not
+    exist); "" otherwise. Such a task still occupies its node, but no action looks at it (its `job` is None)."""
 
     @property
     def key(self) -> str:
@@ -391,6 +400,9 @@ def open_session(cluster: Cluster, scheduler_name: str = "volcano") -> Session:
         res.iadd(ssn.total, alloc)
     for queue in cluster.queues:
         ssn.queues.setdefault(queue.name, QueueInfo(queue.name, queue))
+    if DEFAULT_QUEUE not in ssn.queues and any(g.queue == DEFAULT_QUEUE for g in cluster.pod_groups):
+        ssn.queues[DEFAULT_QUEUE] = QueueInfo(DEFAULT_QUEUE, Queue(DEFAULT_QUEUE))
+        ssn.notes.append(ASSUMED_DEFAULT_QUEUE)
     classes = {c.name: c.value for c in cluster.priority_classes}
     default_value, default_name = 0, ""
     for pc in cluster.priority_classes:
@@ -446,6 +458,9 @@ def open_session(cluster: Cluster, scheduler_name: str = "volcano") -> Session:
     for job in sorted(groups.values(), key=lambda j: j.uid):
         if job.queue not in ssn.queues:
             ssn.notes.append(f"job {job.uid}: its queue {job.queue!r} does not exist; Volcano ignores the job")
+            for task in job.tasks:  # Volcano's snapshot leaves the job out; its pods still hold their nodes
+                task.job = None
+                task.outside = f"its job {job.uid} is not in the session (queue {job.queue!r} does not exist)"
             continue
         ssn.jobs[job.uid] = job
     return ssn
