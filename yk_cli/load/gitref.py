@@ -18,20 +18,37 @@ def is_git_ref(spec: str) -> bool:
 
 def git_show(spec: str) -> bytes:
     """The bytes of `git:REV:PATH` (`git show REV:PATH` in the current directory); InputError with git's own message
-    when git is missing or refuses."""
+    when git is missing or refuses, for a revision that looks like an option, and for a directory."""
     rev, sep, path = spec[len(PREFIX) :].partition(":")
     if not sep or not rev or not path:
         raise InputError(f"{spec}: expected git:REV:PATH, e.g. git:main:queues.yaml or git:HEAD~1:./queues.yaml")
+    if rev.startswith("-"):
+        raise InputError(f"{spec}: the revision {rev!r} starts with '-': a revision, not an option, is expected")
+    done = _git(spec, "show", f"{rev}:{path}")
+    if done.stdout.startswith(b"tree ") and _git(spec, "cat-file", "-t", f"{rev}:{path}").stdout.strip() == b"tree":
+        raise InputError(f"{spec}: {path!r} is a directory at {rev}, not a file")
+    return done.stdout
+
+
+def _git(spec: str, *args: str) -> subprocess.CompletedProcess[bytes]:
+    """`git COMMAND --end-of-options ARG...` (whatever the arguments hold, git never takes them for options); an
+    InputError with git's first line when git is missing or fails."""
+    command, *rest = args
     try:
-        done = subprocess.run(["git", "show", f"{rev}:{path}"], capture_output=True, check=False)
+        done = subprocess.run(
+            ["git", command, *rest[:-1], "--end-of-options", rest[-1]],
+            capture_output=True,
+            check=False,
+            stdin=subprocess.DEVNULL,
+        )
     except FileNotFoundError:
         raise InputError(f"{spec}: git is not installed (or not on the PATH)") from None
     except OSError as err:
         raise InputError(f"{spec}: cannot run git: {err.strerror or err}") from None
     if done.returncode != 0:
         message = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise InputError(f"{spec}: {message[0] if message else f'git show failed (exit {done.returncode})'}")
-    return done.stdout
+        raise InputError(f"{spec}: {message[0] if message else f'git {command} failed (exit {done.returncode})'}")
+    return done
 
 
 def load_config_input(spec: str, policy_group: str = "queues") -> LoadResult:
