@@ -119,6 +119,8 @@ def test_priorities_name_the_step_and_the_line(run_yk, here: Path) -> None:
             "stepQueue": "root.teams.a",
             "stepBefore": "priority.offset +10",
             "stepAfter": "priority.offset +0",
+            "cause": "priority.offset",
+            "removed": True,
             "line": 11,
         },
         {
@@ -130,6 +132,8 @@ def test_priorities_name_the_step_and_the_line(run_yk, here: Path) -> None:
             "stepQueue": "root.teams.b",
             "stepBefore": "priority.offset +0",
             "stepAfter": "priority.offset +10",
+            "cause": "priority.offset",
+            "removed": False,
             "line": 14,
         },
     ]

@@ -174,7 +174,10 @@ def diff_command(
     fmt: Annotated[
         Optional[str],
         typer.Option(
-            "--format", "-f", metavar="FORMAT", help="text, json, markdown or github (github under GitHub Actions)."
+            "--format",
+            "-f",
+            metavar="FORMAT",
+            help="text, json, markdown, github (the default under GitHub Actions) or sarif.",
         ),
     ] = None,
     fail_on: Annotated[
@@ -183,7 +186,8 @@ def diff_command(
             "--fail-on",
             metavar="CONDITION",
             help="Exit 1 when this holds (repeatable or comma-separated): new-errors (the default), "
-            "later-start[=DURATION], new-pending, new-preemption, priority-drop, placement-change, or any.",
+            "later-start[=DURATION], new-pending, new-preemption, priority-drop, placement-change, order-change, or "
+            "any.",
         ),
     ] = None,
     timeline: Annotated[
@@ -212,9 +216,11 @@ def diff_command(
     """What a queue config change does: problems introduced and fixed, every effective setting that changed (with
     the line in NEW and where each value came from), queues added, removed or moved.
 
-    With a workload (or --cluster DUMP): each ask's effective priority before and after with the step that changed
-    it, and both dry runs compared — asks that start later or earlier (+4m30s on the virtual clock), now wait or
-    no longer wait, land on another node or in another order, preemptions added or removed, placements changed.
+    With a workload (or --cluster DUMP), first: the asks that now start ahead of asks they used to follow, or behind
+    asks they used to lead, at the same virtual time (with their steps before and after). Then each ask's effective
+    priority before and after with the step that changed it, and both dry runs compared — asks that start later or
+    earlier (+4m30s on the virtual clock), now wait or no longer wait, land on another node or in another order
+    within their queue, preemptions added or removed, placements changed.
 
     Exit status: 0 when no --fail-on condition holds, 1 when one does, 2 on usage errors.
 
@@ -273,6 +279,7 @@ def compute(
         source = _display(cluster if cluster is not None else workload or "")
         refused = [label for label, side in (("OLD", old), ("NEW", new)) if side.refused]
         if refused:
+            part = partition or ""  # the workload was not read: its own partition is unknown
             which = " and ".join(f"{label} ({(old if label == 'OLD' else new).view.file})" for label in refused)
             changes = WorkloadChanges(
                 skipped=f"YuniKorn refuses {which}: it has errors (see the problems above), so there is no dry run "
@@ -311,6 +318,11 @@ def render(
         from yk_cli.report import diff_github
 
         return diff_github.render(result, conditions, holding, os.getcwd())
+    if fmt == "sarif":
+        from yk_cli import __version__
+        from yk_cli.report import diff_sarif
+
+        return diff_sarif.render(result, conditions, holding, __version__, os.getcwd())
     from yk_cli.report import diff_text
 
     text = diff_text.render(result, conditions, holding)

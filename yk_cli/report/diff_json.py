@@ -5,7 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from yk_cli.core.diagnostics import Problem, Span
-from yk_cli.core.diff.model import AskRun, Diff, Placement, Preemption, Provenance, RunChanges, WorkloadChanges
+from yk_cli.core.diff.model import (
+    AskRun,
+    Diff,
+    Placement,
+    Preemption,
+    Provenance,
+    Reorder,
+    RunChanges,
+    WorkloadChanges,
+)
 from yk_cli.core.diff.verdict import FailOn
 from yk_cli.core.priority import MIN_PRIORITY
 from yk_cli.report import jsonout
@@ -56,11 +65,24 @@ def _preemption(p: Preemption) -> dict[str, Any]:
     }
 
 
+def _reorder(r: Reorder) -> dict[str, Any]:
+    return {
+        "application": r.application,
+        "ask": r.ask,
+        "queuePath": r.new.queue_path,
+        "before": {"start": seconds(r.old.start or 0), "step": r.old.step},
+        "after": {"start": seconds(r.new.start or 0), "step": r.new.step},
+        "aheadOf": {"total": r.ahead_total, "asks": list(r.ahead)},
+        "behind": {"total": r.behind_total, "asks": list(r.behind)},
+    }
+
+
 def run_dict(run: RunChanges) -> dict[str, Any]:
     """The two dry runs compared."""
     return {
         "before": summary_dict(run.old_summary),
         "after": summary_dict(run.new_summary),
+        "startOrder": [_reorder(r) for r in run.reorders],
         "asks": [
             {
                 "application": c.application,
@@ -120,6 +142,8 @@ def workload_dict(w: WorkloadChanges) -> dict[str, Any]:
                 "stepQueue": c.step_queue,
                 "stepBefore": c.old_step,
                 "stepAfter": c.new_step,
+                "cause": c.cause or None,
+                "removed": c.removed,
                 "line": _line(c.span),
             }
             for c in w.priorities
@@ -166,6 +190,7 @@ def diff_dict(diff: Diff, fail_on: list[FailOn], failing: list[FailOn]) -> dict[
                     "after": s.new,
                     "beforeFrom": _provenance(s.old_from),
                     "afterFrom": _provenance(s.new_from),
+                    "removed": s.removed,
                     "line": _line(s.span),
                 }
                 for s in config.settings

@@ -10,10 +10,16 @@ from yk_cli.core.timeline import Timeline
 from yk_cli.report.diff_common import (
     change_words,
     count,
+    passed_words,
     placement,
     preemption_words,
     priority_text,
     provenance,
+    removed_words,
+    reorder_queues,
+    reorder_step,
+    reorder_time,
+    reorders_heading,
     run_words,
     summary_line,
     title,
@@ -56,6 +62,33 @@ def render(
         out += [f"> **Fails:** {', '.join(map(str, failing))} (`--fail-on {','.join(map(str, fail_on))}`)", ""]
     if diff.empty:
         return "\n".join([*out, "No changes."]) + "\n"
+    run = diff.workload.run if diff.workload is not None else None
+    if run is not None and run.reorders:
+        rows = [
+            [
+                f"{r.application}/{r.ask}",
+                _code(r.new.queue_path),
+                reorder_time(r),
+                reorder_step(r).replace(" -> ", " → "),
+                passed_words(r.ahead, r.ahead_total),
+                passed_words(r.behind, r.behind_total),
+            ]
+            for r in run.reorders
+        ]
+        header: tuple[str, ...] = (
+            "Ask",
+            "Queue",
+            "Time",
+            "Step",
+            "Now ahead of (used to follow)",
+            "Now behind (used to lead)",
+        )
+        out += [f"### {reorders_heading(run.reorders)}", ""]
+        queues = reorder_queues(run.reorders)
+        if len(run.reorders) > MAX_ROWS and len(queues) > 1:  # too many to list: the queues first
+            totals = [[_code(q), str(asks), str(ahead), str(behind)] for q, asks, ahead, behind in queues]
+            out += [*_table(("Queue", "Asks", "Now ahead of some", "Now behind some"), totals, "queues"), ""]
+        out += [*_table(header, rows, "asks"), ""]
     config = diff.config
     for label, names in (("added", config.partitions_added), ("removed", config.partitions_removed)):
         if names:
@@ -82,7 +115,7 @@ def render(
                 _code(s.new),
                 provenance(s.old_from),
                 provenance(s.new_from),
-                f"{diff.new}:{s.span.line}" if s.span else "",
+                (f"{diff.new}:{s.span.line}" if s.span else "") + (f" ({removed_words(s)})" if s.removed else ""),
             ]
             for s in config.settings
         ]
@@ -101,6 +134,8 @@ def render(
             for c in workload.priorities:
                 at = f"{c.step_queue}: " if c.step_queue else ""
                 line = f" ({diff.new}:{c.span.line})" if c.span else ""
+                if c.removed:
+                    line = f" ({removed_words(c)}{', ' + diff.new + ':' + str(c.span.line) if c.span else ''})"
                 rows.append(
                     [
                         f"{c.application}/{c.ask}",
@@ -114,13 +149,11 @@ def render(
             out += [*_table(("Ask", "Queue", "Before", "After", "Changed at"), rows, "asks"), ""]
         run = workload.run
         if run is not None:
-            out += [
-                "### Dry run",
-                "",
-                f"- before: {run_summary(run.old_summary)}",
-                f"- after: {run_summary(run.new_summary)}",
-                "",
-            ]
+            before, after = run_summary(run.old_summary), run_summary(run.new_summary)
+            if before == after:
+                out += ["### Dry run", "", f"- before and after: {before}", ""]
+            else:
+                out += ["### Dry run", "", f"- before: {before}", f"- after: {after}", ""]
             if run.asks:
                 rows = [
                     [

@@ -5,12 +5,19 @@ from __future__ import annotations
 from yk_cli.core.diff.model import Diff, RunChanges, SettingChange, WorkloadChanges
 from yk_cli.core.diff.verdict import FailOn
 from yk_cli.report.diff_common import (
+    ORDER_ROWS,
     change_words,
     count,
+    passed_words,
     placement,
     preemption_words,
     priority_text,
     provenance,
+    removed_words,
+    reorder_queues,
+    reorder_step,
+    reorder_time,
+    reorders_heading,
     run_words,
     summary_line,
     title,
@@ -22,7 +29,8 @@ from yk_cli.report.trace_text import table
 
 
 def _where(file: str, change: SettingChange) -> str:
-    return f"{file}:{change.span.line}" if change.span is not None else ""
+    where = f"{file}:{change.span.line}" if change.span is not None else ""
+    return f"{where} ({removed_words(change)})" if change.removed and where else where
 
 
 def _queue_label(partition: str, path: str, partitions: int) -> str:
@@ -96,6 +104,8 @@ def workload_lines(diff: Diff, workload: WorkloadChanges) -> list[str]:
         rows = [("ASK", "QUEUE", "BEFORE", "AFTER", "CHANGED AT")]
         for c in workload.priorities:
             where = f" ({diff.new}:{c.span.line})" if c.span is not None else ""
+            if c.removed:
+                where = f" ({removed_words(c)}{', ' + diff.new + ':' + str(c.span.line) if c.span else ''})"
             at = f"{c.step_queue}: {c.old_step} -> {c.new_step}" if c.step_queue else f"{c.old_step} -> {c.new_step}"
             rows.append(
                 (f"{c.application}/{c.ask}", c.queue_path, priority_text(c.old), priority_text(c.new), at + where)
@@ -107,9 +117,45 @@ def workload_lines(diff: Diff, workload: WorkloadChanges) -> list[str]:
     return out
 
 
+def order_lines(run: RunChanges) -> list[str]:
+    """Asks in another start order at the same virtual time: the ones that moved most, at most ORDER_ROWS."""
+    if not run.reorders:
+        return []
+    out = [f"{reorders_heading(run.reorders)}:"]
+    queues = reorder_queues(run.reorders)
+    if len(run.reorders) > ORDER_ROWS and len(queues) > 1:  # too many to list: the queues first
+        rows: list[tuple[str, ...]] = [("QUEUE", "ASKS", "NOW AHEAD OF SOME", "NOW BEHIND SOME")]
+        rows += [(queue, str(asks), str(ahead), str(behind)) for queue, asks, ahead, behind in queues[:ORDER_ROWS]]
+        out.extend("  " + line for line in table(rows, right=(1, 2, 3)))
+        if len(queues) > ORDER_ROWS:
+            out.append(f"  ... and {count(len(queues) - ORDER_ROWS, 'more queue')}")
+        out.append("")
+    rows = [("ASK", "QUEUE", "TIME", "STEP", "NOW AHEAD OF (USED TO FOLLOW)", "NOW BEHIND (USED TO LEAD)")]
+    for r in run.reorders[:ORDER_ROWS]:
+        rows.append(
+            (
+                f"{r.application}/{r.ask}",
+                r.new.queue_path,
+                reorder_time(r),
+                reorder_step(r),
+                passed_words(r.ahead, r.ahead_total) or "-",
+                passed_words(r.behind, r.behind_total) or "-",
+            )
+        )
+    out.extend("  " + line for line in table(rows))
+    if len(run.reorders) > ORDER_ROWS:
+        out.append(f"  ... and {count(len(run.reorders) - ORDER_ROWS, 'more ask')} (--format json lists them all)")
+    out.append("")
+    return out
+
+
 def run_lines(run: RunChanges) -> list[str]:
     """The two dry runs compared."""
-    out = [f"Dry run before: {run_summary(run.old_summary)}", f"Dry run after:  {run_summary(run.new_summary)}", ""]
+    before, after = run_summary(run.old_summary), run_summary(run.new_summary)
+    if before == after:
+        out = [f"Dry runs before and after: {before}", ""]
+    else:
+        out = [f"Dry run before: {before}", f"Dry run after:  {after}", ""]
     if run.asks:
         out.append(f"Asks ({len(run.asks)}):")
         rows: list[tuple[str, ...]] = [("ASK", "QUEUE", "BEFORE", "AFTER", "CHANGE")]
@@ -182,6 +228,8 @@ def render(diff: Diff, fail_on: list[FailOn], failing: list[FailOn]) -> str:
     if diff.empty:
         out.append("No changes.")
         return "\n".join(out) + "\n"
+    if diff.workload is not None and diff.workload.run is not None:
+        out += order_lines(diff.workload.run)
     out += config_lines(diff)
     if diff.workload is not None:
         out += workload_lines(diff, diff.workload)

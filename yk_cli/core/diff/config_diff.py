@@ -173,6 +173,30 @@ def _queue_span(side: ConfigSide, queue: Queue) -> Span | None:
     return side.span((*queue.config.path, "name"))
 
 
+def removal_span(new_side: ConfigSide, new_owner: Queue | None, old_owner: Queue | None, old_path: Path) -> Span | None:
+    """Where in NEW the text at old_path (a key of old_owner's config in OLD) was removed from: the mapping of
+    new_owner that held it (`properties:`, `resources:`, ...), else new_owner's own line; None when NEW has no such
+    queue written."""
+    if new_owner is None or new_owner.config is None or new_owner.config.inserted:
+        return None
+    prefix = old_owner.config.path if old_owner is not None and old_owner.config is not None else ()
+    if not prefix or old_path[: len(prefix)] != prefix:
+        return _queue_span(new_side, new_owner)
+    return _holder(new_side, new_owner.config.path, old_path[len(prefix) :]) or _queue_span(new_side, new_owner)
+
+
+def _holder(side: ConfigSide, base: Path, suffix: Path) -> Span | None:
+    """The key of the innermost mapping along base + suffix that this side still has (suffix's own last key
+    excluded): where a key at that path was removed from."""
+    keys = side.source_map.keys
+    return next((keys[p] for end in range(len(suffix) - 1, 0, -1) if (p := (*base, *suffix[:end])) in keys), None)
+
+
+def owner(queue: Queue, origin: str) -> Queue | None:
+    """The queue (the queue itself or an ancestor) whose config holds a setting's text."""
+    return next((q for q in queue.ancestors() if q.path == origin), None)
+
+
 # --- queue settings --------------------------------------------------------------------------------------------
 
 
@@ -293,9 +317,21 @@ def _queue_settings(
         was = before.get(key)
         if was is None or was.text == value.text:
             continue
-        span = new_side.span(value.path) if value.path else _queue_span(new_side, new)
+        removed = bool(was.path) and not value.path
+        if value.path:
+            span = new_side.span(value.path)
+        elif removed:
+            origin = was.provenance.origin
+            span = removal_span(
+                new_side, owner(new, origin) if origin != old.path else new, owner(old, origin), was.path
+            )
+            span = span or _queue_span(new_side, new)
+        else:
+            span = _queue_span(new_side, new)
         out.append(
-            SettingChange(partition, new.path, key, was.text, value.text, was.provenance, value.provenance, span)
+            SettingChange(
+                partition, new.path, key, was.text, value.text, was.provenance, value.provenance, span, removed
+            )
         )
     return out
 
@@ -358,7 +394,12 @@ def _partition_settings(
     for key, value in after.items():
         was = before[key]
         if was.text != value.text:
-            span = new_side.span(value.path) if value.path else new_side.span((*new.path, "name"))
-            out.append(SettingChange(name, "", key, was.text, value.text, was.provenance, value.provenance, span))
+            removed = bool(was.path) and not value.path
+            span = new_side.span(value.path) if value.path else None
+            if removed and was.path[: len(old.path)] == old.path:
+                span = _holder(new_side, new.path, was.path[len(old.path) :])
+            span = span or new_side.span((*new.path, "name"))
+            out.append(
+                SettingChange(name, "", key, was.text, value.text, was.provenance, value.provenance, span, removed)
+            )
     return out
-

@@ -39,7 +39,10 @@ class SettingChange:
     old_from: Provenance
     new_from: Provenance
     span: Span | None
-    """The text in NEW that changed it (or, for a value that went back to a default, the queue's own line)."""
+    """The text in NEW that changed it; for a key removed, the place in NEW it was removed from (the mapping that
+    held it, else the queue's own line)."""
+    removed: bool = False
+    """The text behind the old value is gone from NEW (the value is now a default)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +105,12 @@ class PriorityChange:
     old_step: str
     new_step: str
     span: Span | None = None
-    """The line in NEW behind the changed step (an offset or a policy), when it is written there."""
+    """The line in NEW behind the changed step (an offset or a policy), when it is written there; for a key removed,
+    the place in NEW it was removed from."""
+    cause: str = ""
+    """The property of the step's queue whose change made the difference (priority.policy, priority.offset, ...)."""
+    removed: bool = False
+    """That property is no longer written in NEW (span: where it was removed from)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +188,23 @@ class OrderChange:
 
 
 @dataclass(frozen=True, slots=True)
+class Reorder:
+    """An ask that now starts ahead of asks it used to follow, or behind asks it used to lead, among the asks that
+    start at the same virtual time as it in each run (when the times differ, the shift says it all)."""
+
+    application: str
+    ask: str
+    old: AskRun
+    new: AskRun
+    ahead: tuple[str, ...]
+    """`application/ask` of asks it used to follow and now starts ahead of: the first few, in NEW's order."""
+    ahead_total: int
+    behind: tuple[str, ...]
+    """`application/ask` of asks it used to lead and now starts behind: the first few, in NEW's order."""
+    behind_total: int
+
+
+@dataclass(frozen=True, slots=True)
 class Preemption:
     """One victim of one preemption step: who asked (for quota preemption: the queue over its max) and who was hit."""
 
@@ -223,11 +248,20 @@ class RunChanges:
     only_old: int = 0
     """Asks of the OLD run that NEW never had (fresh asks of preempted pods)."""
     only_new: int = 0
+    reorders: tuple[Reorder, ...] = ()
+    """Asks in another start order at the same virtual time, the ones that moved most first."""
 
     @property
     def empty(self) -> bool:
         """The runs agree on every ask, order, preemption and step."""
-        return not (self.asks or self.orders or self.preemptions_added or self.preemptions_removed or self.events)
+        return not (
+            self.asks
+            or self.orders
+            or self.reorders
+            or self.preemptions_added
+            or self.preemptions_removed
+            or self.events
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 
 from yk_cli.core.config import PartitionConfig
 from yk_cli.core.diagnostics import Span
-from yk_cli.core.diff.config_diff import ConfigSide
+from yk_cli.core.diff.config_diff import ConfigSide, owner, removal_span
 from yk_cli.core.diff.model import (
     EARLIER,
     LATER,
@@ -25,11 +25,13 @@ from yk_cli.core.diff.model import (
     PlacementChange,
     Preemption,
     PriorityChange,
+    Reorder,
     RunChanges,
     WorkloadChanges,
 )
 from yk_cli.core.placement import place_all
-from yk_cli.core.priority import AskBreakdown, Step, explain_pending, pending_priorities
+from yk_cli.core.priority import AskBreakdown, Step, explain_pending, pending_priorities, setting_config_path
+from yk_cli.core.properties import Setting
 from yk_cli.core.queues import Queue, QueueTree, build_queue_tree
 from yk_cli.core.trace import ALLOCATE, GANG_TYPES, PREEMPT, QUOTA_PREEMPT, Trace
 from yk_cli.core.workload import Application, Workload
@@ -38,6 +40,8 @@ EXAMPLES = 10
 """How many `application/ask` names an EventKindChange lists per direction."""
 WINDOW = 5
 """How many asks an OrderChange shows from the first difference on."""
+PASSED = 5
+"""How many asks a Reorder names per direction (it counts them all)."""
 
 Key = tuple[str, str]
 
@@ -78,11 +82,17 @@ def _same(a: Step, b: Step) -> bool:
 
 
 def diff_priorities(
-    old: Iterable[AskBreakdown], new: Iterable[AskBreakdown], new_side: ConfigSide, new_tree: QueueTree
+    old: Iterable[AskBreakdown],
+    new: Iterable[AskBreakdown],
+    new_side: ConfigSide,
+    new_tree: QueueTree,
+    old_tree: QueueTree | None = None,
 ) -> list[PriorityChange]:
-    """Asks whose effective priority differs, with the first step of the breakdown (from the ask up) that differs
-    and the line in NEW behind it."""
+    """Asks whose effective priority differs, with the first step of the breakdown (from the ask up) that differs,
+    the property of that step's queue that changed, and the line in NEW behind it (where it was removed from, when
+    it was)."""
     before = {(b.application, b.ask.name): b for b in old}
+    causes: dict[tuple[str, str, str], tuple[str, bool, Span | None]] = {}
     out = []
     for b in new:
         a = before.get((b.application, b.ask.name))
@@ -92,23 +102,79 @@ def diff_priorities(
             (i for i, (x, y) in enumerate(zip(a.steps, b.steps, strict=False)) if not _same(x, y)),
             min(len(a.steps), len(b.steps)),
         )
+        key, removed = "", False
         if a.queue_path != b.queue_path:
             step_queue, old_step, new_step, span = "", f"placed in {a.queue_path}", f"placed in {b.queue_path}", None
         elif index < len(b.steps):
             step = b.steps[index]
-            old_step = a.steps[index].detail if index < len(a.steps) else ""
+            was = a.steps[index] if index < len(a.steps) else None
+            old_step = was.detail if was is not None else ""
             step_queue, new_step = step.queue_path, step.detail
-            paths = [c.config_path for c in step.causes if c.config_path]
-            span = new_side.span(paths[0]) if paths else None
-            if span is None and step.causes:
-                span = _queue_line(new_side, new_tree, step.causes[0].queue_path)
+            memo = (step.queue_path, old_step, new_step)
+            if memo not in causes:
+                causes[memo] = _step_cause(was, step, new_side, new_tree, old_tree)
+            key, removed, span = causes[memo]
         else:  # pragma: no cover - equal steps give equal priorities
             step_queue, old_step, new_step, span = "", "", "", None
         change = PriorityChange(
-            b.application, b.ask.name, b.queue_path, a.effective, b.effective, step_queue, old_step, new_step, span
+            b.application,
+            b.ask.name,
+            b.queue_path,
+            a.effective,
+            b.effective,
+            step_queue,
+            old_step,
+            new_step,
+            span,
+            key,
+            removed,
         )
         out.append(change)
     return out
+
+
+def _setting(tree: QueueTree | None, path: str, key: str) -> Setting | None:
+    queue = tree.get(path) if tree is not None else None
+    return queue.setting(key) if queue is not None else None
+
+
+def _step_cause(
+    was: Step | None, step: Step, new_side: ConfigSide, new_tree: QueueTree, old_tree: QueueTree | None
+) -> tuple[str, bool, Span | None]:
+    """The property behind a changed step (a policy before an offset, as the step lists them), whether it was
+    removed, and its line in NEW: the text in effect, or the place it was removed from."""
+    old_causes = was.causes if was is not None else ()
+    olds = {(c.queue_path, c.setting.key): c.setting for c in old_causes}
+    news = {(c.queue_path, c.setting.key): c.setting for c in step.causes}
+    values: list[tuple[str, str]] = []
+    texts: list[tuple[str, str]] = []
+    for path, key in dict.fromkeys((c.queue_path, c.setting.key) for c in (*old_causes, *step.causes)):
+        before = olds.get((path, key)) or _setting(old_tree, path, key)
+        after = news.get((path, key)) or _setting(new_tree, path, key)
+        if before is None or after is None or before.value != after.value:
+            values.append((path, key))
+        elif (before.source, before.origin, before.text) != (after.source, after.origin, after.text):
+            texts.append((path, key))
+    differing = values + texts  # a value that changed before text that moved
+    for path, key in differing:
+        new_queue = new_tree.get(path)
+        after = new_queue.setting(key) if new_queue is not None else None
+        config_path = setting_config_path(new_queue, after) if new_queue is not None and after is not None else ()
+        if config_path:
+            return key, False, new_side.span(config_path)
+        old_queue = old_tree.get(path) if old_tree is not None else None
+        before = old_queue.setting(key) if old_queue is not None else None
+        old_path = setting_config_path(old_queue, before) if old_queue is not None and before is not None else ()
+        if old_queue is not None and before is not None and old_path:
+            new_owner = owner(new_queue, before.origin) if new_queue is not None else None
+            span = removal_span(new_side, new_owner, owner(old_queue, before.origin), old_path)
+            return key, True, span or _queue_line(new_side, new_tree, path)
+        return key, False, _queue_line(new_side, new_tree, path)
+    paths = [c.config_path for c in step.causes if c.config_path]
+    span = new_side.span(paths[0]) if paths else None
+    if span is None and step.causes:
+        span = _queue_line(new_side, new_tree, step.causes[0].queue_path)
+    return "", False, span
 
 
 def _queue_line(side: ConfigSide, tree: QueueTree, path: str) -> Span | None:
@@ -241,8 +307,100 @@ def _event_kinds(old: Trace, new: Trace) -> list[EventKindChange]:
     return sorted(out, key=lambda c: c.type)
 
 
+class _Ranks:
+    """A Fenwick tree over the positions 0..n-1: which are taken, how many below a position, the k-th taken one."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.tree = [0] * (n + 1)
+        self.top = 1 << n.bit_length()
+
+    def add(self, position: int) -> None:
+        i = position + 1
+        while i <= self.n:
+            self.tree[i] += 1
+            i += i & -i
+
+    def below(self, position: int) -> int:
+        """How many taken positions are smaller than position."""
+        i, total = position, 0
+        while i > 0:
+            total += self.tree[i]
+            i -= i & -i
+        return total
+
+    def kth(self, k: int) -> int:
+        """The k-th smallest taken position (k from 1)."""
+        i, step = 0, self.top
+        while step:
+            j = i + step
+            if j <= self.n and self.tree[j] < k:
+                i = j
+                k -= self.tree[j]
+            step >>= 1
+        return i
+
+
+def _reorders(
+    old: dict[Key, AskRun], old_order: list[Key], new: dict[Key, AskRun], new_order: list[Key]
+) -> list[Reorder]:
+    """Every ask that starts in both runs and now starts ahead of asks it used to follow, or behind asks it used to
+    lead, among the asks that start at the same virtual time as it in OLD and at the same virtual time as it in NEW.
+    Counted per ask in O(n log n) (a Fenwick tree over NEW's order), naming the first PASSED of each direction."""
+    old_rank = {key: i for i, key in enumerate(old_order)}
+    groups: dict[tuple[int, int], list[Key]] = {}
+    for key in new_order:
+        before, after = old.get(key), new[key]
+        if before is None or before.start is None or after.start is None:
+            continue
+        groups.setdefault((before.start, after.start), []).append(key)  # in NEW's order
+    found: list[tuple[int, int, Reorder]] = []
+    new_rank = {key: i for i, key in enumerate(new_order)}
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        by_old = sorted(members, key=old_rank.__getitem__)
+        if by_old == members:
+            continue
+        position = {key: i for i, key in enumerate(members)}
+        n = len(members)
+
+        ahead: dict[Key, tuple[int, tuple[str, ...]]] = {}
+        ranks = _Ranks(n)
+        for seen, key in enumerate(by_old):  # OLD's order: the asks it followed are those seen before it
+            p = position[key]
+            lower = ranks.below(p)
+            total = seen - lower  # followed before, now behind it in NEW
+            if total:
+                ahead[key] = (total, _names(members, ranks, lower + 1, total))
+            ranks.add(p)
+        behind: dict[Key, tuple[int, tuple[str, ...]]] = {}
+        ranks = _Ranks(n)
+        for key in reversed(by_old):  # the asks it led are those after it in OLD's order
+            p = position[key]
+            total = ranks.below(p)  # led before, now ahead of it in NEW
+            if total:
+                behind[key] = (total, _names(members, ranks, 1, total))
+            ranks.add(p)
+        for key in members:
+            a_total, a_names = ahead.get(key, (0, ()))
+            b_total, b_names = behind.get(key, (0, ()))
+            if a_total or b_total:
+                change = Reorder(key[0], key[1], old[key], new[key], a_names, a_total, b_names, b_total)
+                found.append((-(a_total + b_total), new_rank[key], change))
+    found.sort(key=lambda item: (item[0], item[1]))
+    return [item[2] for item in found]
+
+
+def _names(members: list[Key], ranks: _Ranks, first: int, count: int) -> tuple[str, ...]:
+    """`application/ask` of the first-th taken position on (at most PASSED of count)."""
+    picked = (members[ranks.kth(first + i)] for i in range(min(count, PASSED)))
+    return tuple(f"{k[0]}/{k[1]}" for k in picked)
+
+
 def diff_runs(old: Trace, new: Trace) -> RunChanges:
-    """The two dry runs compared: each ask present in both, start orders per queue, preemptions, other step kinds."""
+    """The two dry runs compared: each ask present in both, start orders (at the same virtual time, and per queue),
+    preemptions, other step kinds."""
     old_runs, old_order = _runs(old)
     new_runs, new_order = _runs(new)
     asks = []
@@ -265,6 +423,7 @@ def diff_runs(old: Trace, new: Trace) -> RunChanges:
         tuple(_event_kinds(old, new)),
         sum(1 for k in old_runs if k not in new_runs),
         sum(1 for k in new_runs if k not in old_runs),
+        tuple(_reorders(old_runs, old_order, new_runs, new_order)),
     )
 
 
@@ -286,6 +445,8 @@ def diff_workload(
     """Placements and effective priorities of the workload under each config, and the dry runs (when both ran)."""
     old_places, old_placed, old_tree = placements(old_partition, workload)
     new_places, new_placed, new_tree = placements(new_partition, workload)
-    priorities = diff_priorities(breakdowns(old_tree, old_placed), breakdowns(new_tree, new_placed), new_side, new_tree)
+    priorities = diff_priorities(
+        breakdowns(old_tree, old_placed), breakdowns(new_tree, new_placed), new_side, new_tree, old_tree
+    )
     run = diff_runs(*traces) if traces is not None else None
     return WorkloadChanges(tuple(diff_placements(old_places, new_places)), tuple(priorities), run)

@@ -14,8 +14,18 @@ NEW_PENDING = "new-pending"
 NEW_PREEMPTION = "new-preemption"
 PRIORITY_DROP = "priority-drop"
 PLACEMENT_CHANGE = "placement-change"
+ORDER_CHANGE = "order-change"
 ANY = "any"
-CONDITIONS = (NEW_ERRORS, LATER_START, NEW_PENDING, NEW_PREEMPTION, PRIORITY_DROP, PLACEMENT_CHANGE, ANY)
+CONDITIONS = (
+    NEW_ERRORS,
+    LATER_START,
+    NEW_PENDING,
+    NEW_PREEMPTION,
+    PRIORITY_DROP,
+    PLACEMENT_CHANGE,
+    ORDER_CHANGE,
+    ANY,
+)
 DEFAULT = (NEW_ERRORS,)
 
 
@@ -73,6 +83,8 @@ def holds(diff: Diff, condition: FailOn) -> bool:
     run = workload.run
     if run is None:
         return False
+    if name == ORDER_CHANGE:
+        return bool(run.reorders or run.orders)
     if name == NEW_PREEMPTION:
         return bool(run.preemptions_added)
     if name == NEW_PENDING:
