@@ -308,14 +308,16 @@ def _event_kinds(old: Trace, new: Trace) -> list[EventKindChange]:
 
 
 class _Ranks:
-    """A Fenwick tree over the positions 0..n-1: which are taken, how many below a position, the k-th taken one."""
+    """The positions 0..n-1 taken so far: how many below a position (a Fenwick tree), and the next taken ones from a
+    position (a byte per position, searched in C)."""
 
     def __init__(self, n: int) -> None:
         self.n = n
         self.tree = [0] * (n + 1)
-        self.top = 1 << n.bit_length()
+        self.taken = bytearray(n)
 
     def add(self, position: int) -> None:
+        self.taken[position] = 1
         i = position + 1
         while i <= self.n:
             self.tree[i] += 1
@@ -329,16 +331,16 @@ class _Ranks:
             i -= i & -i
         return total
 
-    def kth(self, k: int) -> int:
-        """The k-th smallest taken position (k from 1)."""
-        i, step = 0, self.top
-        while step:
-            j = i + step
-            if j <= self.n and self.tree[j] < k:
-                i = j
-                k -= self.tree[j]
-            step >>= 1
-        return i
+    def after(self, start: int, count: int) -> list[int]:
+        """The first count taken positions from start on (fewer when there are not as many)."""
+        out: list[int] = []
+        while len(out) < count:
+            found = self.taken.find(1, start)
+            if found < 0:
+                break
+            out.append(found)
+            start = found + 1
+        return out
 
 
 def _reorders(
@@ -346,7 +348,8 @@ def _reorders(
 ) -> list[Reorder]:
     """Every ask that starts in both runs and now starts ahead of asks it used to follow, or behind asks it used to
     lead, among the asks that start at the same virtual time as it in OLD and at the same virtual time as it in NEW.
-    Counted per ask in O(n log n) (a Fenwick tree over NEW's order), naming the first PASSED of each direction."""
+    Counted per ask with a Fenwick tree over NEW's order (O(n log n), never pair by pair), naming the first PASSED of
+    each direction in NEW's order; the asks that moved most first."""
     old_rank = {key: i for i, key in enumerate(old_order)}
     groups: dict[tuple[int, int], list[Key]] = {}
     for key in new_order:
@@ -363,6 +366,7 @@ def _reorders(
         if by_old == members:
             continue
         position = {key: i for i, key in enumerate(members)}
+        labels = [f"{application}/{ask}" for application, ask in members]
         n = len(members)
 
         ahead: dict[Key, tuple[int, tuple[str, ...]]] = {}
@@ -372,7 +376,7 @@ def _reorders(
             lower = ranks.below(p)
             total = seen - lower  # followed before, now behind it in NEW
             if total:
-                ahead[key] = (total, _names(members, ranks, lower + 1, total))
+                ahead[key] = (total, tuple(labels[i] for i in ranks.after(p + 1, min(total, PASSED))))
             ranks.add(p)
         behind: dict[Key, tuple[int, tuple[str, ...]]] = {}
         ranks = _Ranks(n)
@@ -380,7 +384,7 @@ def _reorders(
             p = position[key]
             total = ranks.below(p)  # led before, now ahead of it in NEW
             if total:
-                behind[key] = (total, _names(members, ranks, 1, total))
+                behind[key] = (total, tuple(labels[i] for i in ranks.after(0, min(total, PASSED))))
             ranks.add(p)
         for key in members:
             a_total, a_names = ahead.get(key, (0, ()))
@@ -390,12 +394,6 @@ def _reorders(
                 found.append((-(a_total + b_total), new_rank[key], change))
     found.sort(key=lambda item: (item[0], item[1]))
     return [item[2] for item in found]
-
-
-def _names(members: list[Key], ranks: _Ranks, first: int, count: int) -> tuple[str, ...]:
-    """`application/ask` of the first-th taken position on (at most PASSED of count)."""
-    picked = (members[ranks.kth(first + i)] for i in range(min(count, PASSED)))
-    return tuple(f"{k[0]}/{k[1]}" for k in picked)
 
 
 def diff_runs(old: Trace, new: Trace) -> RunChanges:
