@@ -6,7 +6,7 @@ import heapq
 import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from yk_cli.core import policies
 from yk_cli.core.predicates.classes import passing_of
@@ -20,8 +20,6 @@ BLOCK = 64
 Fit = tuple[tuple[int, int], ...]
 """An ask's non-zero (type index, amount) pairs: all that a fit check looks at."""
 
-SizeRecord = list[Any]
-"""The node index's mutable record of one size (see NodeIndex._sizes): fields of mixed types, read by position."""
 
 NodeEntry = tuple[float, int, "NodeState"]
 """A node's place in the index order: (score, name rank, node)."""
@@ -43,6 +41,8 @@ class NodeState:
         "capacity_map",
         "counted",
         "entry",
+        "families",
+        "families_version",
         "fitting",
         "listed",
         "name",
@@ -74,9 +74,13 @@ class NodeState:
         self.listed = False
         """In the node index (schedulable and not reserved)."""
         self.counted: list[SizeRecord] = []
+        """The node index's size records that count this node as fitting (set while it is in the index)."""
         self.fitting = 0
         """Bit mask of the size records in counted (one bit per tracked size): the scan's fit test."""
-        """The node index's size records that count this node as fitting (set while it is in the index)."""
+        self.families: list[tuple[Fit, list[SizeRecord]]] = []
+        """The size records this node may count, by their fit pairs (see NodeIndex._families_of)."""
+        self.families_version = -1
+        """The NodeIndex.version families was made at."""
         self.allocations: dict[str, AllocState] = {}
         """Allocation name -> running allocation on this node, in placement order."""
         self._policy = policy
@@ -121,6 +125,28 @@ TRACKED = 64
 """Ask sizes whose first fitting node is remembered; further sizes are looked up from scratch."""
 
 
+class SizeRecord:
+    """What the node index remembers of one ask size: where its first fitting node is, and which blocks hold one."""
+
+    __slots__ = ("bit", "bound", "counts", "empty", "first", "fit", "passing", "size")
+
+    def __init__(self, size: tuple[int, ...], fit: Fit, bit: int, passing: frozenset[int] | None) -> None:
+        self.first: NodeState | None = None
+        """The first node in index order that holds the size (None: not known, see bound)."""
+        self.bound: NodeEntry | tuple[float] = LOW
+        """When first is None: no node before this entry holds the size (HIGH: none at all)."""
+        self.fit = fit
+        self.counts: list[int] = []
+        """Per block: how many of its nodes hold the size."""
+        self.empty: list[bool] = []
+        """Per block: whether none of its nodes holds the size (what _scan skips on, found in C)."""
+        self.size = size
+        self.bit = bit
+        """This record's bit in NodeState.fitting."""
+        self.passing = passing
+        """The ranks of the nodes whose static predicates the size's asks pass (None: every node)."""
+
+
 class NodeIndex:
     """Schedulable, unreserved nodes in sort order (score, name), with the first fitting node of each ask size.
 
@@ -144,13 +170,20 @@ class NodeIndex:
         self._untracked_dead: set[tuple[int, ...]] = set()
         """The part of dead beyond the TRACKED sizes: forgotten whenever any node gains room."""
         self._targets: dict[tuple[int, ...], tuple[TargetHeap, Fit]] = {}
+        """size -> (heap of (FitInScore, node entry), fit) over nodes large enough: see reservation_target."""
         self._plain: list[SizeRecord] = []
         """The size records every node may count (plain vectors)."""
         self._grouped: dict[int, list[SizeRecord]] = {}
         """ConstrainedSize records by their passing group: only the nodes of the group may count them."""
         self._rank_groups: dict[int, list[int]] = {}
         """Node rank -> the passing groups that hold it (so a joining node visits only the records it may count)."""
-        """size -> (heap of (FitInScore, node entry), fit) over nodes large enough: see reservation_target."""
+        self._fits: dict[Fit, Fit] = {}
+        """Fit pairs interned: the records of equal fits share one tuple (add() tests a fit once per run of them)."""
+        self.version = 0
+        """Bumped whenever a size record is made: a node's families made before are out of date."""
+        self._families: dict[tuple[int, ...], list[tuple[Fit, list[SizeRecord]]]] = {}
+        """The passing groups of a node -> its families (see _families_of), made at version _families_made."""
+        self._families_made = 0
 
     def __len__(self) -> int:
         return self._count_nodes
@@ -173,8 +206,8 @@ class NodeIndex:
             blocks.append([entry])
             self._firsts.append(entry)
             for record in self._sizes.values():
-                record[3].append(0)
-                record[4].append(True)
+                record.counts.append(0)
+                record.empty.append(True)
             bi = 0
         else:
             bi = bisect_right(self._firsts, entry) - 1
@@ -189,34 +222,43 @@ class NodeIndex:
             self.dead -= self._untracked_dead
             self._untracked_dead.clear()
         available = node.available
-        counted = node.counted = []
+        counted: list[SizeRecord] = []
+        if candidates is None:
+            if node.families_version != self.version:
+                node.families = self._families_of(node.rank)
+                node.families_version = self.version
+            for fit, records in node.families:
+                for i, v in fit:
+                    if available[i] < v:
+                        break
+                else:
+                    counted.extend(records)
+        else:  # records with equal fit pairs sit together (families order): each fit is tested once
+            last: Fit | None = None
+            fitted = False
+            for record in candidates:
+                fit = record.fit
+                if fit is not last:
+                    last = fit
+                    fitted = True
+                    for i, v in fit:
+                        if available[i] < v:
+                            fitted = False
+                            break
+                if fitted:
+                    counted.append(record)
+        node.counted = counted
         mask = 0
-        if candidates is not None:
-            records: list[SizeRecord] = candidates
-        elif self._grouped:
-            records = self._plain[:]
-            for group in self._rank_groups.get(node.rank, ()):
-                records.extend(self._grouped[group])
-        else:
-            records = self._plain
-        for record in records:
-            for i, v in record[2]:
-                if available[i] < v:
-                    break
-            else:
-                passing = record[7]
-                if passing is not None and node.rank not in passing:
-                    continue
-                counts = record[3]
-                counts[bi] += 1
-                if counts[bi] == 1:
-                    record[4][bi] = False
-                counted.append(record)
-                mask |= record[6]
-                first = record[0]
-                if entry < (first.entry if first is not None else record[1]):
-                    record[0] = node
-                    self.dead.discard(record[5])
+        for record in counted:
+            counts: list[int] = record.counts
+            counts[bi] += 1
+            if counts[bi] == 1:
+                record.empty[bi] = False
+            mask |= record.bit
+            first: NodeState | None = record.first
+            if entry < (first.entry if first is not None else record.bound):
+                record.first = node
+                self.dead.discard(record.size)
         node.fitting = mask
         if self._targets:
             limit = 4 * self._count_nodes + 64
@@ -228,6 +270,27 @@ class NodeIndex:
         if len(blocks[bi]) > 2 * BLOCK:
             self._split(bi)
 
+    def _families_of(self, rank: int) -> list[tuple[Fit, list[SizeRecord]]]:
+        """The size records a node of this rank may count (plain ones, and those of the passing groups holding it),
+        grouped by fit pairs: add() tests each fit once, however many sizes share it. Shared by the nodes of the
+        same passing groups until the next record is made."""
+        groups = self._rank_groups.get(rank, [])
+        key = tuple(groups)
+        if self._families_made != self.version:
+            self._families.clear()
+            self._families_made = self.version
+        found = self._families.get(key)
+        if found is not None:
+            return found
+        records = list(self._plain)
+        for group in groups:
+            records.extend(self._grouped[group])
+        families: dict[Fit, list[SizeRecord]] = {}
+        for record in records:
+            families.setdefault(record.fit, []).append(record)
+        made = self._families[key] = list(families.items())
+        return made
+
     def remove(self, node: NodeState) -> None:
         """Take a node out (before its free resources or score change, or when it is reserved)."""
         entry = node.entry
@@ -238,17 +301,17 @@ class NodeIndex:
         j = bisect_left(block, entry)
         del block[j]
         for record in node.counted:
-            counts = record[3]
+            counts = record.counts
             counts[bi] -= 1
             if not counts[bi]:
-                record[4][bi] = True
-            if record[0] is node:
-                record[0] = None
-                record[1] = entry
+                record.empty[bi] = True
+            if record.first is node:
+                record.first = None
+                record.bound = entry
         if not block:
             del self._blocks[bi], self._firsts[bi]
             for record in self._sizes.values():
-                del record[3][bi], record[4][bi]
+                del record.counts[bi], record.empty[bi]
         elif j == 0:
             self._firsts[bi] = block[0]
 
@@ -268,37 +331,81 @@ class NodeIndex:
                     self._untracked_dead.add(size)
                     self.dead.add(size)
                 return found
-            passing = passing_of(size)
-            counts = [self._count(block, fit, passing) for block in self._blocks]
-            bit = 1 << len(self._sizes)
-            record = self._sizes[size] = [None, LOW, fit, counts, [not c for c in counts], size, bit, passing]
-            if passing is None:
-                self._plain.append(record)
-            else:
-                group: int = getattr(size, "group")  # noqa: B009 - a ConstrainedSize (mypyc does not know it)
-                members = self._grouped.get(group)
-                if members is None:
-                    members = self._grouped[group] = []
-                    for rank in passing:
-                        self._rank_groups.setdefault(rank, []).append(group)
-                members.append(record)
-            for block in self._blocks:
-                for entry in block:
-                    if entry[2].fits(fit) and (passing is None or entry[2].rank in passing):
-                        entry[2].counted.append(record)
-                        entry[2].fitting |= bit
-        first: NodeState | None = record[0]
+            record = self._track(size, fit)
+        first: NodeState | None = record.first
         if first is not None:
             return first
-        if record[1] == HIGH:
+        if record.bound == HIGH:
             return None
         first = self._scan(record)
         if first is None:
-            record[1] = HIGH
+            record.bound = HIGH
             self.dead.add(size)
         else:
-            record[0] = first
+            record.first = first
         return first
+
+    def _track(self, size: tuple[int, ...], fit: Fit) -> SizeRecord:
+        """Start remembering a size: count the nodes holding it per block, in one pass that marks them too."""
+        passing = passing_of(size)
+        fit = self._fits.setdefault(fit, fit)
+        bit = 1 << len(self._sizes)
+        record = SizeRecord(size, fit, bit, passing)
+        counts = record.counts
+        for block in self._blocks:
+            count = 0
+            for entry in block:
+                node = entry[2]
+                if node.fits(fit) and (passing is None or node.rank in passing):
+                    node.counted.append(record)
+                    node.fitting |= bit
+                    count += 1
+            counts.append(count)
+        record.empty = [not c for c in counts]
+        self._sizes[size] = record
+        if passing is None:
+            self._plain.append(record)
+        else:
+            group: int = getattr(size, "group")  # noqa: B009 - a ConstrainedSize (mypyc does not know it)
+            members = self._grouped.get(group)
+            if members is None:
+                members = self._grouped[group] = []
+                for rank in passing:
+                    self._rank_groups.setdefault(rank, []).append(group)
+            members.append(record)
+        self.version += 1
+        return record
+
+    def fitting(self, size: tuple[int, ...], fit: Fit) -> Iterator[NodeState]:
+        """The nodes in sort order whose free resources hold an ask of this size and whose static predicates its asks
+        pass, from the first; blocks without one are skipped. The index must not change while this is read."""
+        first = self.first_fit(size, fit)
+        if first is None:
+            return
+        record = self._sizes.get(size)
+        if record is None:  # beyond the TRACKED sizes
+            passing = passing_of(size)
+            for node in self:
+                if node.fits(fit) and (passing is None or node.rank in passing):
+                    yield node
+            return
+        blocks, empty, bit = self._blocks, record.empty, record.bit
+        bi = max(bisect_right(self._firsts, first.entry) - 1, 0)
+        offset = bisect_left(blocks[bi], first.entry)
+        while True:
+            try:
+                found = empty.index(False, bi)
+            except ValueError:
+                return
+            if found != bi:
+                bi, offset = found, 0
+            block = blocks[bi]
+            for k in range(offset, len(block)):
+                node = block[k][2]
+                if node.fitting & bit:
+                    yield node
+            bi += 1
+            offset = 0
 
     def reservation_target(self, size: tuple[int, ...], fit: Fit) -> NodeState | None:
         """The node an old ask that fits nowhere reserves: large enough by capacity, lowest FitInScore of the ask
@@ -330,7 +437,7 @@ class NodeIndex:
 
     def _scan(self, record: SizeRecord) -> NodeState | None:
         """The first fitting node at or after the record's bound, skipping blocks without one (found in C)."""
-        blocks, empty, bit, bound = self._blocks, record[4], record[6], record[1]
+        blocks, empty, bit, bound = self._blocks, record.empty, record.bit, record.bound
         bi = offset = 0
         if bound != LOW and blocks:
             bi = max(bisect_right(self._firsts, bound) - 1, 0)
@@ -350,10 +457,6 @@ class NodeIndex:
             bi += 1
             offset = 0
 
-    @staticmethod
-    def _count(block: list[tuple[float, int, NodeState]], fit: Fit, passing: frozenset[int] | None) -> int:
-        return sum(1 for entry in block if entry[2].fits(fit) and (passing is None or entry[2].rank in passing))
-
     def _split(self, bi: int) -> None:
         block = self._blocks[bi]
         half = len(block) // 2
@@ -365,8 +468,8 @@ class NodeIndex:
             for record in entry[2].counted:
                 moved[id(record)] = moved.get(id(record), 0) + 1
         for record in self._sizes.values():
-            total = record[3][bi]
+            total = record.counts[bi]
             on_right = moved.get(id(record), 0)
             counts = [total - on_right, on_right]
-            record[3][bi : bi + 1] = counts
-            record[4][bi : bi + 1] = [not c for c in counts]
+            record.counts[bi : bi + 1] = counts
+            record.empty[bi : bi + 1] = [not c for c in counts]

@@ -11,22 +11,19 @@ from yk_cli.core.sim.state import AskState, passes
 def first_node(state: RunState, ask: AskState) -> NodeState | None:
     """The first node in node order that holds the ask and passes its predicates (tryNodes without reserving).
 
-    Asks whose verdicts depend on the pods placed (a DynamicSize) are never cached by the node index: when the index
-    finds no node for their static size, none holds them; else the nodes are walked in order with one PreFilter.
+    Asks whose verdicts depend on the pods placed (a DynamicSize) are never cached by the node index: the nodes that
+    hold their static size are walked in order (the index skips the others) with one PreFilter.
     """
     size = ask.size
     if type(size) is not DynamicSize:
         return state.index.first_fit(size, ask.fit)
     base: tuple[int, ...] = getattr(size, "base")  # noqa: B009 - a subclass mypyc does not know
-    fit = ask.fit
-    if state.index.first_fit(base, fit) is None:
-        return None
     tracker = state.tracker
     assert tracker is not None
     checks = tracker.state(ask.ask.pod)
     facts = tracker.facts
-    for node in state.index:
-        if node.fits(fit) and passes(base, node) and checks.failure(facts[node.name]) is None:
+    for node in state.index.fitting(base, ask.fit):
+        if checks.failure(facts[node.name]) is None:
             return node
     return None
 
