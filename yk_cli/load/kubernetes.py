@@ -57,6 +57,7 @@ from yk_cli.load.pod_constraints import (
     task_group_constraints,
 )
 from yk_cli.load.source import decode_text, parse_yaml, read_input
+from yk_cli.load.yamlreader import has_surrogate_escape, loads_like_go
 
 SCHEDULER_NAME = "yunikorn"
 DOMAIN = "yunikorn.apache.org/"
@@ -433,7 +434,7 @@ def _user(
     info = annotations.get(ANNOTATION_USER_INFO, "")
     if info:
         try:
-            raw = json.loads(info)
+            raw = loads_like_go(info)
             if not isinstance(raw, dict):
                 raise ValueError("not an object")
             fields = {str(k).lower(): v for k, v in raw.items()}
@@ -468,7 +469,7 @@ def _gang(
     # newPlaceholder: the group's labels, then the application id and queue labels over them
     placeholder_labels = {LABEL_APP_ID: app_id, LABEL_QUEUE: queue or ""}
     try:
-        raw = json.loads(text)
+        raw = loads_like_go(text)
         if not isinstance(raw, list):
             raise ValueError("not a JSON list")
         groups = []
@@ -638,7 +639,7 @@ def _si_json(resource: Resource) -> str:
 def _quantity_map(text: str) -> Resource | None:
     """common.GetResource on a JSON map of Kubernetes quantities; None when anything is unreadable."""
     try:
-        raw = json.loads(text)
+        raw = loads_like_go(text)
     except ValueError:
         return None
     if not isinstance(raw, dict):
@@ -741,8 +742,8 @@ class _JsonNumber(str):
 def _json_documents(text: str) -> list[Node] | None:
     """The text as one JSON document of Nodes without positions, or None when it is not (plain) JSON."""
     stripped = text.lstrip()
-    if not stripped.startswith(("{", "[")):
-        return None
+    if not stripped.startswith(("{", "[")) or has_surrogate_escape(text):
+        return None  # not JSON, or a surrogate escape the YAML reader refuses with its position
     try:
         raw = json.loads(text, parse_int=_JsonNumber, parse_float=_JsonNumber, parse_constant=_JsonNumber)
         return [_json_node(raw)]

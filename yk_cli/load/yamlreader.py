@@ -210,7 +210,10 @@ def read_nodes(text: str, span_of: SpanOf | None = None) -> tuple[list[Node], li
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            _compose(_tuples(_pure_events(text)), span_of, documents, errors)
+            events = _tuples(_pure_events(text))
+            if "\\" in text and _any_surrogate_escape().search(text):
+                events = _refuse_surrogates(events, text)
+            _compose(events, span_of, documents, errors)
     except _ParserError as err:
         return documents, [err.error, *errors]
     except ReadError as err:
@@ -306,7 +309,8 @@ def _depth(data: Any) -> int:
 
 @functools.cache
 def _surrogate_escape() -> re.Pattern[str]:
-    return re.compile(r"\\u[dD][89abAB]")
+    """A `\\u` escape of a surrogate, high (\\ud800 to \\udbff) or low (\\udc00 to \\udfff)."""
+    return re.compile(r"\\u[dD][89a-fA-F]")
 
 
 @functools.cache
@@ -376,6 +380,84 @@ def _binding_error(err: Exception) -> Exception | None:
     problem_mark = StreamMark(name, 0, problem_line, problem_column)
     cls = ScannerError if kind == "scanner" else ParserError
     return cls(context, context_mark, problem, problem_mark)
+
+
+@functools.cache
+def _surrogates() -> re.Pattern[str]:
+    """A lone surrogate: a character no UTF-8 text can hold."""
+    return re.compile("[\ud800-\udfff]")
+
+
+@functools.cache
+def _any_surrogate_escape() -> re.Pattern[str]:
+    """A double-quoted scalar's escape of a surrogate code point (U+D800 to U+DFFF), short or long form."""
+    return re.compile(r"\\(?:u[dD][89a-fA-F][0-9a-fA-F]{2}|U0000[dD][89a-fA-F][0-9a-fA-F]{2})")
+
+
+def _refuse_surrogates(events: Iterator[Event], text: str) -> Iterator[Event]:
+    """The events, refusing a double-quoted scalar whose escapes make a surrogate (`"\\ud800"`, a pair of `\\u`
+    escapes included): yaml.v3 and libyaml refuse them (`found invalid Unicode character escape code`), ruamel.yaml's
+    parser keeps them, and no UTF-8 output could hold one. The error is at the escape."""
+    for event in events:
+        if event[0] == SCALAR and event[2] == '"' and _surrogates().search(event[1]):
+            raise _surrogate_error(text, event)
+        yield event
+
+
+def _surrogate_error(text: str, event: Event) -> ReadError:
+    line, column, start, end = event[5], event[6], event[7], event[10]
+    found = _any_surrogate_escape().search(text, start, max(end, start + 1))
+    escape = found.group(0) if found is not None else ""
+    if found is not None:
+        before = text[start : found.start()]
+        newlines = before.count("\n")
+        line += newlines
+        column = column + len(before) if not newlines else len(before) - before.rfind("\n") - 1
+    shown = f" {escape}" if escape else ""
+    return ReadError(
+        f"YAML syntax error: while scanning a double-quoted scalar found invalid Unicode character escape code{shown} "
+        "(a surrogate)",
+        (line, column),
+        "Go's YAML decoders (YuniKorn's yaml.v3, Volcano's too) refuse a \\u escape of a surrogate (\\ud800 to "
+        "\\udfff), a pair of them included: write the character itself, or \\U and its eight digits (\\U0001F600).",
+    )
+
+
+def has_surrogate_escape(text: str) -> bool:
+    """Whether a text may hold a JSON or YAML escape of a surrogate (`\\ud800` to `\\udfff`): such a text is read
+    by the YAML reader, which refuses the escape with its position, rather than by a JSON reader."""
+    return "\\u" in text and _surrogate_escape().search(text) is not None
+
+
+def without_surrogates(value: str) -> str:
+    """A string from a JSON reader with every lone surrogate replaced by U+FFFD, as Go's encoding/json decodes a
+    `\\ud800` that is not half of a pair (Python's json module keeps it, and no UTF-8 output could hold it)."""
+    return _surrogates().sub("\ufffd", value) if _surrogates().search(value) else value
+
+
+def loads_like_go(text: str) -> Any:
+    """A JSON text as Go's encoding/json reads it into interface{} values (ValueError when it is not JSON): Python's
+    json module, with each lone surrogate escape (`\\ud800` not half of a pair) read as U+FFFD, as Go does, rather
+    than kept as a character that no UTF-8 output can hold."""
+    import json
+
+    data = json.loads(text)
+    if not has_surrogate_escape(text):
+        return data
+    out: list[Any] = [data]
+    work: list[tuple[Any, Any]] = [(out, 0)]
+    while work:
+        container, slot = work.pop()
+        value = container[slot]
+        if isinstance(value, str):
+            container[slot] = without_surrogates(value)
+        elif isinstance(value, list):
+            work.extend((value, i) for i in range(len(value)))
+        elif isinstance(value, dict):
+            fixed = {without_surrogates(k): v for k, v in value.items()}
+            container[slot] = fixed
+            work.extend((fixed, k) for k in fixed)
+    return out[0]
 
 
 def syntax_hint(message: str) -> str:
