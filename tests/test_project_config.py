@@ -12,6 +12,7 @@ import pytest
 from tests.conftest import ROOT, dedent, run_program
 from yk_cli.core.project import ignore_pattern
 from yk_cli.core.rules import all_rules
+from yk_cli.core.volcano.rules import volcano_rules
 from yk_cli.load.project import find_project_config, parse_project_config
 
 # Two warnings of two rules on lines 9 and 10; no error.
@@ -488,8 +489,9 @@ def test_yk_schema_project_prints_the_schema(run_yk) -> None:
 
 def test_the_schema_names_every_rule_with_what_it_may_be_set_to() -> None:
     rules = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))["properties"]["rules"]["properties"]
-    assert list(rules) == list(all_rules()), "a rule was added or removed: update schemas/project.schema.json"
-    for rule in all_rules().values():
+    every = {**all_rules(), **volcano_rules()}  # the rules of yk validate, then those of yk volcano validate
+    assert list(rules) == list(every), "a rule was added or removed: update schemas/project.schema.json"
+    for rule in every.values():
         allowed = [rules[rule.id]["const"]] if "const" in rules[rule.id] else rules[rule.id]["enum"]
         assert allowed == (["error"] if rule.level == "error" else ["disable", "warning", "error"]), rule.id
         assert rule.summary in rules[rule.id]["description"]

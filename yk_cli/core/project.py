@@ -38,8 +38,9 @@ class ProjectConfig:
     policy_group: str | None = None
     max_size: str | None = None
 
-    def applied(self, problems: Iterable[Problem]) -> list[Problem]:
-        """Problems as `yk validate` reports them under this config: disabled rules dropped, raised ones raised."""
+    def applied(self, problems: Iterable[Problem], scheduler: str = "YuniKorn") -> list[Problem]:
+        """Problems as `yk validate` (or `yk volcano validate`, scheduler "Volcano") reports them under this config:
+        disabled rules dropped, raised ones raised."""
         out = []
         for problem in problems:
             if problem.rule in self.disabled:
@@ -48,7 +49,7 @@ class ProjectConfig:
             if level is None or level == problem.level:
                 out.append(problem)
                 continue
-            note = f"an error under {self.path or 'the project config'}; YuniKorn itself accepts this"
+            note = f"an error under {self.path or 'the project config'}; {scheduler} itself accepts this"
             out.append(replace(problem, level=level, hint=f"{problem.hint} ({note})" if problem.hint else note))
         return out
 
@@ -121,14 +122,14 @@ def _class_end(glob: str, start: int) -> int:
     return glob.find("]", j)
 
 
-def rule_setting_problem(rule_id: str, own: Level, setting: str) -> str | None:
-    """Why `rules: {rule_id: setting}` cannot be (None when it can): an error is what makes YuniKorn refuse the
-    file, so it can be neither disabled nor lowered to a warning."""
+def rule_setting_problem(rule_id: str, own: Level, setting: str, scheduler: str = "YuniKorn") -> str | None:
+    """Why `rules: {rule_id: setting}` cannot be (None when it can): an error is what makes the scheduler (YuniKorn,
+    or Volcano for a Volcano rule) refuse the input, so it can be neither disabled nor lowered to a warning."""
     if setting not in RULE_SETTINGS:
         return f"{rule_id}: {setting!r} is not one of {', '.join(RULE_SETTINGS)}"
     if own == Level.ERROR and setting != Level.ERROR.value:
         return (
-            f"{rule_id} is an error: YuniKorn refuses a config that has one, so it cannot be "
+            f"{rule_id} is an error: {scheduler} refuses a config that has one, so it cannot be "
             f"{'disabled' if setting == DISABLE else 'lowered to a warning'}"
         )
     return None

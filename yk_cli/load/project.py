@@ -153,7 +153,10 @@ class _Reader:
         if node.kind != "map":
             self.fail(node, f"rules is a mapping of rule id to {', '.join(RULE_SETTINGS)}, not {node.describe()}")
             return disabled, levels
-        known = all_rules()
+        from yk_cli.core.volcano.rules import volcano_rules
+
+        volcano = volcano_rules()
+        known = {**all_rules(), **volcano}  # the rules of `yk validate` and of `yk volcano validate`
         seen: dict[str, int] = {}
         for key, value in node.pairs:
             rule_id = key.text if key.kind == "scalar" else ""
@@ -169,7 +172,8 @@ class _Reader:
             if value.kind != "scalar" or value.tag != "str":
                 self.fail(value, f"rules: {rule_id}: give one of {', '.join(RULE_SETTINGS)}, not {value.describe()}")
                 continue
-            problem = rule_setting_problem(rule_id, rule.level, value.text)
+            scheduler = "Volcano" if rule_id in volcano else "YuniKorn"
+            problem = rule_setting_problem(rule_id, rule.level, value.text, scheduler)
             if problem is not None:
                 self.fail(value, f"rules: {problem}")
             elif value.text == DISABLE:
