@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from yk_cli.core.diagnostics import Level
 from yk_cli.load.source import parse_yaml
 from yk_cli.load.volcano import load_volcano
+from yk_cli.load.volcano_check import lint_inputs
 from yk_cli.load.volcano_fast import load_volcano_fast
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,12 +38,15 @@ def as_json(path: Path, tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize("path", DUMPS, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_same_cluster_as_the_full_loader(path: Path, tmp_path: Path) -> None:
-    fast = load_volcano_fast([str(as_json(path, tmp_path))])
+    json_file = str(as_json(path, tmp_path))
+    fast = load_volcano_fast([json_file])
     assert fast is not None
     slow = load_volcano([str(path)])
-    assert slow.problems == [] and fast.problems == []
+    assert slow.problems == []
+    # the lints' warnings, without a position (simulate only counts them): the same as yk volcano validate's
+    assert all(p.file == json_file and p.span is None and p.level == Level.WARNING for p in fast.problems)
+    assert sorted((p.rule, p.message) for p in fast.problems) == sorted((p.rule, p.message) for p in lint_inputs(slow))
     assert fast.cluster == slow.cluster
-    json_file = str(as_json(path, tmp_path))
     assert replace(fast.conf.effective, origin="") == replace(slow.conf.effective, origin="")
     assert fast.conf_source.replace(json_file, str(path)) == slow.conf_source
 

@@ -611,8 +611,12 @@ def test_sarif_golden_and_schema(run_yk, monkeypatch: pytest.MonkeyPatch) -> Non
     rules = [r["id"] for r in run["tool"]["driver"]["rules"]]
     assert rules == list(volcano_catalogue())
     assert all(rules[r["ruleIndex"]] == r["ruleId"] for r in run["results"])
-    assert len(run["results"]) == 23  # the cluster sample's ConfigMap is a second conf: the first one wins
-    assert run["results"][0]["ruleId"] == "volcano-multiple-confs"
+    assert len(run["results"]) == 24  # each file on its own: 10 in the conf, 14 in the cluster (its own conf)
+    assert "volcano-multiple-confs" not in {r["ruleId"] for r in run["results"]}
+    together = run_yk("volcano", "validate", "--one-cluster", CONF_SAMPLE, CLUSTER_SAMPLE, "--format", "sarif")
+    results = json.loads(together.stdout)["runs"][0]["results"]
+    assert len(results) == 23  # one cluster: the cluster sample's ConfigMap is a second conf, the first one wins
+    assert results[0]["ruleId"] == "volcano-multiple-confs"
     check_golden("volcano_validate_conf.sarif", run_yk("volcano", "validate", CONF_SAMPLE, "-f", "sarif").stdout)
 
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Optional
 
 import typer
 
 from yk_cli.cli import check_format, fail_usage, write_stdout
 from yk_cli.commands.application import YkCommand
-from yk_cli.commands.options import QuietOption
+from yk_cli.commands.options import NoConfigOption, ProjectConfigOption, QuietOption
+from yk_cli.commands.project import project_options
 from yk_cli.commands.volcano import volcano_app
 
 FORMATS = ("text", "json")
@@ -41,6 +43,8 @@ def explain(
         ),
     ] = False,
     quiet: QuietOption = False,
+    project_config: ProjectConfigOption = None,
+    no_config: NoConfigOption = False,
 ) -> None:
     """Why Volcano serves job or task X before Y; or, for one pod, what reclaim and preempt did to it.
 
@@ -56,25 +60,31 @@ def explain(
     if len(args) < 2:
         raise fail_usage("give at least one dump and one name (DUMP... X [Y])")
     names, dumps = _split(args)
-    write_stdout((explain_report(dumps, names, conf, fmt, proposal, quiet),))
+    with project_options(project_config, no_config):
+        write_stdout((explain_report(dumps, names, conf, fmt, proposal, quiet),))
+
+
+_NAME = re.compile(r"(?:[A-Za-z0-9][-A-Za-z0-9_.]*/)?[A-Za-z0-9][-A-Za-z0-9_.]*")
+"""A job or pod name as `yk volcano explain` takes it: `<namespace>/<name>` or `<name>` (never a path such as `/`)."""
 
 
 def _split(args: list[str]) -> tuple[list[str], list[str]]:
-    """The trailing names (one or two) and the dumps before them: a name is an argument that is not an existing
-    path and not '-'."""
+    """The trailing names (one or two) and the dumps before them. The last argument is always a name, never read
+    as a path; the one before it is a second name when it is not '-' and not an existing file or directory (with a
+    dump still before it). A name must look like one (`<ns>/<name>` or `<name>`): a usage error otherwise."""
     import os
 
-    names: list[str] = []
-    for arg in reversed(args):
-        if arg == "-" or os.path.exists(arg) or len(names) == 2:
-            break
-        names.insert(0, arg)
-    dumps = args[: len(args) - len(names)]
-    if not names:
-        raise fail_usage(f"no job or pod name after the dumps: {args[-1]!r} is a file")
-    if not dumps:
-        raise fail_usage(f"no dump given: {args[0]!r} is not a file or directory")
-    return names, dumps
+    last = args[-1]
+    if last != "-" and os.path.isfile(last):
+        raise fail_usage(f"no job or pod name after the dumps: {last!r} is a file")
+    names = [last]
+    before = args[-2]
+    if len(args) > 2 and before != "-" and not os.path.lexists(before):
+        names.insert(0, before)
+    for name in names:
+        if not _NAME.fullmatch(name):
+            raise fail_usage(f"{name!r} is not a job or pod name: give <namespace>/<name> or <name> after the dumps")
+    return names, args[: len(args) - len(names)]
 
 
 def explain_report(

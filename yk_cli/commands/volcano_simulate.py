@@ -9,10 +9,12 @@ import typer
 
 from yk_cli.cli import Exit, check_format, fail_usage, write_stdout
 from yk_cli.commands.application import YkCommand
-from yk_cli.commands.options import QuietOption
+from yk_cli.commands.options import NoConfigOption, ProjectConfigOption, QuietOption
+from yk_cli.commands.project import project_options
 from yk_cli.commands.volcano import volcano_app
 
 if TYPE_CHECKING:
+    from yk_cli.core.diagnostics import Problem
     from yk_cli.load.volcano import VolcanoInputs
 
 FORMATS = ("text", "json")
@@ -46,6 +48,8 @@ def simulate(
             "Volcano's (a design proposal, not in any Volcano release).",
         ),
     ] = False,
+    project_config: ProjectConfigOption = None,
+    no_config: NoConfigOption = False,
 ) -> None:
     """Dry-run one Volcano scheduling session: the conf's actions in order, with the plugins as configured.
 
@@ -59,25 +63,37 @@ def simulate(
 
     Example: yk volcano simulate dump.yaml --conf volcano-scheduler.conf"""
     check_format(fmt, FORMATS)
-    write_stdout((simulation_report(dumps, conf, fmt, quiet, proposal),))
+    with project_options(project_config, no_config):
+        write_stdout((simulation_report(dumps, conf, fmt, quiet, proposal),))
 
 
 def load_inputs(dumps: list[str], conf: str | None, quiet: bool) -> VolcanoInputs:
-    """Load the dumps and the conf; stop on input errors (printed like `yk validate`, exit 1) and bad usage (2)."""
+    """Load the dumps (one cluster) and the conf, and check them as `yk volcano validate --one-cluster` does: with
+    an error, every problem printed as `yk volcano validate` prints them, exit 1; with warnings alone, one summary
+    line on standard error (none when quiet). The project config (.yk.yaml) in force drops the rules it disables
+    and the warnings of files it ignores. Bad usage and unreadable inputs exit 2."""
+    from yk_cli.commands.project import active_project
     from yk_cli.core.diagnostics import EXIT_PROBLEMS, Level
+    from yk_cli.load.project import is_ignored
     from yk_cli.load.source import collector_paused
     from yk_cli.load.volcano import InputError, load_volcano
+    from yk_cli.load.volcano_check import lint_inputs
     from yk_cli.load.volcano_fast import load_volcano_fast
     from yk_cli.report.problems import render_problems
 
     if dumps.count("-") + (conf == "-") > 1:
         raise fail_usage("'-' (standard input) may be given only once")
+    project = active_project()
     try:
         with collector_paused():  # a YAML dump of 50,000 pods is millions of nodes: 2.5x faster without the collector
             inputs = load_volcano_fast(dumps, conf) or load_volcano(dumps, conf)
     except InputError as err:
         raise fail_usage(str(err)) from None
-    problems = inputs.problems
+    problems = [
+        p
+        for p in project.shown(lint_inputs(inputs))
+        if p.level == Level.ERROR or not (p.file and is_ignored(project, p.file))
+    ]
     if any(p.level == Level.ERROR for p in problems):
         sys.stderr.write(render_problems("text", problems, inputs.texts, len(inputs.files)))
         if not inputs.conf.loaded:
@@ -87,9 +103,26 @@ def load_inputs(dumps: list[str], conf: str | None, quiet: bool) -> VolcanoInput
             )
         raise Exit(EXIT_PROBLEMS)
     if problems and not quiet:
-        count = len(problems)
-        sys.stderr.write(f"{count} warning{'s' * (count != 1)} in the inputs: run yk volcano validate\n")
+        sys.stderr.write(warning_summary(problems, inputs.files, dumps, conf) + "\n")
     return inputs
+
+
+def warning_summary(warnings: list[Problem], files: list[str], dumps: list[str], conf: str | None) -> str:
+    """One line for the warnings of the inputs, as in YuniKorn mode: how many in which file, and the command that
+    prints them in full: `2 warnings in dump.yaml: run yk volcano validate dump.yaml`."""
+    import shlex
+
+    parts = []
+    for file in [*files, *sorted({p.file for p in warnings} - set(files))]:
+        count = sum(1 for p in warnings if p.file == file)
+        if count:
+            parts.append(f"{count} warning{'s' * (count != 1)} in {file or 'the inputs'}")
+    if "-" in dumps or conf == "-":
+        return f"{'; '.join(parts)}: run yk volcano validate"
+    read = len(files) - (conf is not None)
+    words = ["yk", "volcano", "validate", *(["--one-cluster"] if read > 1 else []), *dumps]
+    words += ["--conf", conf] if conf is not None else []
+    return f"{'; '.join(parts)}: run {' '.join(shlex.quote(w) for w in words)}"
 
 
 def simulation_report(dumps: list[str], conf: str | None, fmt: str, quiet: bool, proposal: bool = False) -> str:

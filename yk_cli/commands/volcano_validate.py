@@ -10,7 +10,8 @@ import typer
 
 from yk_cli.cli import Exit, UsageError, fail_usage, usage_message, write_stdout
 from yk_cli.commands.application import YkCommand
-from yk_cli.commands.options import CiFormatOption
+from yk_cli.commands.options import CiFormatOption, NoConfigOption, ProjectConfigOption
+from yk_cli.commands.project import project_options
 from yk_cli.commands.validate import _color_wanted, choose_format
 from yk_cli.commands.volcano import volcano_app
 from yk_cli.core.diagnostics import EXIT_USAGE, exit_code
@@ -23,7 +24,7 @@ def volcano_validate(
         typer.Argument(
             metavar="FILE",
             help="kubectl dumps (Lists, --- documents), directories (their *.yaml and *.yml files), a plain "
-            "volcano-scheduler.conf, or '-' for stdin.",
+            "volcano-scheduler.conf, or '-' for stdin. Each file is checked on its own (see --one-cluster).",
         ),
     ],
     conf: Annotated[
@@ -31,43 +32,81 @@ def volcano_validate(
         typer.Option(
             "--conf",
             metavar="FILE",
-            help="The scheduler conf to check (plain, or the volcano-scheduler-configmap ConfigMap); default: the "
-            "one among the inputs, else Volcano's built-in default.",
+            help="The scheduler conf to check every file against (plain, or the volcano-scheduler-configmap "
+            "ConfigMap); default: each file's own, else Volcano's built-in default.",
         ),
     ] = None,
     fmt: CiFormatOption = None,
-    strict: Annotated[bool, typer.Option("--strict", metavar="", help="Warnings fail the run too (exit 1).")] = False,
+    strict: Annotated[
+        Optional[bool],
+        typer.Option(
+            "--strict/--no-strict",
+            metavar="",
+            help="Warnings fail the run too (exit 1); --no-strict overrides `strict: true` in .yk.yaml.",
+        ),
+    ] = None,
+    one_cluster: Annotated[
+        bool,
+        typer.Option(
+            "--one-cluster",
+            metavar="",
+            help="Read every input as one cluster, as yk volcano simulate reads its dumps (a dump split over "
+            "several files): one conf for all, and an object in two files is a duplicate.",
+        ),
+    ] = False,
+    project_config: ProjectConfigOption = None,
+    no_config: NoConfigOption = False,
 ) -> None:
     """Lint Volcano's scheduler conf as its loader reads it and the Queues, PodGroups, Jobs and PriorityClasses of a
     dump: what Volcano refuses (errors) and what it accepts but ignores or mis-handles (warnings), with file:line:col.
 
     Example: yk volcano validate dump.yaml --conf volcano-scheduler.conf --format sarif"""
     try:
-        code = run_volcano_validate(files, conf, fmt, strict)
+        with project_options(project_config, no_config):
+            code = run_volcano_validate(files, conf, fmt, strict, one_cluster)
     except UsageError as err:
         raise fail_usage(str(err)) from None
     raise Exit(code)
 
 
-def run_volcano_validate(files: list[str], conf: str | None, fmt: str | None, strict: bool) -> int:
-    """Check the inputs, print the report and return the exit status (UsageError for bad usage)."""
+def run_volcano_validate(
+    files: list[str], conf: str | None, fmt: str | None, strict: bool | None, one_cluster: bool = False
+) -> int:
+    """Check the inputs, print the report and return the exit status (UsageError for bad usage). The project config
+    in force (.yk.yaml) skips ignored files, drops disabled rules, raises rules it raises and gives strict's
+    default, as for `yk validate`."""
     chosen = choose_format(fmt)
     if not files:
         raise UsageError("no files given (use '-' for standard input)")
     if [*files, conf].count("-") > 1:
         raise UsageError("'-' (standard input) may be given only once")
+    from yk_cli.commands.project import active_project
+    from yk_cli.load.project import is_ignored
     from yk_cli.load.source import InputError
+    from yk_cli.load.volcano import expand_dumps
     from yk_cli.load.volcano_check import check_volcano
     from yk_cli.report.validate_volcano import ConfNote, render
 
+    project = active_project()
+    strict = strict if strict is not None else bool(project.strict)
+    names, unreadable = expand_dumps(list(files))
+    kept = [name for name in names if not is_ignored(project, name)]
+    if names and not kept:
+        sys.stderr.write(f"yk: note: {project.path} ignores every file given: nothing was checked\n")
     try:
-        checked = check_volcano(list(files), conf)
+        checked = check_volcano(kept, conf, one_cluster)
     except InputError as err:  # the --conf file itself cannot be read
         sys.stderr.write(usage_message(str(err)) + "\n")
         return EXIT_USAGE
     inputs = checked.inputs
-    note = ConfNote(inputs.conf_origin, inputs.conf_source, inputs.conf.loaded, inputs.conf.error)
-    if inputs.files or not inputs.unreadable:
+    unreadable.extend(inputs.unreadable)
+    problems = project.applied(checked.problems, "Volcano")
+    notes = [  # which conf each file was checked against (with one cluster: the inputs, not the --conf file)
+        (file, ConfNote(part.conf_origin, part.conf_source, part.conf.loaded, part.conf.error))
+        for part in checked.parts
+        for file in (part.files[: len(part.files) - (conf is not None)] if one_cluster else part.files[:1])
+    ]
+    if inputs.files or not unreadable:
         import shutil
 
         from yk_cli import __version__
@@ -76,16 +115,16 @@ def run_volcano_validate(files: list[str], conf: str | None, fmt: str | None, st
         width = shutil.get_terminal_size((100, 24)).columns if color else 100
         report = render(
             chosen,
-            checked.problems,
+            problems,
             inputs.texts,
             len(inputs.files),
-            note,
+            notes,
             color=color,
             width=width,
             base=os.getcwd(),
             version=__version__,
         )
         write_stdout((report,))
-    for message in inputs.unreadable:
+    for message in unreadable:
         sys.stderr.write(usage_message(message) + "\n")
-    return EXIT_USAGE if inputs.unreadable else exit_code(checked.problems, strict)
+    return EXIT_USAGE if unreadable else exit_code(problems, strict)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import os
 from dataclasses import dataclass, field, replace
+from pathlib import PurePath
 
 from yk_cli.core.diagnostics import Problem
 from yk_cli.core.predicates.model import NO_POD_SPEC, Namespace, PodSpec
@@ -44,7 +45,7 @@ from yk_cli.core.yamldoc import Node as YamlNode
 from yk_cli.load.configmap import embedded_position
 from yk_cli.load.objects import ObjectReader, SkipObject, go_bool, rfc3339_seconds
 from yk_cli.load.pod_constraints import Issue, located, namespace_constraints, node_constraints, pod_constraints
-from yk_cli.load.source import InputError, decode_text, expand_inputs, parse_yaml, read_input
+from yk_cli.load.source import YAML_SUFFIXES, InputError, decode_text, parse_yaml, read_input
 
 CONF_CONFIGMAP = "volcano-scheduler-configmap"
 CONF_KEY = "volcano-scheduler.conf"
@@ -383,7 +384,8 @@ class _Collected:
     confs: list[tuple[YamlNode, str, str, bool]] = field(default_factory=list)
     """(the ConfigMap's volcano-scheduler.conf value node or a plain conf's root, its file, the file's text, whether
     it is a plain conf)."""
-    seen: set[tuple[str, str, str]] = field(default_factory=set)
+    seen: dict[tuple[str, str, str], str] = field(default_factory=dict)
+    """(API group/kind, namespace, name) -> where the first object with it is, as `file:line:column`."""
 
 
 def _collect(reader: ObjectReader, document: YamlNode, text: str, out: VolcanoInputs, found: _Collected) -> None:
@@ -410,11 +412,13 @@ def _collect(reader: ObjectReader, document: YamlNode, text: str, out: VolcanoIn
     namespaced = kind in ("PodGroup", "Pod", "Job", "ConfigMap")
     namespace = (_text(document, "metadata", "namespace") or "default") if namespaced else ""
     identity = (f"{api.split('/')[0]}/{kind}", namespace, name)
-    if identity in found.seen:
+    first = found.seen.get(identity)
+    if first is not None:
         shown = f"{namespace}/{name}" if namespace else name
-        reader.report(vr.DUPLICATE_OBJECT, f"{kind} {shown} appears again; the first one is used", document)
+        message = f"{kind} {shown} appears again; the first one, at {first}, is used"
+        reader.report(vr.DUPLICATE_OBJECT, message, document)
         return
-    found.seen.add(identity)
+    found.seen[identity] = f"{reader.file}:{document.span.line}:{document.span.column}"
     try:
         if kind == "Queue" and _is_volcano(api, VOLCANO_GROUPS[0]):
             found.queues.append(_queue(reader, document, name))
@@ -551,10 +555,71 @@ def is_plain_conf(document: YamlNode) -> bool:
     return any(document.get(key) is not None for key in ("actions", "tiers", "configurations"))
 
 
-def _unreadable(name: str, err: InputError) -> str:
-    if name != "-" and os.path.isdir(name):
-        return f"{name}: no *.yaml or *.yml files in this directory"
-    return str(err)
+MAX_WALK_ENTRIES = 10_000
+"""How many files and folders yk looks at below one dump directory before it gives up (a dump directory holds a few
+files; a walk of `/` or a home folder would take minutes and read what it should not)."""
+
+
+def dump_files(name: str, limit: int = MAX_WALK_ENTRIES) -> list[str]:
+    """The files one input names: a file (or '-') itself; a directory's *.yaml and *.yml files below it, in path
+    order. Hidden folders are pruned before descending (hidden files left out), symbolic links to folders are not
+    followed, and the walk stops with InputError after `limit` entries or when it finds no YAML file."""
+    if name == "-" or os.path.isfile(name):
+        return [name]
+    if not os.path.isdir(name):
+        read_input(name)  # InputError: no such file, or not readable
+        return [name]
+    found: list[str] = []
+    pending = [name]
+    seen = 0
+    while pending:
+        folder = pending.pop()
+        try:
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    seen += 1
+                    if seen > limit:
+                        raise InputError(
+                            f"{name}: more than {limit:,} files and folders below this directory: yk reads a dump "
+                            "directory of a few files; name the dump files instead"
+                        )
+                    if entry.name.startswith("."):
+                        continue
+                    if entry.is_dir(follow_symlinks=False):
+                        pending.append(entry.path)
+                    elif entry.name.endswith(YAML_SUFFIXES) and entry.is_file():
+                        found.append(entry.path)
+        except OSError as err:
+            raise InputError(f"{folder}: cannot read: {err.strerror or err}") from err
+    if not found:
+        raise InputError(f"{name}: no *.yaml or *.yml files in this directory")
+    return sorted(str(PurePath(file)) for file in found)  # as pathlib names them: `./d/a.yaml` is `d/a.yaml`
+
+
+def expand_dumps(names: list[str]) -> tuple[list[str], list[str]]:
+    """(every file the inputs name, the inputs that cannot be walked as `name: why`): dump_files of each."""
+    files: list[str] = []
+    unreadable: list[str] = []
+    for name in names:
+        try:
+            files.extend(dump_files(name))
+        except InputError as err:
+            unreadable.append(str(err))
+    return files, unreadable
+
+
+def _inputs(names: list[str], out: VolcanoInputs, keep_going: bool) -> list[str]:
+    """Every file the inputs name (dump_files); with keep_going, an input that cannot be walked is named in
+    `out.unreadable` and left out, else InputError."""
+    files: list[str] = []
+    for name in names:
+        try:
+            files.extend(dump_files(name))
+        except InputError as err:
+            if not keep_going:
+                raise
+            out.unreadable.append(str(err))
+    return files
 
 
 def _plain_conf(root: YamlNode, file: str, out: VolcanoInputs) -> None:
@@ -578,13 +643,13 @@ def load_volcano(
         conf_source="Volcano's built-in default configuration (no --conf and no volcano-scheduler-configmap)",
     )
     found = _Collected()
-    for name in expand_inputs(names):
+    for name in _inputs(names, out, keep_going):
         try:
             documents, shown, text = _read(name, out)
         except InputError as err:
             if not keep_going:
                 raise
-            out.unreadable.append(_unreadable(name, err))
+            out.unreadable.append(str(err))
             continue
         out.texts[shown] = text
         out.files.append(shown)

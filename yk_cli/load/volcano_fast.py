@@ -7,10 +7,11 @@ nodes than the YAML-bomb guard allows). JSON needs no positions when nothing is 
 input with json.loads and builds Queues, PodGroups, Pods, PriorityClasses, Nodes and Namespaces exactly as
 load_volcano does (the node predicates' fields through load/pod_constraints, as there). It gives up (returns None)
 at the first thing it does not handle identically (not JSON, a directory or stdin, a Volcano Job, a scheduler
-ConfigMap whose conf has any problem, a value of an unexpected type, a bad quantity or timestamp, a duplicate
-object, a pod without `pods` in a form it knows, a node-predicate field the API server would refuse): the caller
-then runs load_volcano, which reports every problem with its position. tests/test_volcano_simulate_fast.py checks
-both give the same cluster.
+ConfigMap whose conf has any loader problem, a value of an unexpected type, a bad quantity or timestamp, a
+duplicate object, a pod without `pods` in a form it knows, a node-predicate field the API server would refuse, an
+error of the lints of `yk volcano validate`, a `# yk: disable=` comment): the caller then runs load_volcano, which
+reports every problem with its position. The lints' warnings (which `yk volcano simulate` only counts) are kept in
+`problems`, without a position. tests/test_volcano_simulate_fast.py checks both give the same cluster.
 """
 
 from __future__ import annotations
@@ -18,18 +19,23 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 from dataclasses import replace
 from typing import Any
 
+from yk_cli.core.diagnostics import Level, Problem, Span
 from yk_cli.core.predicates.decode import decode_labels
 from yk_cli.core.predicates.model import NO_POD_SPEC, Namespace, NodeFacts, PodSpec
 from yk_cli.core.resources import k8s_quantity
 from yk_cli.core.volcano.conf import load_conf
+from yk_cli.core.volcano.lint_conf import lint_conf
+from yk_cli.core.volcano.lint_objects import lint_objects
 from yk_cli.core.volcano.model import (
     DEFAULT_QUEUE,
     POD_GROUP_PENDING,
     QUEUE_OPEN,
     Cluster,
+    LoadedObject,
     Node,
     Pod,
     PodGroup,
@@ -37,6 +43,7 @@ from yk_cli.core.volcano.model import (
     Quantities,
     Queue,
 )
+from yk_cli.core.yamldoc import Node as YamlNode
 from yk_cli.load.objects import GO_TRUE, rfc3339_seconds
 from yk_cli.load.pod_constraints import POD_SPEC_KEYS, Read, namespace_constraints, node_constraints, pod_constraints
 from yk_cli.load.source import parse_yaml, read_input
@@ -55,6 +62,9 @@ from yk_cli.load.volcano import (
     load_volcano,
     plain_spec,
 )
+
+SUPPRESSION = re.compile(r"#\s*yk:\s*disable=")
+"""A `# yk: disable=` comment (load/suppress.py reads them, by line)."""
 
 
 class _GiveUp(Exception):
@@ -280,6 +290,32 @@ def _labels_only(namespace: str, labels: tuple[tuple[str, str], ...]) -> PodSpec
     return plain_spec(PodSpec(namespace=namespace, labels=tuple(sorted(labels))))
 
 
+_NO_SPAN = Span(1, 1, 1, 1)
+
+
+def _yaml(value: Any) -> YamlNode:
+    """A JSON value as the YAML node the full loader would build for it (a JSON document is YAML), without
+    positions: what the lints read. _GiveUp for an integer YAML would not resolve as one (beyond 64 bits)."""
+    if isinstance(value, dict):
+        pairs = [(_yaml(str(key)), _yaml(item)) for key, item in value.items()]
+        return YamlNode("map", _NO_SPAN, tag="map", pairs=pairs)
+    if isinstance(value, list):
+        return YamlNode("seq", _NO_SPAN, tag="seq", items=[_yaml(item) for item in value])
+    if isinstance(value, str):
+        return YamlNode("scalar", _NO_SPAN, tag="str", text=value, value=value, style='"')
+    if value is None:
+        return YamlNode("scalar", _NO_SPAN, tag="null", text="null")
+    if isinstance(value, bool):
+        return YamlNode("scalar", _NO_SPAN, tag="bool", text="true" if value else "false", value=value)
+    if isinstance(value, int):
+        if not -(2**63) <= value < 2**64:
+            raise _GiveUp
+        return YamlNode("scalar", _NO_SPAN, tag="int", text=str(value), value=value)
+    if isinstance(value, float):
+        return YamlNode("scalar", _NO_SPAN, tag="float", text=repr(value), value=value)
+    raise _GiveUp
+
+
 def _queue(obj: Any, name: str) -> Queue:
     spec = _get(obj, "spec")
     annotations = _strings(_get(obj, "metadata", "annotations"))
@@ -374,12 +410,17 @@ def _collect(item: Any, found: dict[str, list[Any]], seen: set[tuple[str, str, s
     seen.add(identity)
     if kind == "Queue" and api.startswith(VOLCANO_GROUPS[0]):
         found["queues"].append(_queue(item, name))
+        found["linted"].append(LoadedObject(kind, api, namespace, name, _yaml(item), ""))
     elif kind == "PodGroup" and any(api.startswith(g) for g in VOLCANO_GROUPS):
         found["groups"].append(_pod_group(item, namespace, name))
+        spec = _map(item.get("spec"))  # the lints read a PodGroup's queue and class (its name: the LoadedObject's)
+        read = {"spec": {key: spec[key] for key in ("queue", "priorityClassName") if key in spec}}
+        found["linted"].append(LoadedObject(kind, api, namespace, name, _yaml(read), ""))
     elif kind == "Pod" and api == "v1":
         found["pods"].append(_pod(item, namespace, name))
     elif kind == "PriorityClass" and api.startswith("scheduling.k8s.io/"):
         found["classes"].append(_priority_class(item, name))
+        found["linted"].append(LoadedObject(kind, api, namespace, name, _yaml(item), ""))
     elif kind == "Node" and api == "v1":
         found["nodes"].append(_node(item, name))
     elif kind == "Namespace" and api == "v1":
@@ -396,7 +437,8 @@ def load_volcano_fast(
     if not names or any(name == "-" or os.path.isdir(name) for name in names):
         return None
     found: dict[str, list[Any]] = {
-        "queues": [], "groups": [], "pods": [], "classes": [], "nodes": [], "namespaces": [], "confs": []
+        "queues": [], "groups": [], "pods": [], "classes": [], "nodes": [], "namespaces": [], "confs": [],
+        "linted": [],
     }
     seen: set[tuple[str, str, str]] = set()
     ignored: dict[str, int] = {}
@@ -407,14 +449,23 @@ def load_volcano_fast(
             if data.lstrip()[:1] != b"{":
                 return None
             text = data.decode("utf-8")
+            if SUPPRESSION.search(text):
+                return None  # `# yk: disable=` silences by line: the full loader's positions decide
             texts[name] = text
+            first = len(found["linted"])
             _collect(json.loads(text), found, seen, ignored)
+            found["linted"][first:] = [replace(o, file=name) for o in found["linted"][first:]]
     except (_GiveUp, UnicodeDecodeError, ValueError, RecursionError):
         return None
     base = load_volcano([], conf, scheduler_name)
     confs = found["confs"] if conf is None else []
-    if confs and (len(confs) > 1 or not _dump_conf(confs[0], texts, base)):
+    conf_problems = _dump_conf(confs[0], texts, base) if len(confs) == 1 else [] if not confs else None
+    if conf_problems is None:
         return None
+    problems = lint_objects(found["linted"], base.conf.effective) + conf_problems
+    if any(p.level == Level.ERROR for p in problems):
+        return None  # an error is printed in full, with its position: the full loader reports it
+    base.problems += [replace(p, span=None) for p in problems]  # a warning is only counted (its file and rule)
     pods: list[Pod] = []
     groups: list[PodGroup] = list(found["groups"])
     existing = {(g.namespace, g.name) for g in groups}
@@ -441,15 +492,15 @@ def load_volcano_fast(
     return base
 
 
-def _dump_conf(text: str, texts: dict[str, str], base: VolcanoInputs) -> bool:
-    """Take the dump's scheduler ConfigMap as the conf when it loads without any problem (a problem needs positions,
-    which only the full loader gives): False to give up."""
+def _dump_conf(text: str, texts: dict[str, str], base: VolcanoInputs) -> list[Problem] | None:
+    """Take the dump's scheduler ConfigMap as the conf when it loads without any problem (a loader problem needs
+    positions, which only the full loader gives): the conf's lint problems, or None to give up."""
     parsed = parse_yaml(text)
     root = parsed.documents[0] if parsed.documents else None
     file = next(name for name, content in texts.items() if f'"{CONF_CONFIGMAP}"' in content)
     origin = f'{file} (ConfigMap {CONF_CONFIGMAP}, data["{CONF_KEY}"])'
     loaded = load_conf(root, origin)
     if parsed.problems or len(parsed.documents) > 1 or loaded.problems or not loaded.loaded:
-        return False
+        return None
     base.conf, base.conf_source, base.conf_root, base.conf_file, base.conf_origin = loaded, origin, None, file, "input"
-    return True
+    return [p.located(p.span, file) for p in lint_conf(root)] if root is not None else []

@@ -21,12 +21,12 @@ class ConfNote:
     error: str = ""
 
     def text(self) -> str:
-        """One line for the text report."""
+        """What the text report says after `conf:`."""
         if self.origin == "default":
-            return "conf: no conf found: Volcano's built-in default (enqueue, allocate, backfill)"
+            return "no conf found: Volcano's built-in default (enqueue, allocate, backfill)"
         if not self.loaded:
-            return f"conf: {self.source}: refused by Volcano's loader, which keeps its built-in default"
-        return f"conf: {self.source}"
+            return f"{self.source}: refused by Volcano's loader, which keeps its built-in default"
+        return self.source
 
     def as_dict(self) -> dict[str, object]:
         """The `conf` field of the JSON report."""
@@ -36,31 +36,43 @@ class ConfNote:
         return out
 
 
+def conf_lines(confs: Sequence[tuple[str, ConfNote]]) -> str:
+    """The text report's first lines: `conf: ...` when every file was checked against the same conf, else one
+    `conf of FILE: ...` line per file."""
+    notes = list(dict.fromkeys(note for _, note in confs))
+    if len(notes) == 1:
+        return f"conf: {notes[0].text()}\n"
+    return "".join(f"conf of {file}: {note.text()}\n" for file, note in confs)
+
+
 def render(
     fmt: str,
     problems: Sequence[Problem],
     texts: Mapping[str, str],
     files: int,
-    conf: ConfNote,
+    confs: Sequence[tuple[str, ConfNote]],
     *,
     color: bool = False,
     width: int = 100,
     base: str = ".",
     version: str = "0.0.0",
 ) -> str:
-    """The report in one of the formats of `yk validate` (text and json also say which conf was checked)."""
+    """The report in one of the formats of `yk validate`; text and json also say which conf each file was checked
+    against (`confs`: (file, conf) in file order)."""
     if fmt == "text":
         if color:
             from yk_cli.report import problems_rich
 
-            return conf.text() + "\n" + problems_rich.render(problems, texts, files, width)
-        return conf.text() + "\n" + problems_text.render(problems, texts, files)
+            return conf_lines(confs) + problems_rich.render(problems, texts, files, width)
+        return conf_lines(confs) + problems_text.render(problems, texts, files)
     if fmt == "json":
-        data = {
-            "conf": conf.as_dict(),
-            "problems": [problems_json.problem_dict(p) for p in problems],
-            "summary": problems_json.summary(problems, files),
-        }
+        notes = list(dict.fromkeys(note for _, note in confs))
+        data: dict[str, object] = {}
+        if len(notes) == 1:
+            data["conf"] = notes[0].as_dict()
+        data["confs"] = [{"file": file, **note.as_dict()} for file, note in confs]
+        data["problems"] = [problems_json.problem_dict(p) for p in problems]
+        data["summary"] = problems_json.summary(problems, files)
         return jsonout.document(data)
     if fmt == "github":
         return github.render(problems, files, base)

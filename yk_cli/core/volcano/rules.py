@@ -57,7 +57,9 @@ DUPLICATE_OBJECT = error(
     "volcano-duplicate-object",
     "The same object appears twice in the input.",
     "Objects are identified by kind, namespace and name, as in the API server, which cannot hold two. The first "
-    "occurrence is used; later ones are left out. Check that the same dump was not given twice.",
+    "occurrence is used (the message says where it is); later ones are left out. Each file is a cluster of its own "
+    "unless `--one-cluster` reads the inputs as one (as `yk volcano simulate` reads its dumps): then check that the "
+    "same dump was not given twice.",
 )
 BAD_TIMESTAMP = error(
     "volcano-bad-timestamp",
