@@ -198,7 +198,7 @@ def clusters(draw: st.DrawFn) -> Cluster:
         for name in queue_names
     )
     groups = tuple(
-        PodGroup("ns", f"g{i}", queue=draw(st.sampled_from([*queue_names, "missing"])),
+        PodGroup("ns", f"g{i}", queue=draw(st.sampled_from([*queue_names, "missing", "default"])),
                  min_member=draw(st.integers(0, 3)), phase=draw(st.sampled_from(["Pending", "Inqueue", "Running"])),
                  priority_class_name=draw(st.sampled_from(["", "hi", "nope"])),
                  min_resources=draw(st.sampled_from([None, {"cpu": 1000}, {"cpu": 5000, "memory": GI}])))
