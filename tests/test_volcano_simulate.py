@@ -173,10 +173,22 @@ def test_seed_example_text_golden(run_yk) -> None:
     golden("volcano_simulate_seed.txt", result.stdout)
 
 
+def test_seed_example_markdown_golden(run_yk) -> None:
+    """The simulate family's formats (text, json, markdown), as `yk simulate` has them."""
+    result = run_yk("volcano", "simulate", "samples/volcano/seed-example.yaml", "--format", "markdown")
+    assert result.exit_code == 0 and result.stderr == ""
+    golden("volcano_simulate_seed.md", result.stdout)
+    proposal = run_yk("volcano", "simulate", "samples/volcano/seed-example.yaml", "-f", "markdown", "--proposal")
+    assert "\n### Proposal view\n\n```text\nProposal view: design proposal" in proposal.stdout
+    assert proposal.stdout.endswith("```\n")
+    xml = run_yk("volcano", "simulate", "samples/volcano/seed-example.yaml", "-f", "xml")
+    assert xml.exit_code == 2 and "text, json, markdown" in xml.stderr
+
+
 def test_output_is_byte_identical(run_yk) -> None:
     folder = CASES / "v14-preempt-victim-task-order"
     args = ("volcano", "simulate", str(folder / "objects.yaml"), "--conf", str(folder / "volcano-scheduler.conf"))
-    for fmt in ("text", "json"):
+    for fmt in ("text", "json", "markdown"):
         first = run_yk(*args, "--format", fmt).stdout
         assert first == run_yk(*args, "--format", fmt).stdout
 

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from yk_cli.core.diagnostics import Problem
     from yk_cli.load.volcano import VolcanoInputs
 
-FORMATS = ("text", "json")
+FORMATS = ("text", "json", "markdown")
 
 
 @volcano_app.command(cls=YkCommand)
@@ -38,7 +38,7 @@ def simulate(
             "Volcano's built-in default.",
         ),
     ] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text or json.")] = "text",
+    fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text, json or markdown.")] = "text",
     quiet: QuietOption = False,
     proposal: Annotated[
         bool,
@@ -138,6 +138,10 @@ def simulation_report(dumps: list[str], conf: str | None, fmt: str, quiet: bool,
         from yk_cli.report.volcano_sim_json import render_json
 
         return render_json(result, inputs.conf_source, view)
+    if fmt == "markdown":
+        from yk_cli.report.volcano_sim_markdown import render as render_markdown
+
+        return render_markdown(result, inputs.conf_source, view)
     from yk_cli.report.volcano_sim_text import render
 
     return render(result, inputs.conf_source, view)
