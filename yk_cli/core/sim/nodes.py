@@ -6,7 +6,7 @@ import heapq
 import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from yk_cli.core import policies
 from yk_cli.core.predicates.classes import passing_of
@@ -21,8 +21,9 @@ Fit = tuple[tuple[int, int], ...]
 """An ask's non-zero (type index, amount) pairs: all that a fit check looks at."""
 
 
-NodeEntry = tuple[float, int, "NodeState"]
-"""A node's place in the index order: (score, name rank, node)."""
+NodeEntry = tuple[Any, ...]
+"""A node's place in the index order: (score, name rank, node). A plain tuple type, so that mypyc keeps it one
+object (a fixed tuple type is unboxed into fields, and boxed anew on every read: each bisect and compare)."""
 
 TargetHeap = list[tuple[float, NodeEntry, int]]
 """(FitInScore, node entry, node version) of the nodes large enough for a size, as a heap (identity-free, so
@@ -88,7 +89,7 @@ class NodeState:
         self.score = 0.0
         self.rank = rank
         """Position of the name in name order: the tie-breaker of equal scores (an int compares faster)."""
-        self.entry: tuple[float, int, NodeState] = (0.0, rank, self)
+        self.entry: NodeEntry = (0.0, rank, self)
         self.version = 0
         """Bumped by every rescore: tells the reservation heaps' entries of this node that are out of date."""
         self.rescore()
@@ -133,7 +134,7 @@ class SizeRecord:
     def __init__(self, size: tuple[int, ...], fit: Fit, bit: int, passing: frozenset[int] | None) -> None:
         self.first: NodeState | None = None
         """The first node in index order that holds the size (None: not known, see bound)."""
-        self.bound: NodeEntry | tuple[float] = LOW
+        self.bound: NodeEntry = LOW
         """When first is None: no node before this entry holds the size (HIGH: none at all)."""
         self.fit = fit
         self.counts: list[int] = []
@@ -159,8 +160,8 @@ class NodeIndex:
 
     def __init__(self, width: int) -> None:
         self._width = width
-        self._blocks: list[list[tuple[float, int, NodeState]]] = []
-        self._firsts: list[tuple[float, int, NodeState]] = []
+        self._blocks: list[list[NodeEntry]] = []
+        self._firsts: list[NodeEntry] = []
         self._count_nodes = 0
         self._sizes: dict[tuple[int, ...], SizeRecord] = {}
         """size -> [first fit or None, bound, fit pairs, fitting nodes per block, none fit per block, size, bit, the
@@ -355,7 +356,7 @@ class NodeIndex:
         for block in self._blocks:
             count = 0
             for entry in block:
-                node = entry[2]
+                node: NodeState = entry[2]
                 if node.fits(fit) and (passing is None or node.rank in passing):
                     node.counted.append(record)
                     node.fitting |= bit
@@ -420,7 +421,7 @@ class NodeIndex:
         heap = target[0]
         while heap:
             _, entry, version = heap[0]
-            node = entry[2]
+            node: NodeState = entry[2]
             if node.listed and node.version == version:
                 return node
             heapq.heappop(heap)
@@ -451,7 +452,7 @@ class NodeIndex:
                 bi, offset = found, 0
             block = blocks[bi]
             for k in range(offset, len(block)):
-                node = block[k][2]
+                node: NodeState = block[k][2]
                 if node.fitting & bit:
                     return node
             bi += 1
@@ -465,7 +466,8 @@ class NodeIndex:
         self._firsts[bi : bi + 1] = [left[0], right[0]]
         moved: dict[int, int] = {}
         for entry in right:
-            for record in entry[2].counted:
+            moving: NodeState = entry[2]
+            for record in moving.counted:
                 moved[id(record)] = moved.get(id(record), 0) + 1
         for record in self._sizes.values():
             total = record.counts[bi]
