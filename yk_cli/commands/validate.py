@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from yk_cli.cli import (
@@ -16,10 +17,11 @@ from yk_cli.cli import (
     write_stdout,
 )
 from yk_cli.commands.project import CONFIG_FLAGS, CONFIG_OPTIONS, project_options
-from yk_cli.core.diagnostics import EXIT_USAGE, Problem, exit_code
+from yk_cli.core.diagnostics import EXIT_USAGE, Level, Problem, exit_code
 from yk_cli.report.problems import FORMATS
 
 if TYPE_CHECKING:
+    from yk_cli.core.project import ProjectConfig
     from yk_cli.load.config import LoadResult
 
 
@@ -37,14 +39,19 @@ def run_validate(
     strict: bool | None,
     partition: str | None,
     policy_group: str | None = None,
+    workload: str | None = None,
+    cluster: str | None = None,
 ) -> int:
     """Load every file, print the report on standard output and return the exit status (UsageError for bad usage).
     The project config in force (.yk.yaml) skips ignored files, drops disabled rules, raises rules it raises and
-    gives the defaults of strict and policy_group."""
+    gives the defaults of strict and policy_group. A workload (checked against the one queue config given, if any)
+    and a cluster dump are linted too, every problem in full. An input that cannot be checked (missing, unreadable,
+    without the partition asked for) is named on standard error, and in the json, github and sarif reports as an
+    input-error problem; the exit status is then 2."""
     chosen = choose_format(fmt)
-    if not files:
+    if not files and workload is None and cluster is None:
         raise UsageError("no files given (use '-' for standard input)")
-    if list(files).count("-") > 1:
+    if [*files, workload, cluster].count("-") > 1:
         raise UsageError("'-' (standard input) may be given only once")
     from yk_cli.commands.project import active_project
     from yk_cli.load.config import load_config
@@ -56,32 +63,161 @@ def run_validate(
     policy_group = policy_group or project.policy_group or "queues"
     problems: list[Problem] = []
     texts: dict[str, str] = {}
-    unreadable: list[str] = []
+    unreadable: list[tuple[str, str]] = []
+    """(input, message) of each input that could not be checked, in command-line order."""
     names = expand_inputs(list(files))
     kept = [name for name in names if not is_ignored(project, name)]
-    if names and not kept:
+    if names and not kept and workload is None and cluster is None:
         sys.stderr.write(f"yk: note: {project.path} ignores every file given: nothing was checked\n")
+    if workload is not None and len(kept) > 1:
+        raise UsageError(f"--workload is checked against one queue config: {len(kept)} files given")
+    configs: list[LoadResult] = []
     for name in kept:
         if name != "-" and os.path.isdir(name):
-            unreadable.append(f"{name}: no *.yaml or *.yml files in this directory")
+            unreadable.append((name, f"{name}: no *.yaml or *.yml files in this directory"))
             continue
         try:
             with collector_paused():
                 result = load_config(name, policy_group)
         except InputError as err:
-            unreadable.append(str(err))  # reported once the others are checked
+            unreadable.append((_shown(name), str(err)))  # reported once the others are checked
             continue
-        texts[result.file] = result.text
         found = project.applied(result.problems)
         if partition is not None:
+            known = _partition_names(result)
+            if known and partition not in known:
+                unreadable.append(
+                    (result.file, f"{result.file} has no partition {partition!r} (it has: {', '.join(known)})")
+                )
+                continue
             found = [p for p in found if _in_partition(p, result, partition)]
-        problems.extend(found)
+        texts[result.file] = result.text
+        configs.append(result)
+        problems.extend(_volcano_hints(found, result))
+    if workload is not None:
+        target = configs[0] if configs else kept[0] if kept else None
+        _lint_workload(workload, target, partition, project, problems, texts, unreadable)
+    if cluster is not None:
+        _lint_cluster(cluster, project, problems, texts, unreadable)
     problems.sort(key=Problem.sort_key)
-    if texts or not unreadable:
+    if chosen != "text":
+        from yk_cli.report.problems import input_problem
+
+        inputs = [input_problem(name, message) for name, message in unreadable]
+        write_stdout((_render(chosen, sorted([*problems, *inputs], key=Problem.sort_key), texts, len(texts)),))
+    elif texts or not unreadable:
         write_stdout((_render(chosen, problems, texts, len(texts)),))
-    for message in unreadable:
+    for _, message in unreadable:
         sys.stderr.write(usage_message(message) + "\n")
     return EXIT_USAGE if unreadable else exit_code(problems, strict)
+
+
+def _shown(name: str) -> str:
+    return "<stdin>" if name == "-" else name
+
+
+def _partition_names(result: LoadResult) -> list[str]:
+    """The partitions the file's queue configs define, in order (none when no config was decoded)."""
+    names: list[str] = []
+    for loaded in result.configs:
+        if loaded.decoded:
+            names.extend(p.display_name for p in loaded.config.partitions if p.display_name not in names)
+    return names
+
+
+def _lint_workload(
+    name: str,
+    config: LoadResult | str | None,
+    partition: str | None,
+    project: ProjectConfig,
+    problems: list[Problem],
+    texts: dict[str, str],
+    unreadable: list[tuple[str, str]],
+) -> None:
+    """A workload's problems in full: its own, and against the queue config's partition when a config without
+    errors is given (`config`: the loaded config, the name of one that could not be checked, or None); a note on
+    standard error says when the workload is not checked against a config."""
+    from yk_cli.core.queues import build_queue_tree
+    from yk_cli.core.workload_checks import may_create_queues
+    from yk_cli.load.source import InputError
+    from yk_cli.load.workload import read_workload
+
+    try:
+        loaded = read_workload(name)
+    except InputError as err:
+        unreadable.append((_shown(name), str(err)))
+        return
+    texts[loaded.file] = loaded.text
+    found = list(loaded.problems)
+    if config is None or isinstance(config, str):
+        why = "no queue config given" if config is None else f"{_shown(config)} could not be checked"
+        sys.stderr.write(
+            f"yk: note: {why}: the queues of {loaded.file} are not checked against one "
+            f"(yk validate CONFIG --workload {loaded.file})\n"
+        )
+        problems.extend(project.applied(found))
+        return
+    decoded = [c for c in config.configs if c.decoded and c.config.partitions]
+    if any(p.level == Level.ERROR for p in config.problems) or not decoded:
+        sys.stderr.write(
+            f"yk: note: {config.file} has errors: the queues of {loaded.file} are not checked against it\n"
+        )
+    else:
+        partitions = {p.display_name: p for p in decoded[0].config.partitions}
+        chosen = partitions.get(partition) if partition is not None else None
+        if chosen is not None:
+            found.extend(loaded.check(build_queue_tree(chosen), may_create_queues(chosen)))
+        else:
+            found.extend(loaded.check_config(partitions)[1])
+    problems.extend(project.applied(found))
+
+
+def _lint_cluster(
+    name: str,
+    project: ProjectConfig,
+    problems: list[Problem],
+    texts: dict[str, str],
+    unreadable: list[tuple[str, str]],
+) -> None:
+    """A cluster dump's problems in full, as `yk simulate --cluster` finds them (its queue config is what
+    `yk validate DUMP` checks)."""
+    from yk_cli.core.predicate_lint import lint_predicates
+    from yk_cli.load.kubernetes import cluster_from_bytes
+    from yk_cli.load.source import InputError, decode_text, read_input
+
+    try:
+        data = read_input(name)
+    except InputError as err:
+        unreadable.append((_shown(name), str(err)))
+        return
+    shown = _shown(name)
+    workload, _, found = cluster_from_bytes(data, shown)
+    found = [*found, *(p.located(None, shown) for p in lint_predicates(workload))]
+    texts.setdefault(shown, decode_text(data)[0] or "")
+    problems.extend(project.applied(found))
+
+
+VOLCANO_CONF_KEYS = frozenset(("actions", "tiers", "configurations", "metrics"))
+"""Top-level keys of Volcano's volcano-scheduler.conf."""
+
+
+def _volcano_hints(problems: list[Problem], result: LoadResult) -> list[Problem]:
+    """Problems of a Volcano input given to `yk validate` by mistake (its scheduler conf, the
+    volcano-scheduler-configmap ConfigMap, a dump of Volcano objects), with `yk volcano validate` as the hint."""
+    conf = [p for p in problems if p.rule == "unknown-field" and len(p.path) == 1 and p.path[0] in VOLCANO_CONF_KEYS]
+    objects = "volcano" in result.text
+    if not (objects or any(p.path[0] in ("actions", "tiers") for p in conf)):
+        return problems
+    command = f"yk volcano validate {result.file if result.file != '<stdin>' else '-'}"
+    out: list[Problem] = []
+    for p in problems:
+        if p in conf:
+            hint = f"`{p.path[0]}` is a key of Volcano's volcano-scheduler.conf: did you mean `{command}`?"
+            p = replace(p, hint=hint)
+        elif objects and p.rule in ("no-queue-config", "not-a-queue-config"):
+            p = replace(p, hint=f"{p.hint} For Volcano's scheduler conf and objects: `{command}`.".lstrip())
+        out.append(p)
+    return out
 
 
 def _render(fmt: str, problems: list[Problem], texts: dict[str, str], files: int) -> str:
@@ -119,6 +255,9 @@ def _in_partition(problem: Problem, result: LoadResult, name: str) -> bool:
 _VALUE_OPTIONS = {
     "--format": "fmt",
     "-f": "fmt",
+    "--workload": "workload",
+    "-w": "workload",
+    "--cluster": "cluster",
     "--partition": "partition",
     "--policy-group": "policy_group",
     "--max-size": "max_size",
@@ -129,7 +268,7 @@ _VALUE_OPTIONS = {
 def fast_path(args: Sequence[str]) -> int | None:
     """Run `yk validate ARGS` without typer's parameter machinery; None when the arguments need typer (help, errors)."""
     parsed = plain_arguments(args, _VALUE_OPTIONS, {"--strict": "strict", "--no-strict": "no_strict", **CONFIG_FLAGS})
-    if parsed is None or not parsed[0]:
+    if parsed is None or not (parsed[0] or "workload" in parsed[1] or "cluster" in parsed[1]):
         return None
     files, options = parsed
     strict = True if options.get("strict") is True else False if options.get("no_strict") is True else None
@@ -144,6 +283,8 @@ def fast_path(args: Sequence[str]) -> int | None:
                 strict,
                 _text(options.get("partition")),
                 _text(options.get("policy_group")),
+                _text(options.get("workload")),
+                _text(options.get("cluster")),
             )
     except UsageError as err:
         sys.stderr.write(usage_message(str(err)) + "\n")

@@ -16,14 +16,32 @@ from yk_cli.commands.validate import run_validate
 @app.command(cls=YkCommand)
 def validate(
     files: Annotated[
-        list[str],
+        Optional[list[str]],
         typer.Argument(
             metavar="FILE",
             help="Queue config files (queues.yaml, ConfigMaps, Lists, Helm values) or directories, searched for "
             "*.yaml and *.yml files; '-' for stdin.",
+            show_default=False,
         ),
-    ],
+    ] = None,
     fmt: CiFormatOption = None,
+    workload: Annotated[
+        Optional[str],
+        typer.Option(
+            "--workload",
+            "-w",
+            metavar="W",
+            help="Also lint a workload file, every problem in full (against the queue config, when one is given).",
+        ),
+    ] = None,
+    cluster: Annotated[
+        Optional[str],
+        typer.Option(
+            "--cluster",
+            metavar="DUMP",
+            help="Also lint a `kubectl get nodes,pods,priorityclasses -A -o yaml` dump, every problem in full.",
+        ),
+    ] = None,
     strict: Annotated[
         Optional[bool],
         typer.Option(
@@ -49,10 +67,13 @@ def validate(
 ) -> None:
     """Lint YuniKorn queue configs: every problem at once, with file:line:col and YuniKorn's own verdict.
 
+    With --workload or --cluster, a workload file or a cluster dump is linted too, its warnings with their full text,
+    positions and hints (the other commands print one summary line for them).
+
     Example: yk validate queues.yaml --format sarif"""
     try:
         with project_options(project_config, no_config), config_size(max_size):
-            code = run_validate(files, fmt, strict, partition, policy_group)
+            code = run_validate(files or [], fmt, strict, partition, policy_group, workload, cluster)
     except UsageError as err:
         raise fail_usage(str(err)) from None
     raise Exit(code)
