@@ -67,10 +67,15 @@ class ProjectConfig:
         return ignored
 
 
+class IgnorePatternError(ValueError):
+    """An `ignore:` pattern that is no glob (a character class whose range is reversed, such as `[z-a]`)."""
+
+
 def ignore_pattern(text: str) -> IgnorePattern:
     """A gitignore-style glob: `*` and `?` within one path segment, `**` across segments, `[abc]` classes; a
     pattern without a `/` (other than a trailing one) matches at any depth; a trailing `/` matches only a folder;
-    matching a folder matches everything below it; `!` in front brings paths back."""
+    matching a folder matches everything below it; `!` in front brings paths back. IgnorePatternError (saying why)
+    for a pattern that is no glob."""
     negated = text.startswith("!")
     body = text[1:] if negated else text
     folder_only = body.endswith("/")
@@ -78,7 +83,11 @@ def ignore_pattern(text: str) -> IgnorePattern:
     anchored = "/" in body
     body = body.lstrip("/")
     regex = ("" if anchored else "(?:.*/)?") + _translate(body) + ("/.*" if folder_only else "(?:/.*)?")
-    return IgnorePattern(text, re.compile(regex, re.DOTALL), negated)
+    try:
+        compiled = re.compile(regex, re.DOTALL)
+    except re.error as err:  # pragma: no cover - _translate escapes every character it does not translate
+        raise IgnorePatternError(f"{text!r} is not a glob pattern ({err})") from None
+    return IgnorePattern(text, compiled, negated)
 
 
 def _translate(glob: str) -> str:
@@ -101,10 +110,7 @@ def _translate(glob: str) -> str:
             i += 1
         elif ch == "[" and _class_end(glob, i) > 0:
             end = _class_end(glob, i)
-            inner = glob[i + 1 : end]
-            if inner.startswith("!"):
-                inner = "^" + inner[1:]
-            out.append("[" + inner.replace("\\", "\\\\").replace("[", "\\[") + "]")
+            out.append(_character_class(glob[i + 1 : end], glob))
             i = end + 1
         else:
             out.append(re.escape(ch))
@@ -112,10 +118,33 @@ def _translate(glob: str) -> str:
     return "".join(out)
 
 
+def _character_class(inner: str, glob: str) -> str:
+    """The regular expression of a glob's `[...]` (its inside given): `!` or `^` first negates it, `a-z` is a range,
+    every other character stands for itself. IgnorePatternError for a range whose ends are the wrong way round."""
+    negated = inner[:1] in ("!", "^")
+    body = inner[1:] if negated else inner
+    out: list[str] = []
+    i = 0
+    while i < len(body):
+        if i + 2 < len(body) and body[i + 1] == "-":
+            low, high = body[i], body[i + 2]
+            if low > high:
+                raise IgnorePatternError(
+                    f"{glob!r} is not a glob pattern: the character range {low}-{high} goes backwards "
+                    f"(a range goes from the lower character to the higher: {high}-{low})"
+                )
+            out.append(f"{re.escape(low)}-{re.escape(high)}")
+            i += 3
+        else:
+            out.append(re.escape(body[i]))
+            i += 1
+    return "[" + ("^" if negated else "") + "".join(out) + "]"
+
+
 def _class_end(glob: str, start: int) -> int:
     """The index of the `]` closing the character class opened at start, or -1 (then `[` is a plain character)."""
     j = start + 1
-    if j < len(glob) and glob[j] == "!":
+    if j < len(glob) and glob[j] in "!^":
         j += 1
     if j < len(glob) and glob[j] == "]":
         j += 1

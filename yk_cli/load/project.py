@@ -13,6 +13,7 @@ from yk_cli.core.project import (
     DISABLE,
     RULE_SETTINGS,
     IgnorePattern,
+    IgnorePatternError,
     ProjectConfig,
     ignore_pattern,
     rule_setting_problem,
@@ -185,9 +186,10 @@ class _Reader:
     def ignore(self, node: Node | None) -> tuple[IgnorePattern, ...]:
         if node is None or _null(node):
             return ()
-        patterns: list[str] = []
+        patterns: list[tuple[str, Node, str]] = []
+        """(pattern, the node it is in, its name in messages)."""
         if node.kind == "scalar" and node.tag == "str":  # yamllint's form: one pattern a line
-            patterns = [line.strip() for line in node.text.splitlines() if line.strip()]
+            patterns = [(line.strip(), node, "ignore") for line in node.text.splitlines() if line.strip()]
         elif node.kind == "seq":
             for index, item in enumerate(node.items):
                 if item.kind != "scalar" or item.tag != "str" or not item.text.strip():
@@ -195,12 +197,20 @@ class _Reader:
                         item, f"ignore[{index}] must be a glob pattern such as 'vendor/**', not {item.describe()}"
                     )
                 else:
-                    patterns.append(item.text.strip())
+                    patterns.append((item.text.strip(), item, f"ignore[{index}]"))
         else:
             self.fail(
                 node, f"ignore is a list of glob patterns (relative to {self.shown}'s folder), not {node.describe()}"
             )
-        return tuple(ignore_pattern(p) for p in patterns if not p.startswith("#"))
+        out: list[IgnorePattern] = []
+        for text, where, name in patterns:
+            if text.startswith("#"):
+                continue
+            try:
+                out.append(ignore_pattern(text))
+            except IgnorePatternError as err:
+                self.fail(where, f"{name}: {err}")
+        return tuple(out)
 
     def strict(self, node: Node | None) -> bool | None:
         if node is None or _null(node):
