@@ -14,6 +14,7 @@ import pytest
 from yk_cli.core.volcano.conf import PluginOption, SchedulerConf, Tier, _defaulted
 from yk_cli.core.volcano.explain import UnknownName, explain_pair, pod_story
 from yk_cli.core.volcano.model import Cluster, Node, Pod, PodGroup, Queue
+from yk_cli.core.volcano.proposal_view import ProposalObserver
 from yk_cli.core.volcano.session import ASSUMED_DEFAULT_QUEUE
 from yk_cli.core.volcano.simulate import simulate
 from yk_cli.report.volcano_explain_text import render_pair, render_pod
@@ -146,6 +147,8 @@ def test_missing_queues_never_raise(running: str, pending: str, queues: tuple[st
     result = simulate(cluster, conf)
     render(result, "x")
     render_json(result, "x")
+    observer = ProposalObserver(cluster)
+    render(simulate(cluster, conf, observer=observer), "x", observer.result())
     held = set(queues) | ({"default"} if "default" in (running, pending) else set())
     assert {row.name for row in result.queues} == held
     for name in ("ns/old-0", "ns/new-0"):
