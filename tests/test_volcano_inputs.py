@@ -302,3 +302,10 @@ def test_hidden_folders_are_pruned_and_links_to_folders_not_followed(folder: Pat
         dump_files("empty")
     with pytest.raises(InputError, match=r"^missing: no such file$"):
         dump_files("missing")
+
+
+def test_the_usage_line_says_what_comes_where(run_yk) -> None:
+    assert "Usage: yk volcano explain [OPTIONS] DUMP... X [Y]" in run_yk("volcano", "explain", "-h").stdout
+    missing = run_yk("volcano", "explain")
+    assert missing.exit_code == 2
+    assert missing.stderr.startswith("Usage: yk volcano explain [OPTIONS] DUMP... X [Y]\n")

@@ -16,7 +16,15 @@ from yk_cli.commands.volcano import volcano_app
 FORMATS = ("text", "json")
 
 
-@volcano_app.command(cls=YkCommand)
+class _ExplainCommand(YkCommand):
+    """`yk volcano explain`: its usage line says in words what comes where (one argument list holds the dumps, then
+    one or two names)."""
+
+    def collect_usage_pieces(self, ctx: object) -> list[str]:
+        return ["[OPTIONS]", "DUMP...", "X", "[Y]"]
+
+
+@volcano_app.command(cls=_ExplainCommand)
 def explain(
     args: Annotated[
         list[str],
