@@ -309,3 +309,12 @@ def test_the_usage_line_says_what_comes_where(run_yk) -> None:
     missing = run_yk("volcano", "explain")
     assert missing.exit_code == 2
     assert missing.stderr.startswith("Usage: yk volcano explain [OPTIONS] DUMP... X [Y]\n")
+
+
+def test_a_conf_from_standard_input_applies_to_every_file(run_yk, folder: Path) -> None:
+    Path("a.yaml").write_text(QUEUE + "metadata: {name: a}\n")
+    Path("b.yaml").write_text(QUEUE + "metadata: {name: b}\n")
+    result = run_yk("volcano", "validate", "a.yaml", "b.yaml", "--conf", "-", "-f", "json", input=CONF_WARNING)
+    data = json.loads(result.stdout)
+    assert data["conf"] == {"origin": "option", "source": "<stdin>", "loaded": True}
+    assert [(p["file"], p["rule"]) for p in data["problems"]] == [("<stdin>", "volcano-unknown-plugin")]

@@ -448,9 +448,9 @@ def _collect(reader: ObjectReader, document: YamlNode, text: str, out: VolcanoIn
     out.objects.append(LoadedObject(kind, api, namespace, name, document, reader.file))
 
 
-def _read(name: str, out: VolcanoInputs) -> tuple[list[YamlNode], str, str]:
-    """(documents, display name, text) of one input; InputError when it cannot be read."""
-    data = read_input(name)
+def _read(name: str, out: VolcanoInputs, stdin: bytes | None = None) -> tuple[list[YamlNode], str, str]:
+    """(documents, display name, text) of one input ('-': `stdin` when given); InputError when it cannot be read."""
+    data = read_input(name, stdin)
     shown = "<stdin>" if name == "-" else name
     text, problem = decode_text(data)
     if text is None:
@@ -525,9 +525,9 @@ def _conf_from(value: YamlNode, file: str, text: str, origin: str, out: VolcanoI
     out.problems.extend(p.located(p.span, file) for p in loaded.problems)
 
 
-def _conf_file(name: str, out: VolcanoInputs) -> None:
+def _conf_file(name: str, out: VolcanoInputs, stdin: bytes | None = None) -> None:
     """--conf: a plain volcano-scheduler.conf, or a file holding the volcano-scheduler-configmap ConfigMap."""
-    documents, shown, text = _read(name, out)
+    documents, shown, text = _read(name, out, stdin)
     out.texts[shown] = text
     out.files.append(shown)
     if any(p.file == shown and p.rule == "yaml-syntax" for p in out.problems):
@@ -633,10 +633,15 @@ def _plain_conf(root: YamlNode, file: str, out: VolcanoInputs) -> None:
 
 
 def load_volcano(
-    names: list[str], conf: str | None = None, scheduler_name: str = "volcano", keep_going: bool = False
+    names: list[str],
+    conf: str | None = None,
+    scheduler_name: str = "volcano",
+    keep_going: bool = False,
+    stdin: bytes | None = None,
 ) -> VolcanoInputs:
     """Read the dumps and the scheduler configuration (see the module docstring). With keep_going, an input that
-    cannot be read is named in `unreadable` and the others are still read (else InputError)."""
+    cannot be read is named in `unreadable` and the others are still read (else InputError). `stdin`: what '-'
+    reads, when standard input was read already."""
     out = VolcanoInputs(
         cluster=Cluster(),
         conf=ConfLoad(default_conf(), True),
@@ -645,7 +650,7 @@ def load_volcano(
     found = _Collected()
     for name in _inputs(names, out, keep_going):
         try:
-            documents, shown, text = _read(name, out)
+            documents, shown, text = _read(name, out, stdin)
         except InputError as err:
             if not keep_going:
                 raise
@@ -661,7 +666,7 @@ def load_volcano(
             _collect(reader, document, text, out, found)
     if conf is not None:
         out.conf_origin = "option"
-        _conf_file(conf, out)
+        _conf_file(conf, out, stdin)
     elif found.confs:
         out.conf_origin = "input"
         value, file, text, plain = found.confs[0]

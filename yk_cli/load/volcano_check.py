@@ -18,6 +18,7 @@ from yk_cli.core.diagnostics import Problem
 from yk_cli.core.rules import volcano_catalogue
 from yk_cli.core.volcano.lint_conf import lint_conf
 from yk_cli.core.volcano.lint_objects import lint_objects
+from yk_cli.load.source import read_input
 from yk_cli.load.suppress import unsuppressed
 from yk_cli.load.volcano import VolcanoInputs, expand_dumps, load_volcano
 
@@ -60,12 +61,13 @@ def check_volcano(names: list[str], conf: str | None = None, one_cluster: bool =
     if one_cluster:
         inputs = load_volcano(names, conf, keep_going=True)
         return VolcanoCheck(inputs, lint_inputs(inputs), [inputs])
-    merged = load_volcano([], conf, keep_going=True)
+    stdin = read_input("-") if conf == "-" else None  # the conf from standard input, read once for every file
+    merged = load_volcano([], conf, keep_going=True, stdin=stdin)
     parts: list[VolcanoInputs] = []
     problems: dict[Problem, None] = dict.fromkeys(lint_inputs(merged))  # the --conf file's, once
     files, merged.unreadable = expand_dumps(names)
     for file in files:
-        part = load_volcano([file], conf, keep_going=True)
+        part = load_volcano([file], conf, keep_going=True, stdin=stdin)
         merged.unreadable.extend(part.unreadable)
         if not part.unreadable:
             parts.append(part)
