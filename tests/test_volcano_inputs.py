@@ -104,6 +104,10 @@ def test_a_large_json_dump_keeps_the_fast_path_for_warnings_and_reports_errors_i
     assert run_yk("volcano", "simulate", "dump.json").stderr == (
         "1 warning in dump.json: run yk volcano validate dump.json\n"
     )
+    Path("bad.conf").write_text('actions: "enqueue, alocate"\n')  # an error elsewhere: the warning gets its line too
+    with_error = run_yk("volcano", "simulate", "dump.json", "--conf", "bad.conf")
+    assert with_error.exit_code == 1
+    assert "dump.json:13:5: [warning] Queue a: spec.dequeueStrategy `fifo` has no effect" in with_error.stderr
     items[1]["spec"]["queue"] = "b"
     Path("dump.json").write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": items}, indent=1))
     assert load_volcano_fast(["dump.json"]) is None

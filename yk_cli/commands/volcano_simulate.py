@@ -84,16 +84,23 @@ def load_inputs(dumps: list[str], conf: str | None, quiet: bool) -> VolcanoInput
     if dumps.count("-") + (conf == "-") > 1:
         raise fail_usage("'-' (standard input) may be given only once")
     project = active_project()
+
+    def shown(inputs: VolcanoInputs) -> list[Problem]:
+        return [
+            p
+            for p in project.shown(lint_inputs(inputs))
+            if p.level == Level.ERROR or not (p.file and is_ignored(project, p.file))
+        ]
+
     try:
         with collector_paused():  # a YAML dump of 50,000 pods is millions of nodes: 2.5x faster without the collector
-            inputs = load_volcano_fast(dumps, conf) or load_volcano(dumps, conf)
+            inputs = load_volcano_fast(dumps, conf)
+            problems = shown(inputs) if inputs is not None else []
+            if inputs is None or any(p.level == Level.ERROR for p in problems):  # printed in full: with positions
+                inputs = load_volcano(dumps, conf)
+                problems = shown(inputs)
     except InputError as err:
         raise fail_usage(str(err)) from None
-    problems = [
-        p
-        for p in project.shown(lint_inputs(inputs))
-        if p.level == Level.ERROR or not (p.file and is_ignored(project, p.file))
-    ]
     if any(p.level == Level.ERROR for p in problems):
         sys.stderr.write(render_problems("text", problems, inputs.texts, len(inputs.files)))
         if not inputs.conf.loaded:
