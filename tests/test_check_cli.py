@@ -181,7 +181,7 @@ def test_broken_policy_reports_every_problem_with_positions(run_yk, tmp_path: Pa
         f"yk: error: {path}:7:36: assertion 'b': cannot-preempt: unknown key 'victim' (did you mean 'victims'?); it "
         "takes from, victims",
         f"yk: error: {path}:9:42: assertion 'c': starts-within: time must be a duration such as 90s, 10m or 1h30m, "
-        "not !!str `10 minutes`",
+        "not a string `10 minutes`",
         f"yk: error: {path}:10:5: assertion name 'a' is used twice (first at line 4)",
         f"yk: error: {path}:12:5: assertions[4]: no name (each assertion has a `name:` the report uses)",
         f"yk: error: {path}:14:61: assertion 'e': guaranteed-at-least: resources.vcore must be a quantity such as 4, "

@@ -3,10 +3,13 @@ one fails."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TextIO
 
 from yk_cli.cli import (
     QUIET_FLAGS,
@@ -18,7 +21,7 @@ from yk_cli.cli import (
     write_stdout,
 )
 from yk_cli.commands.project import CONFIG_FLAGS, CONFIG_OPTIONS, project_options
-from yk_cli.core.diagnostics import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
+from yk_cli.core.diagnostics import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, Level, Problem, Span
 
 if TYPE_CHECKING:
     from yk_cli.core.assertions.dynamic import RunFacts
@@ -45,7 +48,8 @@ def run_check_command(
     project_config: str | None,
     no_config: bool,
 ) -> int:
-    """Parse the options that need no input, then load, check and print; the exit status."""
+    """Parse the options that need no input, then load, check and print; the exit status. When the policy or an
+    input cannot be used, the json, github and sarif reports still come out, with those problems in them."""
     from yk_cli.cli import UsageError
     from yk_cli.commands.validate import choose_format
 
@@ -57,67 +61,150 @@ def run_check_command(
         raise fail_usage("give WORKLOAD or --cluster DUMP, not both")
     if policy == "-" and "-" in (config, workload, cluster):
         raise fail_usage("'-' (standard input) may be given only once")
-    loaded = _read_policy(policy)
-    from yk_cli.core.assertions.run import needs_workload
-
-    if workload is None and cluster is None:
-        need = needs_workload(loaded)
-        if need:
-            listed = ", ".join(f"{a.name} ({a.kind}{'' if a.check == '' else ', check: ' + a.check})" for a in need)
-            raise fail_usage(
-                f"{len(need)} assertion{'s need' if len(need) > 1 else ' needs'} a dry run: {listed}; give a WORKLOAD "
-                "or --cluster DUMP"
-            )
+    inputs = _Inputs(policy, config, workload, cluster, partition, chosen)
     with project_options(project_config, no_config), config_size(max_size):
-        report, failed = _run(loaded, config, workload, cluster, chosen, verbose, partition, version, quiet)
+        loaded = _read_policy(inputs)
+        from yk_cli.core.assertions.run import needs_workload
+
+        if workload is None and cluster is None:
+            need = needs_workload(loaded)
+            if need:
+                listed = ", ".join(f"{a.name} ({a.kind}{'' if a.check == '' else ', check: ' + a.check})" for a in need)
+                raise fail_usage(
+                    f"{len(need)} assertion{'s need' if len(need) > 1 else ' needs'} a dry run: {listed}; give a "
+                    "WORKLOAD or --cluster DUMP"
+                )
+        report, failed = _run(loaded, inputs, verbose, version, quiet)
     write_stdout((report,))
     return EXIT_PROBLEMS if failed else EXIT_OK
 
 
-def _read_policy(name: str) -> Policy:
+@dataclass(frozen=True, slots=True)
+class _Inputs:
+    """What `yk check` was given: the files, the partition asked for and the report format."""
+
+    policy: str
+    config: str
+    workload: str | None
+    cluster: str | None
+    partition: str | None
+    fmt: str
+
+    def shown(self, name: str | None) -> str | None:
+        return None if name is None else "<stdin>" if name == "-" else name
+
+    def workload_shown(self) -> str | None:
+        """The workload as the reports name it (a dump: `DUMP (cluster dump)`)."""
+        if self.cluster is not None:
+            return f"{self.shown(self.cluster)} (cluster dump)"
+        return self.shown(self.workload)
+
+    def file_of(self, message: str) -> str:
+        """The input a usage message is about (the queue config when it names none)."""
+        for name in (self.policy, self.config, self.workload, self.cluster):
+            shown = self.shown(name)
+            if shown is not None and message.startswith(shown):
+                return shown
+        return self.shown(self.config) or self.config
+
+    def fail(self, problems: list[Problem], code: int) -> Exit:
+        """Print the report of a check that could not run (json, github, sarif: the problems; text: nothing more,
+        standard error has said it) and return the exit to raise."""
+        if self.fmt != "text":
+            write_stdout((_render_failure(self, sorted(problems, key=Problem.sort_key)),))
+        return Exit(code)
+
+
+def _read_policy(inputs: _Inputs) -> Policy:
+    """The policy, or Exit(2) when it is broken: every problem at once, the queues it names that the config does
+    not have among them (when the config can be read quietly)."""
     from yk_cli.load.policy import PolicyError, read_policy
 
     try:
-        return read_policy(name)
+        return read_policy(inputs.policy)
     except PolicyError as err:
-        for message in err.messages:
-            sys.stderr.write(f"yk: error: {message}\n")
-        raise Exit(EXIT_USAGE) from None
+        found = list(err.found)
+        if err.policy is not None:
+            partition = _partition_quietly(inputs, err.policy)
+            if partition is not None:
+                with_workload = inputs.workload is not None or inputs.cluster is not None
+                found.extend(_queue_errors(err.policy, partition, with_workload))
+        raise _policy_errors(inputs, found) from None
 
 
-def _run(
-    policy: Policy,
-    config: str,
-    workload: str | None,
-    cluster: str | None,
-    fmt: str,
-    verbose: bool,
-    partition_name: str | None,
-    version: str,
-    quiet: bool,
-) -> tuple[str, int]:
+def _queue_errors(policy: Policy, partition: PartitionConfig, with_workload: bool) -> list[tuple[str, int, int, str]]:
+    """The queues the policy names that the partition does not have, as policy errors."""
+    from yk_cli.core.assertions.references import unknown_queues
+
+    return [
+        (policy.file, ref.span.line, ref.span.column, f"assertion {a.name!r}: {a.kind}: {ref.key} {why}")
+        for a, ref, why in unknown_queues(policy, partition, with_workload)
+    ]
+
+
+def _policy_errors(inputs: _Inputs, found: list[tuple[str, int, int, str]]) -> Exit:
+    """Print every policy error (`file:line:col: message`, in file order) and return the exit (2) to raise."""
+    from yk_cli.report.check_common import POLICY_ERROR
+
+    ordered = sorted(set(found), key=lambda item: (item[1], item[2], item[3]))
+    for file, line, column, message in ordered:
+        where = f"{file}:{line}:{column}: " if (line, column) != (0, 0) else f"{file}: "
+        sys.stderr.write(f"yk: error: {where}{message}\n")
+    problems = [
+        Problem(
+            POLICY_ERROR.id,
+            Level.ERROR,
+            message,
+            span=Span(line or 1, column or 1, line or 1, (column or 1) + 1),
+            file=file,
+        )
+        for file, line, column, message in ordered
+    ]
+    return inputs.fail(problems, EXIT_USAGE)
+
+
+def _partition_quietly(inputs: _Inputs, policy: Policy) -> PartitionConfig | None:
+    """The partition the check would run on, read without a word (None when the config cannot be read, has errors
+    or lacks it): to check the queues a broken policy names, reported with its other errors."""
+    from yk_cli.commands.project import active_project
+    from yk_cli.load.config import load_config
+    from yk_cli.load.source import InputError
+
+    if inputs.config == "-":
+        return None
+    try:
+        result = load_config(inputs.config, active_project().policy_group or "queues")
+    except InputError:
+        return None
+    decoded = [c for c in result.configs if c.decoded and c.config.partitions]
+    if not decoded or any(p.level == Level.ERROR for p in result.problems):
+        return None
+    partitions = {p.display_name: p for p in decoded[0].config.partitions}
+    name = inputs.partition or policy.partition
+    if name is None:
+        name = "default" if "default" in partitions or len(partitions) != 1 else next(iter(partitions))
+    return partitions.get(name)
+
+
+def _run(policy: Policy, inputs: _Inputs, verbose: bool, version: str, quiet: bool) -> tuple[str, int]:
     from yk_cli.core.assertions.model import DEFAULT_RANGE, PriorityRange
     from yk_cli.core.assertions.run import check_policy, range_of_cluster
     from yk_cli.report.check_common import CheckContext
 
-    partition_name = partition_name or policy.partition
-    loaded_workload: Workload | None = None
-    shown_workload = None
-    if cluster is not None:
-        from yk_cli.commands.simulate import load_cluster_scenario
-
-        scenario = load_cluster_scenario(cluster, config, partition_name, quiet)
-        partition, loaded_workload = scenario.partition, scenario.workload
-        source, text = _config_source(config)
-        shown_workload = f"{'<stdin>' if cluster == '-' else cluster} (cluster dump)"
-    else:
-        from yk_cli.commands.tree import prepare_inputs
-
-        inputs = prepare_inputs(config, workload, partition_name, quiet)
-        partition, source, loaded_workload = inputs.partition, inputs.config, inputs.workload
-        text = _reread(config)
-        if workload is not None:
-            shown_workload = "<stdin>" if workload == "-" else workload
+    config, workload, cluster = inputs.config, inputs.workload, inputs.cluster
+    partition_name = inputs.partition or policy.partition
+    captured = _ErrorLines(sys.stderr)
+    try:
+        with contextlib.redirect_stderr(captured):
+            partition, source, text, loaded_workload = _load(config, workload, cluster, partition_name, quiet)
+    except Exit as done:
+        if done.exit_code and inputs.fmt != "text":
+            raise inputs.fail(_input_problems(inputs, captured.lines), done.exit_code) from None
+        raise
+    shown_workload = inputs.workload_shown()
+    unknown = _queue_errors(policy, partition, loaded_workload is not None)
+    if unknown:
+        raise _policy_errors(inputs, unknown)
     if policy.priority_range is not None:
         span = policy.range_span
         where = f"{policy.file}:{span.line}" if span is not None else policy.file
@@ -138,7 +225,88 @@ def _run(
     )
     if facts is not None:
         context.notes.extend(f"not modelled by the dry run: {item.message}" for item in facts.trace.unmodelled)
-    return _render(fmt, outcomes, context, verbose), sum(1 for o in outcomes if not o.passed)
+    return _render(inputs.fmt, outcomes, context, verbose), sum(1 for o in outcomes if not o.passed)
+
+
+def _load(
+    config: str, workload: str | None, cluster: str | None, partition_name: str | None, quiet: bool
+) -> tuple[PartitionConfig, LoadedConfig, str, Workload | None]:
+    """The partition, the loaded queue config, its text and the workload (Exit when an input cannot be used,
+    what is wrong printed on standard error)."""
+    if cluster is not None:
+        from yk_cli.commands.simulate import load_cluster_scenario
+
+        scenario = load_cluster_scenario(cluster, config, partition_name, quiet)
+        source, text = _config_source(config)
+        return scenario.partition, source, text, scenario.workload
+    from yk_cli.commands.tree import prepare_inputs
+
+    prepared = prepare_inputs(config, workload, partition_name, quiet)
+    return prepared.partition, prepared.config, _reread(config), prepared.workload
+
+
+class _ErrorLines(io.TextIOBase):
+    """Standard error as it is, keeping the `yk: error: ` lines written to it (the usage errors of the loaders)."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.lines: list[str] = []
+        self._partial = ""
+
+    def write(self, text: str) -> int:
+        self.out.write(text)
+        *complete, self._partial = (self._partial + text).split("\n")
+        self.lines.extend(line.removeprefix("yk: error: ") for line in complete if line.startswith("yk: error: "))
+        return len(text)
+
+    def flush(self) -> None:
+        self.out.flush()
+
+
+def _input_problems(inputs: _Inputs, messages: list[str]) -> list[Problem]:
+    """The problems of inputs that stopped the check, for the json, github and sarif reports: each input's own (as
+    `yk validate` finds them, what the project config disables left out) and an input-error for each usage error
+    the loaders printed."""
+    from yk_cli.commands.project import active_project
+    from yk_cli.commands.validate import lint_cluster, lint_workload
+    from yk_cli.load.config import LoadResult, load_config
+    from yk_cli.load.project import is_ignored
+    from yk_cli.load.source import InputError
+    from yk_cli.report.problems import input_problem
+
+    project = active_project()
+    problems: list[Problem] = []
+    texts: dict[str, str] = {}
+    unreadable: list[tuple[str, str]] = []
+    result: LoadResult | str = inputs.config
+    try:
+        result = load_config(inputs.config, project.policy_group or "queues")
+        problems.extend(result.problems)
+    except InputError as err:
+        unreadable.append((inputs.shown(inputs.config) or inputs.config, str(err)))
+    if inputs.workload is not None:
+        lint_workload(inputs.workload, result, inputs.partition, problems, texts, unreadable)
+    if inputs.cluster is not None:
+        lint_cluster(inputs.cluster, problems, texts, unreadable)
+    shown = [p for p in project.shown(problems) if p.level == Level.ERROR or not is_ignored(project, p.file)]
+    said = list(dict.fromkeys([*messages, *(message for _, message in unreadable)]))
+    return [*dict.fromkeys(shown), *(input_problem(inputs.file_of(m), m) for m in said)]
+
+
+def _render_failure(inputs: _Inputs, problems: list[Problem]) -> str:
+    from yk_cli import __version__
+    from yk_cli.report import check_ci, check_json
+
+    if inputs.fmt == "json":
+        return check_json.render_failure(
+            inputs.shown(inputs.policy) or inputs.policy,
+            inputs.shown(inputs.config) or inputs.config,
+            inputs.workload_shown(),
+            problems,
+        )
+    if inputs.fmt == "github":
+        return check_ci.render_failure_github(problems, os.getcwd())
+    return check_ci.render_failure_sarif(problems, __version__, os.getcwd())
 
 
 def _config_source(config: str) -> tuple[LoadedConfig, str]:

@@ -21,7 +21,6 @@ from yk_cli.core.diagnostics import EXIT_USAGE, Level, Problem, exit_code
 from yk_cli.report.problems import FORMATS
 
 if TYPE_CHECKING:
-    from yk_cli.core.project import ProjectConfig
     from yk_cli.load.config import LoadResult
 
 
@@ -94,11 +93,15 @@ def run_validate(
         texts[result.file] = result.text
         configs.append(result)
         problems.extend(_volcano_hints(found, result))
+    linted: list[Problem] = []
     if workload is not None:
         target = configs[0] if configs else kept[0] if kept else None
-        _lint_workload(workload, target, partition, project, problems, texts, unreadable)
+        note = lint_workload(workload, target, partition, linted, texts, unreadable)
+        if note:
+            sys.stderr.write(f"yk: note: {note}\n")
     if cluster is not None:
-        _lint_cluster(cluster, project, problems, texts, unreadable)
+        lint_cluster(cluster, linted, texts, unreadable)
+    problems.extend(project.applied(linted))
     problems.sort(key=Problem.sort_key)
     if chosen != "text":
         from yk_cli.report.problems import input_problem
@@ -125,18 +128,17 @@ def _partition_names(result: LoadResult) -> list[str]:
     return names
 
 
-def _lint_workload(
+def lint_workload(
     name: str,
     config: LoadResult | str | None,
     partition: str | None,
-    project: ProjectConfig,
     problems: list[Problem],
     texts: dict[str, str],
     unreadable: list[tuple[str, str]],
-) -> None:
-    """A workload's problems in full: its own, and against the queue config's partition when a config without
-    errors is given (`config`: the loaded config, the name of one that could not be checked, or None); a note on
-    standard error says when the workload is not checked against a config."""
+) -> str | None:
+    """Add a workload's problems (its own, and against the queue config's partition when a config without errors
+    is given; `config`: the loaded config, the name of one that could not be checked, or None) to `problems`, its
+    text to `texts`, or (name, message) to `unreadable`; the note to print when it is not checked against a config."""
     from yk_cli.core.queues import build_queue_tree
     from yk_cli.core.workload_checks import may_create_queues
     from yk_cli.load.source import InputError
@@ -146,41 +148,30 @@ def _lint_workload(
         loaded = read_workload(name)
     except InputError as err:
         unreadable.append((_shown(name), str(err)))
-        return
+        return None
     texts[loaded.file] = loaded.text
-    found = list(loaded.problems)
+    problems.extend(loaded.problems)
     if config is None or isinstance(config, str):
         why = "no queue config given" if config is None else f"{_shown(config)} could not be checked"
-        sys.stderr.write(
-            f"yk: note: {why}: the queues of {loaded.file} are not checked against one "
-            f"(yk validate CONFIG --workload {loaded.file})\n"
+        return (
+            f"{why}: the queues of {loaded.file} are not checked against one "
+            f"(yk validate CONFIG --workload {loaded.file})"
         )
-        problems.extend(project.applied(found))
-        return
     decoded = [c for c in config.configs if c.decoded and c.config.partitions]
     if any(p.level == Level.ERROR for p in config.problems) or not decoded:
-        sys.stderr.write(
-            f"yk: note: {config.file} has errors: the queues of {loaded.file} are not checked against it\n"
-        )
+        return f"{config.file} has errors: the queues of {loaded.file} are not checked against it"
+    partitions = {p.display_name: p for p in decoded[0].config.partitions}
+    chosen = partitions.get(partition) if partition is not None else None
+    if chosen is not None:
+        problems.extend(loaded.check(build_queue_tree(chosen), may_create_queues(chosen)))
     else:
-        partitions = {p.display_name: p for p in decoded[0].config.partitions}
-        chosen = partitions.get(partition) if partition is not None else None
-        if chosen is not None:
-            found.extend(loaded.check(build_queue_tree(chosen), may_create_queues(chosen)))
-        else:
-            found.extend(loaded.check_config(partitions)[1])
-    problems.extend(project.applied(found))
+        problems.extend(loaded.check_config(partitions)[1])
+    return None
 
 
-def _lint_cluster(
-    name: str,
-    project: ProjectConfig,
-    problems: list[Problem],
-    texts: dict[str, str],
-    unreadable: list[tuple[str, str]],
-) -> None:
-    """A cluster dump's problems in full, as `yk simulate --cluster` finds them (its queue config is what
-    `yk validate DUMP` checks)."""
+def lint_cluster(name: str, problems: list[Problem], texts: dict[str, str], unreadable: list[tuple[str, str]]) -> None:
+    """Add a cluster dump's problems, as `yk simulate --cluster` finds them (its queue config is what
+    `yk validate DUMP` checks), to `problems`, its text to `texts`, or (name, message) to `unreadable`."""
     from yk_cli.core.predicate_lint import lint_predicates
     from yk_cli.load.kubernetes import cluster_from_bytes
     from yk_cli.load.source import InputError, decode_text, read_input
@@ -192,9 +183,9 @@ def _lint_cluster(
         return
     shown = _shown(name)
     workload, _, found = cluster_from_bytes(data, shown)
-    found = [*found, *(p.located(None, shown) for p in lint_predicates(workload))]
+    problems.extend(found)
+    problems.extend(p.located(None, shown) for p in lint_predicates(workload))
     texts.setdefault(shown, decode_text(data)[0] or "")
-    problems.extend(project.applied(found))
 
 
 VOLCANO_CONF_KEYS = frozenset(("actions", "tiers", "configurations", "metrics"))

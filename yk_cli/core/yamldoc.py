@@ -129,6 +129,30 @@ class Node:
         text = self.text if len(self.text) <= 10 else self.text[:7] + "..."
         return f"!!{self.tag} `{text}`"
 
+    def in_words(self) -> str:
+        """The node in words, for yk's own messages (describe() is for yaml.v3's): 'a string `fair`', 'a mapping',
+        'a list', 'a whole number `3`', 'null'."""
+        if self.kind == "map":
+            return "a mapping"
+        if self.kind == "seq":
+            return "a list"
+        if self.tag == "null":
+            return "an empty value" if self.text.strip() in ("", "~") else "null"
+        text = self.text if len(self.text) <= 20 else self.text[:17] + "..."
+        return f"{_TAG_WORDS.get(self.tag, 'a ' + self.tag)} `{text}`"
+
+
+_TAG_WORDS = {
+    "str": "a string",
+    "int": "a whole number",
+    "float": "a number",
+    "bool": "a boolean",
+    "timestamp": "a timestamp",
+    "binary": "binary data",
+    "merge": "a merge key",
+}
+"""A scalar's tag in words."""
+
 
 @dataclass(slots=True)
 class SourceMap:

@@ -21,6 +21,7 @@ from yk_cli.core.assertions.model import (
     STATIC,
     Assertion,
     Policy,
+    QueueRef,
 )
 from yk_cli.core.diagnostics import Span
 from yk_cli.core.properties import parse_go_duration
@@ -49,11 +50,25 @@ INT32 = (-(2**31), 2**31 - 1)
 
 
 class PolicyError(Exception):
-    """A policy file yk cannot use: each problem as `file:line:col: message`, in file order."""
+    """A policy file yk cannot use: each problem as `file:line:col: message`, in file order; `found` holds them as
+    (file, line, column, message) and `policy` the assertions that could be read (None when none could)."""
 
-    def __init__(self, messages: list[str]) -> None:
+    def __init__(
+        self, messages: list[str], found: list[tuple[str, int, int, str]] | None = None, policy: Policy | None = None
+    ) -> None:
         super().__init__("\n".join(messages))
         self.messages = messages
+        self.found = found if found is not None else [_split(m) for m in messages]
+        self.policy = policy
+
+
+def _split(message: str) -> tuple[str, int, int, str]:
+    """(file, line, column, message) of a `file:line:col: message` (line and column 0 for a `file: message`)."""
+    parts = message.split(":", 3)
+    if len(parts) == 4 and parts[1].isdigit() and parts[2].isdigit():
+        return parts[0], int(parts[1]), int(parts[2]), parts[3].removeprefix(" ")
+    file, _, rest = message.partition(": ")
+    return file, 0, 0, rest or message
 
 
 def read_policy(name: str) -> Policy:
@@ -85,7 +100,8 @@ def parse_policy(text: str, shown: str) -> Policy:
     reader = _Reader(shown)
     policy = reader.read(documents[0] if documents else None)
     if reader.found or policy is None:
-        raise PolicyError(reader.messages)
+        found = [(shown, line, column, message) for line, column, message in sorted(reader.found)]
+        raise PolicyError(reader.messages, found, policy)
     return policy
 
 
@@ -114,6 +130,8 @@ class _Reader:
     def __init__(self, shown: str) -> None:
         self.shown = shown
         self.found: list[tuple[int, int, str]] = []
+        self.refs: list[QueueRef] = []
+        """The queue paths of the assertion being read."""
 
     @property
     def messages(self) -> list[str]:
@@ -143,7 +161,7 @@ class _Reader:
             self.found.append((1, 1, "the policy file is empty: give `assertions:`, a list of named assertions"))
             return None
         if root.kind != "map":
-            self.fail(root, f"a policy file is a mapping ({', '.join(TOP_KEYS)}), not {root.describe()}")
+            self.fail(root, f"a policy file is a mapping ({', '.join(TOP_KEYS)}), not {root.in_words()}")
             return None
         values = self.mapping(root, TOP_KEYS, "policy")
         priority_range, range_span = self.priority_range(values.get("priorityRange"))
@@ -166,7 +184,7 @@ class _Reader:
         ok = node.kind == "seq" and len(node.items) == 2
         ok = ok and all(i.kind == "scalar" and i.tag == "int" and isinstance(i.value, int) for i in node.items)
         if not ok:
-            self.fail(node, f"priorityRange is two whole numbers [lowest, highest], not {node.describe()}")
+            self.fail(node, f"priorityRange is two whole numbers [lowest, highest], not {node.in_words()}")
             return None, None
         low, high = (int(i.value) for i in node.items if isinstance(i.value, int))
         if not (INT32[0] <= low <= INT32[1] and INT32[0] <= high <= INT32[1]):
@@ -199,7 +217,7 @@ class _Reader:
     def assertion(self, item: Node, index: int) -> Assertion | None:
         where = f"assertions[{index}]"
         if item.kind != "map":
-            self.fail(item, f"{where} is a mapping with a name and one assertion kind, not {item.describe()}")
+            self.fail(item, f"{where} is a mapping with a name and one assertion kind, not {item.in_words()}")
             return None
         allowed = (*ITEM_KEYS, *KINDS)
         before = len(self.found)
@@ -241,10 +259,20 @@ class _Reader:
             description = desc.text if desc.kind == "scalar" and desc.tag == "str" else ""
         body = values[kind][1]
         start = item.span
+        self.refs = []
         fields = self.arguments(kind, body, f"{label}: {kind}")
         if fields is None or name is None:
             return None
-        return Assertion(name=name, kind=kind, span=start, check=check, description=description, **fields)  # type: ignore[arg-type]
+        refs = tuple(self.refs)
+        return Assertion(
+            name=name,
+            kind=kind,
+            span=start,
+            check=check,
+            description=description,
+            queue_refs=refs,
+            **fields,  # type: ignore[arg-type]
+        )
 
     def arguments(self, kind: str, body: Node, what: str) -> dict[str, object] | None:
         allowed = ARGUMENTS[kind]
@@ -254,11 +282,12 @@ class _Reader:
                 self.fail(body, f"{what}: give a queue path such as root.tenants")
                 return None
             out: dict[str, object] = {"queue": queue}
+            self.refs.append(QueueRef("queue", queue, body.span))
             if kind == NEVER_PENDING:
                 out.update(target="queue", target_name=queue)
             return out
         if body.kind != "map":
-            self.fail(body, f"{what} takes a mapping of {', '.join(allowed)}, not {body.describe()}")
+            self.fail(body, f"{what} takes a mapping of {', '.join(allowed)}, not {body.in_words()}")
             return None
         before = len(self.found)
         values = self.mapping(body, allowed, what)
@@ -274,13 +303,14 @@ class _Reader:
             path = _text(entry[1])
             if path is None:
                 self.fail(
-                    entry[1], f"{what}: {key} must be a queue path such as root.tenants, not {entry[1].describe()}"
+                    entry[1], f"{what}: {key} must be a queue path such as root.tenants, not {entry[1].in_words()}"
                 )
                 return
             if not path.lower().startswith("root"):
                 self.fail(entry[1], f"{what}: {key} {path!r} is not a full queue path (it starts with root)")
                 return
             out[field] = path
+            self.refs.append(QueueRef(key, path, entry[1].span))
 
         if kind == CANNOT_PREEMPT:
             queue_path("from")
@@ -321,7 +351,7 @@ class _Reader:
                 node = values["time"][1]
                 nanos = parse_go_duration(node.text.strip()) if node.kind == "scalar" else None
                 if nanos is None or nanos < 0:
-                    self.fail(node, f"{what}: time must be a duration such as 90s, 10m or 1h30m, not {node.describe()}")
+                    self.fail(node, f"{what}: time must be a duration such as 90s, 10m or 1h30m, not {node.in_words()}")
                 else:
                     out["time"] = nanos
         elif kind == NEVER_PENDING:
@@ -340,7 +370,7 @@ class _Reader:
             return {}
         node = entry[1]
         if node.kind != "map" or not node.pairs:
-            self.fail(node, f"{what}: resources is a mapping of resource name to quantity, not {node.describe()}")
+            self.fail(node, f"{what}: resources is a mapping of resource name to quantity, not {node.in_words()}")
             return {}
         out: Resource = {}
         for key, value in node.pairs:

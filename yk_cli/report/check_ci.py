@@ -3,11 +3,13 @@ the policy file (GitHub: a notice there; SARIF: a related location)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from yk_cli.core.assertions.model import KIND_SUMMARIES, Outcome
 from yk_cli.core.diagnostics import Level, Problem, Span
 from yk_cli.core.rules import Rule
 from yk_cli.report import jsonout, sarif
-from yk_cli.report.check_common import CheckContext, summary_line, title
+from yk_cli.report.check_common import POLICY_ERROR, CheckContext, failure_line, summary_line, title
 from yk_cli.report.github import annotation, escape_data, escape_property
 from yk_cli.report.locations import artifact_uri, relative_path, span_of
 
@@ -145,3 +147,20 @@ def _physical(uri: str, relative: bool, span: Span) -> dict[str, object]:
             },
         }
     }
+
+
+def render_failure_github(problems: Sequence[Problem], base: str) -> str:
+    """Annotations for the problems that stopped a check (the policy's, the inputs'), then a summary line."""
+    out = [annotation(p, base) for p in problems]
+    out.append(f"yk: {failure_line([p.level for p in problems])}")
+    return "\n".join(out) + "\n"
+
+
+def render_failure_sarif(problems: Sequence[Problem], version: str, base: str) -> str:
+    """SARIF 2.1.0 for a check that could not run: one result per problem of the policy or the inputs."""
+    from yk_cli.core.rules import all_rules
+    from yk_cli.report.problems import INPUT_ERROR
+
+    catalogue = {**all_rules(), INPUT_ERROR.id: INPUT_ERROR, POLICY_ERROR.id: POLICY_ERROR}
+    rules = {p.rule: catalogue[p.rule] for p in sorted(problems, key=Problem.sort_key) if p.rule in catalogue}
+    return sarif.render(problems, rules, version, base)

@@ -5,8 +5,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from yk_cli.core.assertions.model import Outcome, PriorityRange
-from yk_cli.core.diagnostics import Path, Span
+from yk_cli.core.diagnostics import Level, Path, Span
+from yk_cli.core.rules import Rule
 from yk_cli.core.yamldoc import SourceMap
+
+POLICY_ERROR = Rule(
+    "policy-error",
+    Level.ERROR,
+    "The policy file of `yk check` is broken: nothing was checked.",
+    "A policy file yk cannot use: bad YAML, an unknown key or assertion kind (with a did-you-mean), a value of the "
+    "wrong type, a queue the queue config does not have (most likely misspelt). Every problem is reported at once "
+    "with its position, and `yk check` exits 2.",
+)
+"""The problem that stands for each error of a broken policy file in the json, github and sarif reports."""
+FAILED_SUMMARY = "nothing was checked"
 
 
 @dataclass(slots=True)
@@ -51,6 +63,16 @@ class CheckContext:
 def title(outcome: Outcome) -> str:
     """`name (kind, mode)`."""
     return f"{outcome.assertion.name} ({outcome.assertion.kind}, {outcome.mode})"
+
+
+def failure_line(levels: list[Level]) -> str:
+    """`nothing was checked: 2 errors, 1 warning in the inputs`."""
+    errors = sum(1 for level in levels if level == Level.ERROR)
+    warnings = len(levels) - errors
+    return (
+        f"{FAILED_SUMMARY}: {errors} error{'s' if errors != 1 else ''}, "
+        f"{warnings} warning{'s' if warnings != 1 else ''} in the inputs"
+    )
 
 
 def summary_line(outcomes: list[Outcome]) -> str:

@@ -3,10 +3,13 @@ describes it)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from yk_cli.core.assertions.model import Outcome
-from yk_cli.core.diagnostics import format_path
+from yk_cli.core.diagnostics import Problem, format_path
 from yk_cli.report import jsonout
 from yk_cli.report.check_common import CheckContext
+from yk_cli.report.problems_json import problem_dict
 
 
 def _location(context: CheckContext, path: tuple[str | int, ...] | None) -> dict[str, object] | None:
@@ -60,6 +63,7 @@ def render(outcomes: list[Outcome], context: CheckContext) -> str:
             "source": context.priorities.source,
         },
         "notes": context.notes,
+        "problems": [],
         "checks": [_outcome(o, context) for o in outcomes],
         "summary": {
             "assertions": len({o.assertion.name for o in outcomes}),
@@ -67,5 +71,22 @@ def render(outcomes: list[Outcome], context: CheckContext) -> str:
             "passed": len(outcomes) - failed,
             "failed": failed,
         },
+    }
+    return jsonout.document(document)
+
+
+def render_failure(policy: str, config: str, workload: str | None, problems: Sequence[Problem]) -> str:
+    """The JSON document of a check that could not run: the problems of the policy or the inputs (as `yk validate`
+    reports problems), no checks."""
+    document = {
+        "policy": policy,
+        "config": config,
+        "partition": None,
+        "workload": workload,
+        "priorityRange": None,
+        "notes": [],
+        "problems": [problem_dict(p) for p in problems],
+        "checks": [],
+        "summary": {"assertions": 0, "checks": 0, "passed": 0, "failed": 0},
     }
     return jsonout.document(document)

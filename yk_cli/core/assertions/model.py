@@ -54,6 +54,16 @@ highest value Kubernetes lets a user PriorityClass have."""
 
 
 @dataclass(frozen=True, slots=True)
+class QueueRef:
+    """A queue path as the policy names it: under which key, and where its value is in the policy file."""
+
+    key: str
+    """The policy key: from, victims, queue or over."""
+    path: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class Assertion:
     """One named assertion of a policy file, with the position of its entry there."""
 
@@ -80,6 +90,8 @@ class Assertion:
     groups: tuple[str, ...] = ()
     tags: dict[str, str] = field(default_factory=dict)
     description: str = ""
+    queue_refs: tuple[QueueRef, ...] = ()
+    """Every queue path the assertion names, with its place in the policy file (checked against the config)."""
 
     def modes(self, with_workload: bool) -> tuple[str, ...]:
         """The ways this assertion is checked in a run with or without a workload."""
