@@ -146,7 +146,7 @@ def _data_entry(data: Node, text: str, key: str, out: FileContents, label: str) 
             Problem(
                 rule="wrong-type",
                 level=Level.ERROR,
-                message=f"{key} must be a string holding the queue config, found {value.describe()}",
+                message=f"{key} must be a string holding the queue config, found {value.in_words()}",
                 hint=f"write it as a block: `{key}: |` followed by the indented config.",
                 span=value.span,
             )

@@ -38,7 +38,7 @@ class ObjectReader:
         if node is None:
             return {}
         if node.kind != "map":
-            self.report(self.invalid_field, f"{what} must be a mapping, found {node.describe()}", node)
+            self.report(self.invalid_field, f"{what} must be a mapping, found {node.in_words()}", node)
             return {}
         return {k.text: v.text for k, v in node.pairs if k.kind == "scalar" and v.kind == "scalar" and v.tag != "null"}
 
@@ -47,7 +47,7 @@ class ObjectReader:
         if node is None:
             return []
         if node.kind != "seq":
-            self.report(self.invalid_field, f"{what} must be a list, found {node.describe()}", node)
+            self.report(self.invalid_field, f"{what} must be a list, found {node.in_words()}", node)
             return []
         return node.items
 
