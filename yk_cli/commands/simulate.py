@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -393,14 +392,14 @@ def simulation_report(
 def _timeline_text(trace: Trace, source: str, chosen: TraceFilter, by: str) -> str:
     """Title, the Rich timeline of the shown steps (coloured on a terminal), and the summary line."""
     import shutil
-    import sys
 
+    from yk_cli.commands.tree import color_wanted
     from yk_cli.core.timeline import timeline
     from yk_cli.core.trace_view import view
     from yk_cli.report import timeline_rich
     from yk_cli.report.trace_common import filter_line, summary_line, title
 
-    color = sys.stdout.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+    color = color_wanted()
     width = shutil.get_terminal_size((100, 24)).columns if color else 100
     out = [title(trace, source), ""]
     if chosen.active:

@@ -189,6 +189,19 @@ def warning_summary(warnings: list[Problem], files: list[str], config_problems: 
     return "; ".join(parts)
 
 
+def color_wanted() -> bool:
+    """Colour only when standard output is a terminal, and never under NO_COLOR or TERM=dumb (no-color.org), as
+    `yk validate` and `yk diff` decide."""
+    import os
+
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 def print_tree(
     config: str,
     workload: str | None,
@@ -205,7 +218,7 @@ def print_tree(
 
     check_format(fmt, TREE_FORMATS)
     with project_options(project_config, no_config), config_size(max_size), collector_paused():
-        color = sys.stdout.isatty()
+        color = color_wanted()
         write_stdout((run_tree(config, workload, partition, fmt, color=color, quiet=quiet, set_only=set_only),))
 
 
