@@ -95,7 +95,7 @@ def test_rules_selection_keeps_the_order_given(run_yk) -> None:
 def test_rules_usage_errors(run_yk) -> None:
     unknown = run_yk("rules", "no-such-rule")
     assert unknown.exit_code == 2
-    assert "yk: error: unknown rule no-such-rule" in unknown.stderr
+    assert "yk: error: unknown rule 'no-such-rule'; " in unknown.stderr
     bad_format = run_yk("rules", "--format", "sarif")
     assert bad_format.exit_code == 2
     assert "yk: error: unknown format 'sarif'; choose one of text, json" in bad_format.stderr

@@ -65,6 +65,17 @@ def check_format(fmt: str, allowed: tuple[str, ...]) -> str:
     return fmt
 
 
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """` (did you mean 'x'?)` for the choice closest to a misspelt word (case and `_` for `-` forgiven), or ''."""
+    import difflib
+
+    known = list(choices)
+    close = difflib.get_close_matches(word, known, n=1, cutoff=0.6)
+    if not close:
+        close = difflib.get_close_matches(word.lower().replace("_", "-"), known, n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
 MAX_SIZE_HELP = "Largest queue config read (default 2MiB; Kubernetes stores at most 1 MiB in a ConfigMap), e.g. 16MiB."
 
 

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from yk_cli.cli import fail_usage, write_stdout
+from yk_cli.cli import did_you_mean, fail_usage, write_stdout
 from yk_cli.commands.application import YkCommand, app
 
 
@@ -35,9 +35,15 @@ def rules(
         raise fail_usage(f"unknown group {group!r}; choose one of {', '.join(titles)}")
     groups = {g: r for g, r in grouped_rules().items() if group is None or g == group}
     catalogue = {rule_id: (rule, g) for g, found in groups.items() for rule_id, rule in found.items()}
-    unknown = [i for i in ids or [] if i not in catalogue]
+    unknown = [i for i in dict.fromkeys(ids or []) if i not in catalogue]
     if unknown:
-        raise fail_usage(f"unknown rule {', '.join(unknown)}; `yk rules` lists them all")
+        owner = {rule_id: g for g, found in grouped_rules().items() for rule_id in found}
+        named = ", ".join(
+            f"{rule_id!r}"
+            + (f" (a rule of --group {owner[rule_id]})" if rule_id in owner else did_you_mean(rule_id, catalogue))
+            for rule_id in unknown
+        )
+        raise fail_usage(f"unknown rule{'s' if len(unknown) > 1 else ''} {named}; `yk rules` lists them all")
     chosen = [catalogue[i] for i in dict.fromkeys(ids)] if ids else list(catalogue.values())
     if fmt == "json":
         write_stdout((render_json(chosen),))
