@@ -1,9 +1,11 @@
-"""Did-you-mean for what a user types on the command line: rule ids of `yk rules` (cli.did_you_mean)."""
+"""Did-you-mean for what a user types on the command line: rule ids of `yk rules` (cli.did_you_mean), `yk diff
+--fail-on` conditions."""
 
 from __future__ import annotations
 
 import pytest
 
+from tests.conftest import SAMPLES
 from yk_cli.cli import did_you_mean
 
 
@@ -42,4 +44,14 @@ def test_rules_says_which_group_has_a_rule(run_yk) -> None:
     assert result.exit_code == 2
     assert result.stderr == (
         "yk: error: unknown rule 'volcano-unknown-plugin' (a rule of --group volcano); `yk rules` lists them all\n"
+    )
+
+
+def test_fail_on_suggests_the_closest_condition(run_yk) -> None:
+    config = str(SAMPLES / "queues" / "tenants.yaml")
+    result = run_yk("diff", config, config, "--fail-on", "prioritydrop")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "yk: error: --fail-on 'prioritydrop' (did you mean 'priority-drop'?): choose among new-errors, later-start, "
+        "new-pending, new-preemption, priority-drop, placement-change, order-change, any\n"
     )

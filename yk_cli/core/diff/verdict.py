@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from difflib import get_close_matches
 
 from yk_cli.core.diagnostics import Level
 from yk_cli.core.diff.model import LATER, NOW_WAITS, Diff
@@ -53,7 +54,9 @@ def parse_fail_on(texts: list[str]) -> list[FailOn]:
                 continue
             name, _, value = item.partition("=")
             if name not in CONDITIONS:
-                raise ValueError(f"--fail-on {item!r}: choose among {', '.join(CONDITIONS)}")
+                close = get_close_matches(name.lower().replace("_", "-"), CONDITIONS, n=1, cutoff=0.6)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                raise ValueError(f"--fail-on {item!r}{hint}: choose among {', '.join(CONDITIONS)}")
             tolerance = 0
             if value or "=" in item:
                 if name != LATER_START:
