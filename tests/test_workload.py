@@ -239,6 +239,39 @@ def test_document_level_input(text: str, expected: list[tuple[str, int, int]]) -
 
 # Each case: a workload snippet and the (rule, line, column) problems it must give, against the tenant tree.
 PROBLEMS = {
+    "node resource name typo": (
+        """
+        nodes:
+          - {name: n1, resources: {vcore: 4, memroy: 8Gi}}
+          - {name: n2, resources: {vcore: 4, memroy: 8Gi}}
+        """,
+        [("workload-resource-name-typo", 2, 38)],
+        "did you mean `memory`?",
+    ),
+    "task group resource name typo": (
+        """
+        nodes:
+          - {name: n1, resources: {vcore: 4, memory: 8Gi}}
+        applications:
+          - id: a
+            taskGroups:
+              - {name: tg, minMember: 1, minResource: {vcpu: 1}}
+        """,
+        [("workload-resource-name-typo", 6, 48)],
+        "did you mean `vcore`?",
+    ),
+    "ask resource name alias": (
+        """
+        nodes:
+          - {name: n1, resources: {vcore: 4, memory: 8Gi}}
+        applications:
+          - id: a
+            asks:
+              - {name: x, resources: {vcore: 1, mem: 1Gi}}
+        """,
+        [("workload-resource-name-typo", 6, 41)],
+        "did you mean `memory`?",
+    ),
     "taint effect": (
         """
         nodes:

@@ -10,6 +10,7 @@ from yk_cli.core.config import PartitionConfig
 from yk_cli.core.diagnostics import Path, Problem, format_path
 from yk_cli.core.predicate_lint import lint_predicates
 from yk_cli.core.queues import QueueTree
+from yk_cli.core.resource_names import WORKLOAD_RESOURCE_NAME_TYPO, lint_workload_resource_names
 from yk_cli.core.resources import format_quantity
 from yk_cli.core.rules import Rule, error, warning
 
@@ -159,6 +160,7 @@ WORKLOAD_RULES: tuple[Rule, ...] = (
     UNKNOWN_PARTITION,
     BAD_TASK_GROUP,
     BAD_POD_SPEC,
+    WORKLOAD_RESOURCE_NAME_TYPO,
 )
 
 
@@ -255,6 +257,7 @@ def check_names_and_nodes(workload: Workload) -> list[Problem]:
                     )
                 )
     problems.extend(lint_predicates(workload))
+    problems.extend(lint_workload_resource_names(workload))
     return problems
 
 

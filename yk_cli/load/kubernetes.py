@@ -30,6 +30,7 @@ from yk_cli.core import cluster_rules as cr
 from yk_cli.core.diagnostics import Problem, Span
 from yk_cli.core.placement import TAG_CREATE_FORCE, TAG_GUARANTEED, TAG_MAX_APPS, TAG_QUOTA
 from yk_cli.core.predicates.model import Namespace, PodSpec
+from yk_cli.core.resource_names import lint_workload_resource_names
 from yk_cli.core.resources import Resource, add_into, k8s_quantity
 from yk_cli.core.rules import Rule
 from yk_cli.core.workload import (
@@ -724,12 +725,18 @@ def cluster_from_bytes(data: bytes, display: str) -> tuple[Workload, str | None,
         reader = _Reader(display)
         workload, queues_yaml = _load(reader, fast)
         if not reader.problems:
-            return workload, queues_yaml, []
+            return workload, queues_yaml, _names_linted(workload, [], display)
     reader = _Reader(display)
     parsed = parse_yaml(text)
     reader.problems.extend(p.located(None, display) for p in parsed.problems)
     workload, queues_yaml = _load(reader, parsed.documents, syntax_problems=bool(parsed.problems))
-    return workload, queues_yaml, sorted(reader.problems, key=Problem.sort_key)
+    return workload, queues_yaml, _names_linted(workload, reader.problems, display)
+
+
+def _names_linted(workload: Workload, problems: list[Problem], display: str) -> list[Problem]:
+    """The problems with the dump's misspelt resource names added (named by pod and node: no line), sorted."""
+    found = [*problems, *(p.located(None, display) for p in lint_workload_resource_names(workload))]
+    return sorted(found, key=Problem.sort_key)
 
 
 _NO_SPAN = Span(1, 1, 1, 2)

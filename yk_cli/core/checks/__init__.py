@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from yk_cli.core import resource_names
 from yk_cli.core.checks import properties, validator
 from yk_cli.core.config import SchedulerConfig
 from yk_cli.core.diagnostics import Problem
@@ -11,8 +12,8 @@ from yk_cli.core.rules import Rule
 
 Check = Callable[[SchedulerConfig], Iterable[Problem]]
 
-CHECK_RULES: tuple[Rule, ...] = (*validator.RULES, *properties.RULES)
-CHECKS: tuple[Check, ...] = (*validator.CHECKS, *properties.CHECKS)
+CHECK_RULES: tuple[Rule, ...] = (*validator.RULES, *properties.RULES, resource_names.RESOURCE_NAME_TYPO)
+CHECKS: tuple[Check, ...] = (*validator.CHECKS, *properties.CHECKS, resource_names.check_config_resource_names)
 
 
 def run_checks(config: SchedulerConfig) -> list[Problem]:
