@@ -10,6 +10,7 @@ from yk_cli.core.config import SchedulerConfig
 from yk_cli.core.diagnostics import Problem
 from yk_cli.core.properties import Source
 from yk_cli.core.queues import Queue
+from yk_cli.core.resources import QuantityError, parse_resource
 from yk_cli.core.rules import warning
 
 PREEMPTION_FENCE_ON_LEAF = warning(
@@ -123,7 +124,7 @@ def check_delay_without_guarantee(config: SchedulerConfig) -> Iterator[Problem]:
             if queue.config is None or props.PREEMPTION_DELAY not in queue.config.properties:
                 continue
             leaves = [q for q in subtree(queue) if q.is_leaf and not q.dynamic and _delay_from(q, queue)]
-            if not leaves or any(_guaranteed(leaf) for leaf in leaves):
+            if not leaves or any(_guaranteed(leaf) or _unreadable_guarantee(leaf) for leaf in leaves):
                 continue
             yield _no_guarantee_problem(queue, leaves)
 
@@ -137,6 +138,18 @@ def _delay_from(leaf: Queue, origin: Queue) -> bool:
 def _guaranteed(leaf: Queue) -> bool:
     """Whether the leaf or any parent has a (non-zero) guarantee."""
     return any(q.guaranteed for q in leaf.ancestors())
+
+
+def _unreadable_guarantee(leaf: Queue) -> bool:
+    """Whether the leaf or a parent writes a guarantee yk cannot read (an invalid-quantity error): whether it has
+    one is then not known."""
+    for queue in leaf.ancestors():
+        if queue.config is not None and queue.config.resources.guaranteed:
+            try:
+                parse_resource(queue.config.resources.guaranteed)
+            except QuantityError:
+                return True
+    return False
 
 
 def _no_guarantee_problem(queue: Queue, leaves: list[Queue]) -> Problem:

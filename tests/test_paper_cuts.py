@@ -1,0 +1,30 @@
+"""Issue 22's paper cuts that belong to no larger feature: each one a wrong or misleading word reported once."""
+
+from __future__ import annotations
+
+from yk_cli.load.config import load_config
+
+DELAY_WITH_BAD_GUARANTEE = """\
+partitions:
+  - name: default
+    queues:
+      - name: root
+        submitacl: '*'
+        queues:
+          - name: a
+            resources:
+              guaranteed: {vcore: 2x}
+            properties:
+              preemption.delay: 30s
+"""
+
+
+def test_a_guarantee_with_a_bad_quantity_is_not_called_no_guarantee() -> None:
+    problems = load_config("-", stdin=DELAY_WITH_BAD_GUARANTEE.encode()).problems
+    assert [p.rule for p in problems] == ["invalid-quantity"]
+
+
+def test_a_queue_without_a_guarantee_still_gets_the_warning() -> None:
+    text = DELAY_WITH_BAD_GUARANTEE.replace("            resources:\n              guaranteed: {vcore: 2x}\n", "")
+    problems = load_config("-", stdin=text.encode()).problems
+    assert [p.rule for p in problems] == ["preemption-delay-no-guarantee"]
