@@ -322,3 +322,23 @@ def test_a_conf_from_standard_input_applies_to_every_file(run_yk, folder: Path) 
     data = json.loads(result.stdout)
     assert data["conf"] == {"origin": "option", "source": "<stdin>", "loaded": True}
     assert [(p["file"], p["rule"]) for p in data["problems"]] == [("<stdin>", "volcano-unknown-plugin")]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
+def test_a_pipe_is_read_once(folder: Path) -> None:
+    """`yk volcano simulate <(kubectl get ... -o json)`: the fast path must not read the pipe and give up."""
+    import threading
+
+    from yk_cli.load.volcano import load_volcano
+    from yk_cli.load.volcano_fast import load_volcano_fast
+
+    os.mkfifo("pipe")
+    text = (ROOT / SEED).read_text()
+    writer = threading.Thread(target=lambda: Path("pipe").write_text(text))
+    writer.start()
+    assert load_volcano_fast(["pipe"]) is None
+    writer.join(0.2)
+    assert writer.is_alive(), "the fast path read the pipe: load_volcano would find it empty"
+    loaded = load_volcano(["pipe"])
+    writer.join()
+    assert len(loaded.cluster.pod_groups) == 4

@@ -564,10 +564,9 @@ def dump_files(name: str, limit: int = MAX_WALK_ENTRIES) -> list[str]:
     """The files one input names: a file (or '-') itself; a directory's *.yaml and *.yml files below it, in path
     order. Hidden folders are pruned before descending (hidden files left out), symbolic links to folders are not
     followed, and the walk stops with InputError after `limit` entries or when it finds no YAML file."""
-    if name == "-" or os.path.isfile(name):
-        return [name]
-    if not os.path.isdir(name):
-        read_input(name)  # InputError: no such file, or not readable
+    if name == "-" or not os.path.isdir(name):
+        if name != "-" and not os.path.exists(name):
+            raise InputError(f"{name}: no such file")  # as read_input says it; a pipe (<(kubectl ...)) is read once
         return [name]
     found: list[str] = []
     pending = [name]

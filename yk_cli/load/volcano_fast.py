@@ -6,7 +6,7 @@ yk's YAML composer keeps a position for every node, which a 50,000-pod dump cann
 nodes than the YAML-bomb guard allows). JSON needs no positions when nothing is wrong with it: this reads every
 input with json.loads and builds Queues, PodGroups, Pods, PriorityClasses, Nodes and Namespaces exactly as
 load_volcano does (the node predicates' fields through load/pod_constraints, as there). It gives up (returns None)
-at the first thing it does not handle identically (not JSON, a directory or stdin, a Volcano Job, a scheduler
+at the first thing it does not handle identically (not JSON, not a regular file, a Volcano Job, a scheduler
 ConfigMap whose conf has any loader problem, a value of an unexpected type, a bad quantity or timestamp, a
 duplicate object, a pod without `pods` in a form it knows, a node-predicate field the API server would refuse, an
 error of the lints of `yk volcano validate`, a `# yk: disable=` comment): the caller then runs load_volcano, which
@@ -434,8 +434,8 @@ def load_volcano_fast(
     names: list[str], conf: str | None = None, scheduler_name: str = "volcano"
 ) -> VolcanoInputs | None:
     """The inputs when every dump is a JSON file the fast path reads exactly; None otherwise (see the docstring)."""
-    if not names or any(name == "-" or os.path.isdir(name) for name in names):
-        return None
+    if not names or any(name == "-" or not os.path.isfile(name) for name in names):
+        return None  # only regular files: a pipe (<(kubectl ...)) read here could not be read again by load_volcano
     found: dict[str, list[Any]] = {
         "queues": [], "groups": [], "pods": [], "classes": [], "nodes": [], "namespaces": [], "confs": [],
         "linted": [],
