@@ -82,7 +82,9 @@ def test_bytes_do_not_depend_on_hash_seed(tmp_path: Path, extra: tuple[str, ...]
 def test_config_and_workload_files(run_yk, tmp_path: Path) -> None:
     config, workload = tmp_path / "q.yaml", tmp_path / "sub" / "w.yaml"
     (tmp_path / "sub").mkdir()
-    result = run_yk("generate", "--nodes", "10", "--asks", "20", "--config", str(config), "--workload", str(workload))
+    result = run_yk(
+        "generate", "--nodes", "10", "--asks", "20", "--queues-out", str(config), "--workload-out", str(workload)
+    )
     assert result.exit_code == 0
     assert f"wrote {config}: 20 leaf queues" in result.stdout
     assert f"wrote {workload}: 10 nodes, 100 applications, 20 asks, 0 running allocations" in result.stdout
@@ -267,9 +269,9 @@ def test_bad_numbers_exit_2_with_a_message(run_yk, tmp_path: Path, args: tuple[s
     ("args", "message"),
     [
         ((), "say where to write"),
-        (("--config", "q.yaml"), "say where to write"),
-        (("--out-dir", "x", "--config", "q.yaml"), "not both"),
-        (("--config", "same.yaml", "--workload", "same.yaml"), "must be different files"),
+        (("--queues-out", "q.yaml"), "say where to write"),
+        (("--out-dir", "x", "--queues-out", "q.yaml"), "not both"),
+        (("--queues-out", "same.yaml", "--workload-out", "same.yaml"), "must be different files"),
     ],
 )
 def test_bad_destinations_exit_2(run_yk, tmp_path: Path, monkeypatch, args: tuple[str, ...], message: str) -> None:

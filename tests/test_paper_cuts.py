@@ -28,3 +28,14 @@ def test_a_queue_without_a_guarantee_still_gets_the_warning() -> None:
     text = DELAY_WITH_BAD_GUARANTEE.replace("            resources:\n              guaranteed: {vcore: 2x}\n", "")
     problems = load_config("-", stdin=text.encode()).problems
     assert [p.rule for p in problems] == ["preemption-delay-no-guarantee"]
+
+
+def test_generate_writes_its_queue_file_with_queues_out_not_config(run_yk, tmp_path) -> None:
+    """--config names the project config (.yk.yaml) in every other command."""
+    queues, workload = tmp_path / "q.yaml", tmp_path / "w.yaml"
+    result = run_yk(
+        "generate", "--nodes", "2", "--asks", "4", "--queues-out", str(queues), "--workload-out", str(workload)
+    )
+    assert result.exit_code == 0 and queues.exists() and workload.exists()
+    result = run_yk("generate", "--config", str(queues), "--workload-out", str(workload))
+    assert result.exit_code == 2 and "No such option: --config" in result.stderr

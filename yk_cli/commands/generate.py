@@ -71,10 +71,11 @@ def generate(
         typer.Option("--out-dir", metavar="DIR", help="Write DIR/queues.yaml and DIR/workload.yaml (DIR is created)."),
     ] = None,
     config: Annotated[
-        Optional[str], typer.Option("--config", metavar="PATH", help="Write the queue config to this file.")
+        Optional[str],
+        typer.Option("--queues-out", metavar="PATH", help="Write the queue config (queues.yaml) to this file."),
     ] = None,
     workload: Annotated[
-        Optional[str], typer.Option("--workload", metavar="PATH", help="Write the workload to this file.")
+        Optional[str], typer.Option("--workload-out", metavar="PATH", help="Write the workload to this file.")
     ] = None,
 ) -> None:
     """Write a synthetic cluster: a valid queue hierarchy, nodes, applications and asks, all from a seed.
@@ -89,9 +90,9 @@ def generate(
     from yk_cli.report.generate_yaml import config_yaml, workload_yaml
 
     if out_dir is not None and (config is not None or workload is not None):
-        raise fail_usage("give either --out-dir or --config and --workload, not both")
+        raise fail_usage("give either --out-dir or --queues-out and --workload-out, not both")
     if out_dir is None and (config is None or workload is None):
-        raise fail_usage("say where to write: --out-dir DIR, or both --config FILE and --workload FILE")
+        raise fail_usage("say where to write: --out-dir DIR, or both --queues-out FILE and --workload-out FILE")
     try:
         constrained_pct = _percent("--constrained", constrained)
         spread_pct = _percent("--spread", spread)
