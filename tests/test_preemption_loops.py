@@ -232,7 +232,7 @@ def test_the_engine_produces_a_replica_set_loop() -> None:
         for e in result.events
         if e.type == codes.PREEMPT
     ]
-    assert preempts == [(1, "a1", [("b1", "b1.r1")]), (13, "b1.r1", [("a1", "a1.r2")])]
+    assert preempts == [(1, "a1", [("b1", "b1.r1")]), (13, "b1.r1", [("a1", "a1.r1")])]
     assert find_loops(result) == [
         PreemptionLoop(
             ("app-a/a1", "app-b/b1"),

@@ -9,7 +9,7 @@ from yk_cli.core.explain_preemption import PodStory, Sighting
 from yk_cli.core.trace import ALLOCATE, REPLACE, RESERVE, NodeView, PreemptionAttempt
 from yk_cli.core.unmodelled import Unmodelled
 from yk_cli.report import jsonout
-from yk_cli.report.trace_common import attempt_title, seconds, when
+from yk_cli.report.trace_common import attempt_title, moment, seconds, when
 from yk_cli.report.trace_json import attempt_dict
 from yk_cli.report.tree_common import Locate, nowhere
 from yk_cli.report.unmodelled import unmodelled_dicts, unmodelled_lines
@@ -79,7 +79,7 @@ def _node_lines(view: NodeView | None) -> list[str]:
 
 def _sighting(s: Sighting, locate: Locate) -> str:
     a, c = s.attempt, s.candidate
-    line = f"- {when(a.time)} after step {a.after_step}, for {a.application}/{a.ask} (P{a.priority}): {c.verdict}"
+    line = f"- {moment(a.time, a.after_step)}, for {a.application}/{a.ask} (P{a.priority}): {c.verdict}"
     if c.detail:
         line += f": {c.detail}"
     if s.law:

@@ -95,9 +95,14 @@ def attempt_title(a: PreemptionAttempt) -> str:
     where = f", victims searched below {a.fence}" if a.fence else ""
     outcome = f"preempted on {a.node}" if a.outcome == "preempted" else a.outcome
     return (
-        f"{when(a.time)} after step {a.after_step}: {a.application}/{a.ask} ({a.queue_path}, {priority(a.priority)}) "
+        f"{moment(a.time, a.after_step)}: {a.application}/{a.ask} ({a.queue_path}, {priority(a.priority)}) "
         f"{BRANCHES.get(a.branch, a.branch)}{where}: {outcome}"
     )
+
+
+def moment(time: int, after_step: int) -> str:
+    """`at 30s, after step 2`, or `at 0s, before any step`: when something happened between the steps."""
+    return f"at {when(time)}, " + (f"after step {after_step}" if after_step else "before any step")
 
 
 def rows(shown: TraceView) -> Iterator[TraceEvent | Arrival]:

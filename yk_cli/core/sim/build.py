@@ -133,6 +133,10 @@ class RunState:
     """Size vector -> the core's resource map of it (preemption works on maps)."""
     restarts: int = 0
     """Asks created for preempted pods with restartOnPreemption."""
+    restart_counts: dict[tuple[str, str], int] = field(default_factory=dict)
+    """(application, original pod) -> its restarts so far: restarts are numbered per pod (.r1, .r2, ...)."""
+    restart_origin: dict[tuple[str, str], str] = field(default_factory=dict)
+    """(application, restarted ask) -> the original pod it stands for (a restart of a restart counts for it)."""
     gang: GangState | None = None
     """Gang scheduling (gang.py): None when no application has task groups."""
     ugm: Ugm | None = None

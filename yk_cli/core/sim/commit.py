@@ -274,12 +274,19 @@ def release_victims(state: RunState, victims: Sequence[AllocState]) -> dict[Allo
 
 
 def _restart(state: RunState, victim: AllocState) -> AskState:
-    """A preempted pod with restartOnPreemption: its controller creates a fresh pod of the same shape now."""
+    """A preempted pod with restartOnPreemption: its controller creates a fresh pod of the same shape now, named after
+    the original pod and its restart count (etl-1.r1, then etl-1.r2 when etl-1.r1 is preempted in turn)."""
     state.restarts += 1
     state.alloc_seq += 1
     origin = victim.ask.ask if victim.ask is not None else None
+    app_id = victim.app.id
+    pod = state.restart_origin.get((app_id, victim.name), victim.name)
+    count = state.restart_counts.get((app_id, pod), 0) + 1
+    state.restart_counts[app_id, pod] = count
+    name = f"{pod}.r{count}"
+    state.restart_origin[app_id, name] = pod
     spec = Ask(
-        name=f"{victim.name}.r{state.restarts}",
+        name=name,
         application=victim.app.id,
         priority=victim.priority,
         resources=dict(origin.resources) if origin is not None else dict(res_of(state, victim.size)),
