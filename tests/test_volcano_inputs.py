@@ -342,3 +342,24 @@ def test_a_pipe_is_read_once(folder: Path) -> None:
     loaded = load_volcano(["pipe"])
     writer.join()
     assert len(loaded.cluster.pod_groups) == 4
+
+
+@pytest.mark.parametrize("fmt", ["json", "github", "sarif"])
+def test_machine_readable_reports_name_every_input_left_out(run_yk, folder: Path, fmt: str) -> None:
+    """As `yk validate` does (issue 22, item 6): a missing input is an input-error problem in the document, exit 2."""
+    Path("a.yaml").write_text(QUEUE + "metadata: {name: a}\n")
+    for args in (("missing.yaml",), ("a.yaml", "missing.yaml"), ("a.yaml", "--conf", "nope.conf")):
+        result = run_yk("volcano", "validate", *args, "-f", fmt)
+        assert result.exit_code == 2, args
+        missing = "nope.conf" if "nope.conf" in args else "missing.yaml"
+        assert result.stderr == f"yk: error: {missing}: no such file\n"
+        if fmt == "json":
+            (problem,) = json.loads(result.stdout)["problems"]
+            assert (problem["file"], problem["rule"], problem["message"]) == (missing, "input-error", "no such file")
+        elif fmt == "sarif":
+            (found,) = json.loads(result.stdout)["runs"][0]["results"]
+            assert found["ruleId"] == "input-error"
+        else:
+            assert f"::error file={missing},line=1,col=1,endLine=1,endColumn=2,title=input-error::" in result.stdout
+    text = run_yk("volcano", "validate", "missing.yaml")
+    assert (text.exit_code, text.stdout) == (2, "")

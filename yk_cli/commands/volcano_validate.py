@@ -14,7 +14,7 @@ from yk_cli.commands.options import CiFormatOption, NoConfigOption, ProjectConfi
 from yk_cli.commands.project import project_options
 from yk_cli.commands.validate import _color_wanted, choose_format
 from yk_cli.commands.volcano import volcano_app
-from yk_cli.core.diagnostics import EXIT_USAGE, exit_code
+from yk_cli.core.diagnostics import EXIT_USAGE, Problem, exit_code
 
 
 @volcano_app.command(name="validate", cls=YkCommand)
@@ -93,31 +93,37 @@ def run_volcano_validate(
     kept = [name for name in names if not is_ignored(project, name)]
     if names and not kept:
         sys.stderr.write(f"yk: note: {project.path} ignores every file given: nothing was checked\n")
+    problems: list[Problem] = []
+    texts: dict[str, str] = {}
+    read: list[str] = []
+    notes: list[tuple[str, ConfNote]] = []
     try:
         checked = check_volcano(kept, conf, one_cluster)
-    except InputError as err:  # the --conf file itself cannot be read
-        sys.stderr.write(usage_message(str(err)) + "\n")
-        return EXIT_USAGE
-    inputs = checked.inputs
-    unreadable.extend(inputs.unreadable)
-    problems = project.applied(checked.problems, "Volcano")
-    notes = [  # which conf each file was checked against (with one cluster: the inputs, not the --conf file)
-        (file, ConfNote(part.conf_origin, part.conf_source, part.conf.loaded, part.conf.error))
-        for part in checked.parts
-        for file in (part.files[: len(part.files) - (conf is not None)] if one_cluster else part.files[:1])
-    ]
-    if inputs.files or not unreadable:
+    except InputError as err:  # the --conf file itself cannot be read: nothing is checked
+        unreadable.append((conf or "", str(err)))
+    else:
+        unreadable.extend((_owner(message, [*kept, conf or ""]), message) for message in checked.inputs.unreadable)
+        problems = project.applied(checked.problems, "Volcano")
+        texts, read = checked.inputs.texts, checked.inputs.files
+        notes = [  # which conf each file was checked against (with one cluster: the inputs, not the --conf file)
+            (file, ConfNote(part.conf_origin, part.conf_source, part.conf.loaded, part.conf.error))
+            for part in checked.parts
+            for file in (part.files[: len(part.files) - (conf is not None)] if one_cluster else part.files[:1])
+        ]
+    if chosen != "text" or read or not unreadable:  # a machine-readable report names every input it left out
         import shutil
 
         from yk_cli import __version__
+        from yk_cli.report.problems import input_problem
 
+        shown = problems if chosen == "text" else [*problems, *(input_problem(f, m) for f, m in unreadable)]
         color = chosen == "text" and _color_wanted()
         width = shutil.get_terminal_size((100, 24)).columns if color else 100
         report = render(
             chosen,
-            problems,
-            inputs.texts,
-            len(inputs.files),
+            sorted(shown, key=Problem.sort_key),
+            texts,
+            len(read),
             notes,
             color=color,
             width=width,
@@ -125,6 +131,11 @@ def run_volcano_validate(
             version=__version__,
         )
         write_stdout((report,))
-    for message in unreadable:
+    for _, message in unreadable:
         sys.stderr.write(usage_message(message) + "\n")
     return EXIT_USAGE if unreadable else exit_code(problems, strict)
+
+
+def _owner(message: str, names: list[str]) -> str:
+    """The input an unreadable input's message is about (`missing.yaml: no such file` -> missing.yaml)."""
+    return next((name for name in names if name and message.startswith(f"{name}: ")), message.split(": ", 1)[0])

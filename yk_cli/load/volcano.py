@@ -595,15 +595,15 @@ def dump_files(name: str, limit: int = MAX_WALK_ENTRIES) -> list[str]:
     return sorted(str(PurePath(file)) for file in found)  # as pathlib names them: `./d/a.yaml` is `d/a.yaml`
 
 
-def expand_dumps(names: list[str]) -> tuple[list[str], list[str]]:
-    """(every file the inputs name, the inputs that cannot be walked as `name: why`): dump_files of each."""
+def expand_dumps(names: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
+    """(every file the inputs name, the inputs that cannot be walked as (name, `name: why`)): dump_files of each."""
     files: list[str] = []
-    unreadable: list[str] = []
+    unreadable: list[tuple[str, str]] = []
     for name in names:
         try:
             files.extend(dump_files(name))
         except InputError as err:
-            unreadable.append(str(err))
+            unreadable.append((name, str(err)))
     return files, unreadable
 
 

@@ -65,7 +65,8 @@ def check_volcano(names: list[str], conf: str | None = None, one_cluster: bool =
     merged = load_volcano([], conf, keep_going=True, stdin=stdin)
     parts: list[VolcanoInputs] = []
     problems: dict[Problem, None] = dict.fromkeys(lint_inputs(merged))  # the --conf file's, once
-    files, merged.unreadable = expand_dumps(names)
+    files, unreadable = expand_dumps(names)
+    merged.unreadable = [message for _, message in unreadable]
     for file in files:
         part = load_volcano([file], conf, keep_going=True, stdin=stdin)
         merged.unreadable.extend(part.unreadable)

@@ -77,5 +77,10 @@ def render(
     if fmt == "github":
         return github.render(problems, files, base)
     if fmt == "sarif":
-        return sarif.render(problems, volcano_catalogue(), version, base)
+        from yk_cli.report.problems import INPUT_ERROR
+
+        rules = volcano_catalogue()
+        if any(p.rule == INPUT_ERROR.id for p in problems):
+            rules = {**rules, INPUT_ERROR.id: INPUT_ERROR}
+        return sarif.render(problems, rules, version, base)
     raise ValueError(f"unknown format {fmt!r}")
