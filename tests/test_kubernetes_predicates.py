@@ -635,9 +635,9 @@ def test_shapes_the_loader_reports_are_not_reported_twice() -> None:
         """
     )
     assert [p.message for p in problems] == [
-        "metadata.labels must be a mapping, found !!seq",
-        "spec.containers must be a list, found !!map",
-        "metadata.labels must be a mapping, found !!str `nope`",
+        "metadata.labels must be a mapping, found a list",
+        "spec.containers must be a list, found a mapping",
+        "metadata.labels must be a mapping, found a string `nope`",
     ]
 
 

@@ -147,7 +147,7 @@ def _string_map(reader: _Reader, node: Node | None, what: str) -> dict[str, str]
     if node is None:
         return {}
     if node.kind != "map":
-        reader.report(cr.INVALID_FIELD, f"{what} must be a mapping, found {node.describe()}", node)
+        reader.report(cr.INVALID_FIELD, f"{what} must be a mapping, found {node.in_words()}", node)
         return {}
     return {k.text: v.text for k, v in node.pairs if k.kind == "scalar" and v.kind == "scalar" and v.tag != "null"}
 
@@ -156,7 +156,7 @@ def _list(reader: _Reader, node: Node | None, what: str) -> list[Node]:
     if node is None:
         return []
     if node.kind != "seq":
-        reader.report(cr.INVALID_FIELD, f"{what} must be a list, found {node.describe()}", node)
+        reader.report(cr.INVALID_FIELD, f"{what} must be a list, found {node.in_words()}", node)
         return []
     return node.items
 
@@ -166,7 +166,7 @@ def resource_list(reader: _Reader, node: Node | None, what: str) -> Resource:
     if node is None:
         return {}
     if node.kind != "map":
-        raise reader.fail(cr.INVALID_FIELD, f"{what} must be a mapping of quantities, found {node.describe()}", node)
+        raise reader.fail(cr.INVALID_FIELD, f"{what} must be a mapping of quantities, found {node.in_words()}", node)
     out: Resource = {}
     for key, value in node.pairs:
         if key.kind != "scalar" or value.tag == "null":
@@ -175,7 +175,7 @@ def resource_list(reader: _Reader, node: Node | None, what: str) -> Resource:
         if amount is None:
             raise reader.fail(
                 cr.BAD_QUANTITY,
-                f"{what}: {key.text} {value.text if value.kind == 'scalar' else value.describe()!s} "
+                f"{what}: {key.text} {value.text if value.kind == 'scalar' else value.in_words()!s} "
                 "is not a Kubernetes quantity",
                 value,
                 "write a number with an optional suffix, e.g. 500m, 2, 1.5Gi.",
@@ -330,7 +330,7 @@ def _collect(reader: _Reader, documents: list[Node]) -> list[_Object]:
         if node.kind != "map" or not kind:
             reader.report(
                 cr.NOT_KUBERNETES,
-                f"expected a Kubernetes object (a mapping with kind and metadata), found {node.describe()}",
+                f"expected a Kubernetes object (a mapping with kind and metadata), found {node.in_words()}",
                 node,
                 "dump the cluster with `kubectl get nodes,pods,priorityclasses -A -o yaml`.",
             )
@@ -356,7 +356,7 @@ def _priority_class(reader: _Reader, obj: _Object) -> PriorityClass | None:
     if value is None or value.kind != "scalar" or value.tag != "int" or not isinstance(value.value, int):
         reader.report(
             cr.INVALID_FIELD,
-            f"PriorityClass {obj.name} needs an integer value, found {value.describe() if value else 'none'}",
+            f"PriorityClass {obj.name} needs an integer value, found {value.in_words() if value else 'none'}",
             value or obj.node,
         )
         return None
@@ -580,7 +580,7 @@ def _pod(reader: _Reader, obj: _Object, index: int, classes: _Classes, unique_id
     else:
         if priority_node is not None:
             reader.report(
-                cr.INVALID_FIELD, f"spec.priority must be an integer, found {priority_node.describe()}", priority_node
+                cr.INVALID_FIELD, f"spec.priority must be an integer, found {priority_node.in_words()}", priority_node
             )
         if class_name and pclass is None:
             reader.report(
