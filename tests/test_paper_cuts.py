@@ -39,3 +39,18 @@ def test_generate_writes_its_queue_file_with_queues_out_not_config(run_yk, tmp_p
     assert result.exit_code == 0 and queues.exists() and workload.exists()
     result = run_yk("generate", "--config", str(queues), "--workload-out", str(workload))
     assert result.exit_code == 2 and "No such option: --config" in result.stderr
+
+
+def test_usage_lines_name_arguments_in_words(run_yk) -> None:
+    """Required arguments bare, optional ones in brackets (not typer's `{CONFIG}`)."""
+    expected = {
+        ("tree",): "Usage: yk tree [OPTIONS] CONFIG",
+        ("explain",): "Usage: yk explain [OPTIONS] CONFIG WORKLOAD ASK_A [ASK_B]",
+        ("diff",): "Usage: yk diff [OPTIONS] OLD NEW [WORKLOAD]",
+        ("check",): "Usage: yk check [OPTIONS] POLICY CONFIG [WORKLOAD]",
+        ("volcano", "simulate"): "Usage: yk volcano simulate [OPTIONS] DUMP...",
+    }
+    for command, usage in expected.items():
+        result = run_yk(*command, "--help")
+        assert result.exit_code == 0
+        assert usage in result.stdout, result.stdout[:300]

@@ -11,10 +11,18 @@ from yk_cli.cli import Exit, prose
 
 
 class _NamedArgument(TyperArgument):
-    """An argument shown by its metavar alone (CONFIG), not followed by its Python type (`<str>`)."""
+    """An argument shown by its metavar alone (CONFIG), not followed by its Python type (`<str>`); on the usage line
+    a required one is its bare name and an optional one is in brackets, as POSIX usage lines write them (typer
+    writes `{CONFIG}`)."""
 
     def display_type_rich(self, ctx: Any) -> str | None:
         return None
+
+    def _usage_display_name(self) -> str:
+        name: str = self.display_name_raw
+        if not self.required:
+            name = f"[{name}]"
+        return name + ("..." if self.nargs != 1 and not name.endswith("...") else "")
 
 
 def _plain_help_option(option: Any) -> Any:
