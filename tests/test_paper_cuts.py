@@ -54,3 +54,20 @@ def test_usage_lines_name_arguments_in_words(run_yk) -> None:
         result = run_yk(*command, "--help")
         assert result.exit_code == 0
         assert usage in result.stdout, result.stdout[:300]
+
+
+def test_validate_walks_a_directory_boundedly_and_prunes_hidden_folders(run_yk, tmp_path, monkeypatch) -> None:
+    from yk_cli.load import source
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "bad.yaml").write_text("partitions: [\n")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "q.yaml").write_text("partitions:\n  - name: default\n    queues:\n      - name: root\n")
+    assert source.yaml_files_below(str(tmp_path)) == [str(tmp_path / "sub" / "q.yaml")]
+    for i in range(30):
+        (tmp_path / f"d{i}").mkdir()
+    monkeypatch.setattr(source, "MAX_WALK_ENTRIES", 20)
+    monkeypatch.setattr(source.yaml_files_below, "__defaults__", (20,))
+    result = run_yk("validate", str(tmp_path), "--format", "json")
+    assert result.exit_code == 2
+    assert '"message": "more than 20 files and folders below this directory' in result.stdout

@@ -279,8 +279,8 @@ def test_the_walk_is_bounded_and_says_so(run_yk, folder: Path) -> None:
     result = run_yk("volcano", "simulate", "/")
     assert result.exit_code == 2
     assert result.stderr == (
-        "yk: error: /: more than 10,000 files and folders below this directory: yk reads a dump directory of a few "
-        "files; name the dump files instead\n"
+        "yk: error: /: more than 10,000 files and folders below this directory: yk reads a directory of a few "
+        "files; name the files instead\n"
     )
     assert run_yk("volcano", "explain", SEED_ABS, "/", "a1-task-0").stderr == result.stderr
 

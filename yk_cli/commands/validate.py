@@ -64,7 +64,8 @@ def run_validate(
     texts: dict[str, str] = {}
     unreadable: list[tuple[str, str]] = []
     """(input, message) of each input that could not be checked, in command-line order."""
-    names = expand_inputs(list(files))
+    unwalked: dict[str, str] = {}
+    names = expand_inputs(list(files), unwalked)
     kept = [name for name in names if not is_ignored(project, name)]
     if names and not kept and workload is None and cluster is None:
         sys.stderr.write(f"yk: note: {project.path} ignores every file given: nothing was checked\n")
@@ -73,7 +74,7 @@ def run_validate(
     configs: list[LoadResult] = []
     for name in kept:
         if name != "-" and os.path.isdir(name):
-            unreadable.append((name, f"{name}: no *.yaml or *.yml files in this directory"))
+            unreadable.append((name, unwalked.get(name, f"{name}: no *.yaml or *.yml files in this directory")))
             continue
         try:
             with collector_paused():

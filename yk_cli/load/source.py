@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
+from pathlib import PurePath
 
 from yk_cli.core.diagnostics import Level, Problem, Span
 from yk_cli.core.yamldoc import Node
@@ -118,23 +120,56 @@ class ParsedText:
 YAML_SUFFIXES = (".yaml", ".yml")
 
 
-def expand_inputs(names: list[str] | tuple[str, ...]) -> list[str]:
-    """The inputs with every directory replaced by the *.yaml and *.yml files below it (recursively, in path order;
-    hidden folders and files skipped); a directory without any stays as it is."""
+MAX_WALK_ENTRIES = 10_000
+"""How many files and folders yk looks at below one directory input before it gives up (a config or dump directory
+holds a few files; a walk of `/` or a home folder would take minutes and read what it should not)."""
+
+
+def yaml_files_below(name: str, limit: int = MAX_WALK_ENTRIES) -> list[str]:
+    """The *.yaml and *.yml files below a directory, in path order. Hidden folders are pruned before descending
+    (hidden files left out), symbolic links to folders are not followed, and the walk stops with InputError after
+    `limit` entries or when it finds no YAML file."""
+    found: list[str] = []
+    pending = [name]
+    seen = 0
+    while pending:
+        folder = pending.pop()
+        try:
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    seen += 1
+                    if seen > limit:
+                        raise InputError(
+                            f"{name}: more than {limit:,} files and folders below this directory: yk reads a "
+                            "directory of a few files; name the files instead"
+                        )
+                    if entry.name.startswith("."):
+                        continue
+                    if entry.is_dir(follow_symlinks=False):
+                        pending.append(entry.path)
+                    elif entry.name.endswith(YAML_SUFFIXES) and entry.is_file():
+                        found.append(entry.path)
+        except OSError as err:
+            raise InputError(f"{folder}: cannot read: {err.strerror or err}") from err
+    if not found:
+        raise InputError(f"{name}: no *.yaml or *.yml files in this directory")
+    return sorted(str(PurePath(file)) for file in found)  # as pathlib names them: `./d/a.yaml` is `d/a.yaml`
+
+
+def expand_inputs(names: list[str] | tuple[str, ...], unwalked: dict[str, str] | None = None) -> list[str]:
+    """The inputs with every directory replaced by the YAML files below it (yaml_files_below); a directory that
+    cannot be walked stays as it is, and unwalked (when given) gets its name -> why."""
     out: list[str] = []
     for name in names:
-        path = FsPath(name)
-        if name == "-" or not path.is_dir():
+        if name == "-" or not os.path.isdir(name):
             out.append(name)
             continue
-        found = sorted(
-            str(file)
-            for file in path.rglob("*")
-            if file.suffix in YAML_SUFFIXES
-            and file.is_file()
-            and not any(part.startswith(".") for part in file.relative_to(path).parts)
-        )
-        out.extend(found or [name])
+        try:
+            out.extend(yaml_files_below(name))
+        except InputError as err:
+            out.append(name)
+            if unwalked is not None:
+                unwalked[name] = str(err)
     return out
 
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import os
 from dataclasses import dataclass, field, replace
-from pathlib import PurePath
 
 from yk_cli.core.diagnostics import Problem
 from yk_cli.core.predicates.model import NO_POD_SPEC, Namespace, PodSpec
@@ -45,7 +44,14 @@ from yk_cli.core.yamldoc import Node as YamlNode
 from yk_cli.load.configmap import embedded_position
 from yk_cli.load.objects import ObjectReader, SkipObject, go_bool, rfc3339_seconds
 from yk_cli.load.pod_constraints import Issue, located, namespace_constraints, node_constraints, pod_constraints
-from yk_cli.load.source import YAML_SUFFIXES, InputError, decode_text, parse_yaml, read_input
+from yk_cli.load.source import (
+    MAX_WALK_ENTRIES,
+    InputError,
+    decode_text,
+    parse_yaml,
+    read_input,
+    yaml_files_below,
+)
 
 CONF_CONFIGMAP = "volcano-scheduler-configmap"
 CONF_KEY = "volcano-scheduler.conf"
@@ -555,44 +561,14 @@ def is_plain_conf(document: YamlNode) -> bool:
     return any(document.get(key) is not None for key in ("actions", "tiers", "configurations"))
 
 
-MAX_WALK_ENTRIES = 10_000
-"""How many files and folders yk looks at below one dump directory before it gives up (a dump directory holds a few
-files; a walk of `/` or a home folder would take minutes and read what it should not)."""
-
-
 def dump_files(name: str, limit: int = MAX_WALK_ENTRIES) -> list[str]:
-    """The files one input names: a file (or '-') itself; a directory's *.yaml and *.yml files below it, in path
-    order. Hidden folders are pruned before descending (hidden files left out), symbolic links to folders are not
-    followed, and the walk stops with InputError after `limit` entries or when it finds no YAML file."""
+    """The files one input names: a file (or '-') itself; a directory's *.yaml and *.yml files below it
+    (yaml_files_below: bounded, hidden folders pruned, links to folders not followed)."""
     if name == "-" or not os.path.isdir(name):
         if name != "-" and not os.path.exists(name):
             raise InputError(f"{name}: no such file")  # as read_input says it; a pipe (<(kubectl ...)) is read once
         return [name]
-    found: list[str] = []
-    pending = [name]
-    seen = 0
-    while pending:
-        folder = pending.pop()
-        try:
-            with os.scandir(folder) as entries:
-                for entry in entries:
-                    seen += 1
-                    if seen > limit:
-                        raise InputError(
-                            f"{name}: more than {limit:,} files and folders below this directory: yk reads a dump "
-                            "directory of a few files; name the dump files instead"
-                        )
-                    if entry.name.startswith("."):
-                        continue
-                    if entry.is_dir(follow_symlinks=False):
-                        pending.append(entry.path)
-                    elif entry.name.endswith(YAML_SUFFIXES) and entry.is_file():
-                        found.append(entry.path)
-        except OSError as err:
-            raise InputError(f"{folder}: cannot read: {err.strerror or err}") from err
-    if not found:
-        raise InputError(f"{name}: no *.yaml or *.yml files in this directory")
-    return sorted(str(PurePath(file)) for file in found)  # as pathlib names them: `./d/a.yaml` is `d/a.yaml`
+    return yaml_files_below(name, limit)
 
 
 def expand_dumps(names: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
