@@ -284,9 +284,7 @@ def test_pending_only(run_yk) -> None:
     data = as_json(run_yk, *ARRIVALS, "--pending-only")
     assert (data["events"], data["arrivals"], data["attempts"]) == ([], [], [])
     assert [p["ask"] for p in data["pending"]] == ["render-all"]
-    assert data["queueTotals"] == [
-        {"queuePath": "root.tenants.team-b", "allocated": 0, "pending": 1, "preempted": 0, "completed": 0, "arrived": 0}
-    ]
+    assert data["queueTotals"] == as_json(run_yk, *ARRIVALS)["queueTotals"]  # filters never change the totals
     markdown = ok(run_yk, "simulate", *ARRIVALS, "--pending-only", "-f", "markdown")
     assert "| Step |" not in markdown
     assert "| reports | render-all | `root.tenants.team-b` | P10 |" in markdown
@@ -324,7 +322,8 @@ def test_queue_and_app_must_both_match(run_yk) -> None:
     assert rows(web) == [("arrive", "web/web-1"), ("preempt", "web/web-1"), ("allocate", "web/web-1")]
     assert web["pending"] == []
     none = as_json(run_yk, *ARRIVALS, "--queue", "root.tenants", "--app", "nightly")
-    assert (none["events"], none["arrivals"], none["pending"], none["queueTotals"]) == ([], [], [], [])
+    assert (none["events"], none["arrivals"], none["pending"]) == ([], [], [])
+    assert [t["queuePath"] for t in none["queueTotals"]] == ["root.tenants.team-a", "root.tenants.team-b"]
     text = ok(run_yk, "simulate", *ARRIVALS, "--queue", "root.tenants", "--app", "nightly")
     assert "No scheduling step matches the filter." in text
     assert "Shown: 0 of 4 steps, 0 of 3 arrivals, 0 of 1 pending ask" in text
@@ -342,14 +341,18 @@ def test_queue_with_pending_only_and_summary(run_yk) -> None:
         "summaryOnly": True,
     }
     assert [(t["queuePath"], t["allocated"], t["pending"]) for t in summary["queueTotals"]] == [
-        ("root.tenants.team-b", 0, 1)
+        ("root.tenants.team-a", 1, 0),
+        ("root.tenants.team-b", 1, 1),
     ]
     text = ok(run_yk, "simulate", *ARRIVALS, "--queue", "root.tenants", "--app", "reports", "--summary")
     assert f"{FILTERED}queue root.tenants and below; application reports; summary only {WHOLE_RUN}" in text
     assert text.endswith(
-        "QUEUE                ALLOCATED  PENDING  PREEMPTED  COMPLETED  ARRIVED\n"
-        "root.tenants.team-b          1        1          0          0        2\n"
-        "total                        1        1          0          0        2\n"
+        "Totals per queue over the whole run, for queue root.tenants and below (filters choose what is shown, never "
+        "what is counted):\n"
+        "QUEUE                  ALLOCATED  PENDING  PREEMPTED  COMPLETED  ARRIVED\n"
+        "root.tenants.team-a            1        0          0          0        1\n"
+        "root.tenants.team-b            1        1          0          0        2\n"
+        "total of these queues          2        1          0          0        3\n"
     )
 
 

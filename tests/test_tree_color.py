@@ -41,7 +41,9 @@ def test_a_terminal_gets_colour(colour_terminal: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.parametrize(("name", "value"), [("NO_COLOR", "1"), ("TERM", "dumb")])
-def test_no_color_and_a_dumb_terminal_get_plain_text(colour_terminal: pytest.MonkeyPatch, name: str, value: str) -> None:
+def test_no_color_and_a_dumb_terminal_get_plain_text(
+    colour_terminal: pytest.MonkeyPatch, name: str, value: str
+) -> None:
     coloured = _tree(colour_terminal)
     colour_terminal.setenv(name, value)
     plain = _tree(colour_terminal)

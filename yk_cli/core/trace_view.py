@@ -54,7 +54,7 @@ NO_FILTER = TraceFilter()
 
 @dataclass(frozen=True, slots=True)
 class QueueTotals:
-    """What the shown rows say about one leaf queue."""
+    """What the whole run did in one leaf queue (filters never change these counts)."""
 
     queue_path: str
     """The leaf queue ('' for pending asks of applications with no queue)."""
@@ -82,7 +82,8 @@ class TraceView:
     attempts: tuple[PreemptionAttempt, ...]
     loops: tuple[PreemptionLoop, ...]
     totals: tuple[QueueTotals, ...]
-    """One entry per leaf queue the selected rows concern, in the partition's queue order."""
+    """The whole run's counts per leaf queue, in the partition's queue order: every queue with something to count, or
+    with --queue those of the chosen subtrees. No filter changes a count: filters choose rows, totals are the run's."""
 
 
 def in_subtree(path: str, queues: tuple[str, ...]) -> bool:
@@ -134,20 +135,14 @@ def view(trace: Trace, chosen: TraceFilter = NO_FILTER) -> TraceView:
         loops = tuple(loop for loop in loops if shown_steps.intersection(loop.steps))
     if chosen.pending_only:
         events, arrivals, attempts = (), (), ()
-    totals = _totals(trace, match, events, arrivals, pending)
+    totals = tuple(t for t in run_totals(trace) if in_subtree(t.queue_path, chosen.queues))
     if chosen.summary_only:
         events, arrivals, pending, attempts = (), (), (), ()
     return TraceView(trace, chosen, events, arrivals, pending, attempts, loops, totals)
 
 
-def _totals(
-    trace: Trace,
-    match: _Match,
-    events: Iterable[TraceEvent],
-    arrivals: Iterable[Arrival],
-    pending: Iterable[PendingAsk],
-) -> tuple[QueueTotals, ...]:
-    """Counts per leaf queue over the matching rows (a victim counts for its own queue, only if it matches)."""
+def run_totals(trace: Trace) -> tuple[QueueTotals, ...]:
+    """Counts per leaf queue over the whole run (a victim counts for its own queue), whatever a report shows."""
     counts: dict[str, list[int]] = {}
 
     def add(queue: str, column: int) -> None:
@@ -156,19 +151,18 @@ def _totals(
             row = counts[queue] = [0, 0, 0, 0, 0]
         row[column] += 1
 
-    for e in events:
-        if e.type in (ALLOCATE, REPLACE) and match.row(e.queue_path, e.application):
+    for e in trace.events:
+        if e.type in (ALLOCATE, REPLACE):
             add(e.queue_path, 0)
-        elif e.type == COMPLETE and match.row(e.queue_path, e.application):
+        elif e.type == COMPLETE:
             add(e.queue_path, 3)
         if e.type not in (PREEMPT, QUOTA_PREEMPT):
             continue  # gang steps name the placeholders they released: not preempted pods
         for v in e.victims:
-            if match.victim(v):
-                add(v.queue_path, 2)
-    for a in arrivals:
+            add(v.queue_path, 2)
+    for a in trace.arrivals:
         add(a.queue_path, 4)
-    for p in pending:
+    for p in trace.pending:
         add(p.queue_path, 1)
     order = {path: i for i, path in enumerate(trace.queues)}
     paths = sorted(counts, key=lambda path: (order.get(path, len(order)), path))

@@ -32,17 +32,19 @@ def clock(seconds: int) -> str:
 
 
 def _span(bar: Bar, horizon: int) -> tuple[int, int]:
-    start = min(bar.start // NANOS, horizon - 1)
+    """Whole seconds from the start: a bar still running ends with the run; one that starts as the run ends is one
+    second long (Mermaid draws nothing shorter)."""
+    start = min(bar.start // NANOS, horizon, DAY - 2)
     end = -(-bar.end // NANOS)  # up to the next whole second
     if bar.ended == RUNNING:
         end = horizon
-    return start, min(max(end, start + 1), horizon)
+    return start, min(max(end, start + 1), max(horizon, start + 1))
 
 
 def gantt(line: Timeline, by: str = "queue", title: str = "Dry run on the virtual clock") -> tuple[list[str], str]:
     """The diagram's lines (without the fence) and a note for the reader when bars were left out ('' if none)."""
     end_s = -(-line.end // NANOS)
-    horizon = min(max(end_s + max(1, end_s // 10), 1), DAY - 1)
+    horizon = min(max(end_s, 1), DAY - 1)  # running bars end where the run ended
     out = [
         "gantt",
         f"    title {_name(title)}",
@@ -58,7 +60,7 @@ def gantt(line: Timeline, by: str = "queue", title: str = "Dry run on the virtua
     for mark in line.marks[:MAX_MARKS]:
         key = mark.queue_path if by == "queue" else mark.node
         who = f"{mark.application}/{mark.ask}" if mark.application else mark.queue_path
-        at = clock(min(mark.time // NANOS, horizon - 1))
+        at = clock(min(mark.time // NANOS, horizon))
         label = _name(f"{mark.type} by {who} ({len(mark.victims)} victim{'s' if len(mark.victims) != 1 else ''})")
         marks.setdefault(key, []).append(f"    {label} :milestone, {at}, 0s")
     for key in [*sections, *(k for k in marks if k not in sections)]:

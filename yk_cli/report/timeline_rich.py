@@ -27,7 +27,7 @@ def rows(line: Timeline, by: str = "queue", width: int = 100) -> tuple[list[tupl
             keys.setdefault(queue if by == "queue" else node, None)
     label_width = min(max((len(k) for k in keys), default=5), LABEL_MAX)
     cols = _columns(width, label_width)
-    horizon = max(line.end + max(line.end // 10, NANOS), NANOS)
+    horizon = max(line.end, 1)  # the axis ends where the run ended (a run at 0s draws every bar whole)
     counts: dict[str, list[int]] = {k: [0] * (cols + 1) for k in keys}
     for bar in line.bars:
         diff = counts[bar.queue_path if by == "queue" else bar.node]
@@ -58,12 +58,13 @@ def render(line: Timeline, by: str = "queue", width: int = 100, color: bool = Fa
     from rich.console import Console
     from rich.text import Text
 
-    sections, cols, horizon = rows(line, by, width)
+    sections, cols, _ = rows(line, by, width)
     buffer = StringIO()
     console = Console(
         file=buffer, force_terminal=color, no_color=not color, width=max(width, 60), highlight=False, soft_wrap=True
     )
-    console.print(Text(f"Timeline by {by} (virtual clock, 0s to {when(horizon)}):", style="bold" if color else ""))
+    span = f"0s to {when(line.end)}" if line.end else "every step at 0s"
+    console.print(Text(f"Timeline by {by} (virtual clock, {span}):", style="bold" if color else ""))
     if not sections:
         console.print("  no allocation to draw")
         return buffer.getvalue()
@@ -76,12 +77,13 @@ def render(line: Timeline, by: str = "queue", width: int = 100, color: bool = Fa
         text.append_text(bar)
         text.append("│")
         console.print(text)
-    ticks = (0, cols // 2, cols - 1)
+    ticks = (0, cols // 2, cols - 1) if line.end else (0,)
     axis = "".join("┬" if col in ticks else "─" for col in range(cols))
     console.print(" " * (label_width + 3) + "└" + axis + "┘")
     label_line = [" "] * (cols + 12)
     for col in ticks:
-        tick = when(horizon * col // (cols - 1) // NANOS * NANOS)
+        at = {0: 0, cols - 1: line.end}.get(col, line.end // 2)  # the middle column holds the run's half-time
+        tick = when(at if at < NANOS or col == cols - 1 else at // NANOS * NANOS)  # the last tick: the end, exactly
         start = max(0, min(col - len(tick) // 2, cols + 11 - len(tick)))
         if any(c != " " for c in label_line[max(start - 1, 0) : start + len(tick) + 1]):
             continue

@@ -152,13 +152,22 @@ def shown_line(shown: TraceView) -> str:
 TOTALS_HEADER = ("QUEUE", "ALLOCATED", "PENDING", "PREEMPTED", "COMPLETED", "ARRIVED")
 
 
-def totals_rows(totals: tuple[QueueTotals, ...]) -> list[tuple[str, ...]]:
-    """One row per queue, then a `total` row (queue paths start with root, so no queue is called that)."""
+def totals_rows(totals: tuple[QueueTotals, ...], chosen: TraceFilter) -> list[tuple[str, ...]]:
+    """One row per queue, then a `total` row (queue paths start with root, so no queue is called that); with --queue
+    the total is that of the queues listed, and says so."""
     out: list[tuple[str, ...]] = []
     sums = [0, 0, 0, 0, 0]
     for t in totals:
         values = (t.allocated, t.pending, t.preempted, t.completed, t.arrived)
         sums = [a + b for a, b in zip(sums, values, strict=True)]
         out.append((t.queue_path or "(no queue)", *map(str, values)))
-    out.append(("total", *map(str, sums)))
+    out.append(("total of these queues" if chosen.queues else "total", *map(str, sums)))
     return out
+
+
+def totals_title(chosen: TraceFilter) -> str:
+    """The line above the totals when a filter leaves rows out: they count the whole run ('' for --summary alone)."""
+    if not (chosen.selects or chosen.pending_only):
+        return ""
+    listed = f", for {filter_words(TraceFilter(chosen.queues))}" if chosen.queues else ""
+    return f"Totals per queue over the whole run{listed} (filters choose what is shown, never what is counted):"

@@ -17,6 +17,7 @@ from yk_cli.report.trace_common import (
     summary_line,
     title,
     totals_rows,
+    totals_title,
     when,
 )
 
@@ -70,8 +71,12 @@ def render(trace: Trace, source: str, chosen: TraceFilter = NO_FILTER, by: str =
         out += ["", f"**Shown:** {shown_line(shown)}"]
     if chosen.summary_only:
         header = [word.capitalize() for word in TOTALS_HEADER]
-        out += ["", "### By queue", "", _row(header), "|---|---:|---:|---:|---:|---:|"]
-        out += [_row([f"`{r[0]}`" if r[0].startswith("root") else r[0], *r[1:]]) for r in totals_rows(shown.totals)]
+        out += ["", "### By queue", ""]
+        if totals_title(chosen):
+            out += [f"_{_cell(totals_title(chosen)).rstrip(':')}._", ""]
+        out += [_row(header), "|---|---:|---:|---:|---:|---:|"]
+        rows = totals_rows(shown.totals, chosen)
+        out += [_row([f"`{r[0]}`" if r[0].startswith("root") else r[0], *r[1:]]) for r in rows]
     else:
         out += ["", "### Pending asks", ""]
         if not shown.pending:

@@ -18,6 +18,7 @@ from yk_cli.report.trace_common import (
     summary_line,
     title,
     totals_rows,
+    totals_title,
     when,
 )
 from yk_cli.report.unmodelled import unmodelled_lines
@@ -139,7 +140,9 @@ def _lines(trace: Trace, source: str, chosen: TraceFilter) -> Iterator[str]:
         yield "Shown: " + shown_line(shown)
     yield ""
     if chosen.summary_only:
-        yield from table([TOTALS_HEADER, *totals_rows(shown.totals)], right=(1, 2, 3, 4, 5))
+        if totals_title(chosen):
+            yield totals_title(chosen)
+        yield from table([TOTALS_HEADER, *totals_rows(shown.totals, chosen)], right=(1, 2, 3, 4, 5))
     else:
         yield from pending_lines(shown)
     if trace.explained and history:
