@@ -216,7 +216,7 @@ def test_preemption_only_where_the_preemptor_passes_the_predicates() -> None:
         (codes.ALLOCATE, "svc-gpu", "node-1"),
     ]
     assert [v.allocation for e in trace.events for v in e.victims] == ["low-3"]
-    assert pending(trace)["svc-none"][0] == codes.QUEUE_MAX  # the cluster is full: checked before any node
+    assert pending(trace)["svc-none"][0] == codes.CLUSTER_FULL  # checked before any node
     explained = run(config, workload, explain_preemption=True)
     notes = {
         c.allocation: (c.verdict, c.detail)

@@ -172,7 +172,7 @@ def test_until_zero_shows_only_the_decisions_at_the_start(run_yk, timed: tuple[s
     data = json.loads(ok(run_yk, "simulate", *timed, "--until", "0s", "-f", "json"))
     assert [(e["time"], e["type"], e["ask"]) for e in data["events"]] == [(0, "allocate", "now")]
     assert {p["ask"]: p["code"] for p in data["pending"]} == {
-        "blocked": codes.QUEUE_MAX,
+        "blocked": codes.CLUSTER_FULL,
         "at-10s": codes.NOT_SUBMITTED,
         "at-1m": codes.NOT_SUBMITTED,
     }

@@ -386,8 +386,8 @@ def test_max_headroom_at_every_level_names_the_queue() -> None:
             codes.QUEUE_MAX,
             "queue max reached at root.parent: {memory: 30} of max {memory: 30} in use, the ask needs {memory: 5}",
         ),
-        "t5": (codes.QUEUE_MAX, "the cluster is full: {memory: 50} of {memory: 50} in use, the ask needs {memory: 5}"),
-        "t6": (codes.QUEUE_MAX, "the cluster is full: {memory: 50} of {memory: 50} in use, the ask needs {memory: 5}"),
+        "t5": (codes.CLUSTER_FULL, "the cluster is full: {memory: 50} of {memory: 50} in use, the ask needs {memory: 5}"),
+        "t6": (codes.CLUSTER_FULL, "the cluster is full: {memory: 50} of {memory: 50} in use, the ask needs {memory: 5}"),
     }
 
 
@@ -557,7 +557,7 @@ def test_a_reserved_node_is_reported_as_the_reason() -> None:
     assert allocated(trace) == ["y1"]
     assert pending(trace) == {
         "x1": (
-            codes.QUEUE_MAX,
+            codes.CLUSTER_FULL,
             "the cluster is full: {memory: 16} of {memory: 20} in use, the ask needs {memory: 8}",
         ),
         "y2": (codes.NODE_RESERVED, "node n1 has room but is reserved by X/x1"),
@@ -637,7 +637,7 @@ def test_node_reasons_too_small_and_no_node_fits() -> None:
     trace = run(one_leaf(), workload, until=0)
     assert pending(trace) == {
         "huge": (
-            codes.QUEUE_MAX,
+            codes.CLUSTER_FULL,
             "the cluster is full: {memory: 12} of {memory: 20} in use, the ask needs {memory: 11}",
         ),
         "split": (codes.NO_NODE_FITS, "no node has {memory: 5} free"),

@@ -56,6 +56,8 @@ BACKOFF = "backoff"
 """Its application is in backoff (application.unschedasks.backoff): skipped until its deadline."""
 QUEUE_MAX = "queue-max"
 """The ask does not fit the headroom (max minus allocated) of a queue on its path."""
+CLUSTER_FULL = "cluster-full"
+"""The ask does not fit what is left of the whole cluster (root's max: the sum of the nodes, minus what runs)."""
 NODE_TOO_SMALL = "node-too-small"
 """No schedulable node is large enough, even empty."""
 NODE_RESERVED = "node-reserved"
@@ -85,6 +87,7 @@ REASON_CODES = (
     BACKOFF,
     USER_QUOTA,
     QUEUE_MAX,
+    CLUSTER_FULL,
     NODE_TOO_SMALL,
     NODE_RESERVED,
     NO_NODE_FITS,

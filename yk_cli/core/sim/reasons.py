@@ -158,9 +158,9 @@ def _after_backoff(
     wanted = format_resource(ask.ask.resources)
     if limited is not None:
         return limited[0], limited[1]
-    limit = headroom_failure(state, leaf, ask)
-    if limit is not None:
-        return codes.QUEUE_MAX, limit + preemption_note(state, ask)
+    headroom = headroom_failure(state, leaf, ask)
+    if headroom is not None:
+        return headroom[0], headroom[1] + preemption_note(state, ask)
     if ask.reserved is not None:
         held = ask.reserved
         if not required_passes(state, ask, held) or not dynamic_passes(state, ask, held):
@@ -311,8 +311,9 @@ def preemption_note(state: RunState, ask: AskState) -> str:
     return ""
 
 
-def headroom_failure(state: RunState, leaf: QState, ask: AskState) -> str | None:
-    """The message for the queue, nearest the leaf, whose max minus usage is too small for the ask (None: fits)."""
+def headroom_failure(state: RunState, leaf: QState, ask: AskState) -> tuple[str, str] | None:
+    """(code, message) for the queue, nearest the leaf, whose max minus usage is too small for the ask (None: fits):
+    queue-max, or cluster-full when it is root (whose max is the cluster)."""
     for queue in leaf.ancestors():
         if queue.max is None:
             continue
@@ -323,8 +324,8 @@ def headroom_failure(state: RunState, leaf: QState, ask: AskState) -> str | None
         limit = format_resource({state.types[i]: int(queue.max[i]) for i in short})
         wanted = format_resource({state.types[i]: ask.size[i] for i in short})
         if queue.parent is None:
-            return f"the cluster is full: {used} of {limit} in use, the ask needs {wanted}"
-        return f"queue max reached at {queue.path}: {used} of max {limit} in use, the ask needs {wanted}"
+            return codes.CLUSTER_FULL, f"the cluster is full: {used} of {limit} in use, the ask needs {wanted}"
+        return codes.QUEUE_MAX, f"queue max reached at {queue.path}: {used} of max {limit} in use, the ask needs {wanted}"
     return None
 
 
