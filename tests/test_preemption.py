@@ -533,7 +533,7 @@ def test_daemonset_ask_in_a_completely_full_cluster_is_stopped_by_the_root_headr
         wl(app("B", "root.b", two_b_pods()), app("D", "root.a", asks=[ask("ds", 5, requiredNode="n1")])),
     )
     assert events(trace) == []
-    assert pending(trace)["ds"][0] == codes.QUEUE_MAX
+    assert pending(trace)["ds"][0] == codes.CLUSTER_FULL
 
 
 def test_normal_asks_cannot_preempt_daemonset_pods() -> None:
@@ -1046,7 +1046,7 @@ def test_pending_reason_says_why_the_ask_does_not_preempt(
     )
     assert events(trace) == []
     code, reason = pending(trace)["a1"]
-    assert code == codes.QUEUE_MAX
+    assert code == codes.CLUSTER_FULL  # the cluster is full: root's headroom
     assert words in reason
 
 
