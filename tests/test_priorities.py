@@ -317,7 +317,7 @@ def test_empty_and_garbage_inputs(run_yk, tmp_path: Path) -> None:
     empty = tmp_path / "empty.yaml"
     empty.write_text("")
     result = run_yk("priorities", TENANTS[0], str(empty))
-    assert result.exit_code == 0 and "No pending asks." in result.stdout
+    assert result.exit_code == 0 and "No pending asks at 0s." in result.stdout
     result = run_yk("priorities", str(empty), TENANTS[1])
     assert result.exit_code == 1 and "defines no partition" in result.stderr
     garbage = tmp_path / "garbage.yaml"

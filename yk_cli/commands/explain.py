@@ -21,7 +21,7 @@ from yk_cli.commands.project import project_options
 if TYPE_CHECKING:
     from yk_cli.commands.tree import Inputs
 
-EXPLAIN_FORMATS = ("text", "json")
+EXPLAIN_FORMATS = ("text", "json", "markdown")
 
 
 @app.command(cls=YkCommand)
@@ -41,7 +41,7 @@ def explain(
         Optional[str],
         typer.Argument(metavar="ASK_B", help="Another ask; leave out to explain preemption of ASK_A instead."),
     ] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text or json.")] = "text",
+    fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text, json or markdown.")] = "text",
     yunikorn_version: YunikornVersionOption = "1.8",
     partition: WorkloadPartitionOption = None,
     max_size: MaxSizeOption = None,
@@ -106,6 +106,10 @@ def run_pod_story(
     gaps = trace.unmodelled
     if fmt == "json":
         return render.render_json(story, source, name, inputs.locate, gaps)
+    if fmt == "markdown":
+        from yk_cli.report import explain_markdown
+
+        return explain_markdown.render_story(story, source, name, inputs.locate, gaps)
     return render.render_text(story, source, name, inputs.locate, gaps)
 
 
@@ -139,6 +143,10 @@ def run_explain(
         from yk_cli.report import explain_json
 
         return explain_json.render(explanation, source, name, queues, inputs.locate, gaps)
+    if fmt == "markdown":
+        from yk_cli.report import explain_markdown
+
+        return explain_markdown.render(explanation, source, name, queues, inputs.locate, gaps)
     from yk_cli.report import explain_text
 
     return explain_text.render(explanation, source, name, queues, inputs.locate, gaps)

@@ -5,13 +5,25 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from yk_cli.cli import QUIET_FLAGS, check_format, config_size, plain_arguments, run_fast, write_stdout
+from yk_cli.cli import QUIET_FLAGS, check_format, config_size, fail_usage, plain_arguments, run_fast, write_stdout
 from yk_cli.commands.project import CONFIG_FLAGS, CONFIG_OPTIONS, project_options
 
 if TYPE_CHECKING:
     from yk_cli.report.priorities_common import PriorityView
 
-PRIORITY_FORMATS = ("text", "json")
+PRIORITY_FORMATS = ("text", "json", "markdown")
+
+
+def at_time(text: str | None) -> int:
+    """--at: a duration from the start of the run in nanoseconds (0 without one), or a usage error."""
+    from yk_cli.core.properties import parse_go_duration
+
+    if text is None:
+        return 0
+    at = parse_go_duration(text.strip())
+    if at is None or at < 0:
+        raise fail_usage(f"--at {text!r} is not a duration from the start of the run (e.g. 0s, 90s, 5m, 1h30m)")
+    return at
 
 
 def print_priorities(
@@ -23,13 +35,15 @@ def print_priorities(
     quiet: bool = False,
     project_config: str | None = None,
     no_config: bool = False,
+    at: str | None = None,
 ) -> None:
     """Check the format, compute, print (Exit on problems)."""
     from yk_cli.load.source import collector_paused
 
     check_format(fmt, PRIORITY_FORMATS)
+    when = at_time(at)
     with project_options(project_config, no_config), config_size(max_size), collector_paused():
-        write_stdout(render_chunks(priority_view(config, workload, partition, quiet), fmt))
+        write_stdout(render_chunks(priority_view(config, workload, partition, quiet, when), fmt))
 
 
 _VALUE_OPTIONS = {
@@ -37,6 +51,7 @@ _VALUE_OPTIONS = {
     "-f": "fmt",
     "--partition": "partition",
     "--max-size": "max_size",
+    "--at": "at",
     **CONFIG_OPTIONS,
 }
 
@@ -50,34 +65,52 @@ def fast_path(args: Sequence[str]) -> int | None:
     (config, workload), options = parsed
     fmt, partition, max_size = options.get("fmt", "text"), options.get("partition"), options.get("max_size")
     project = options.get("project_config"), options.get("no_config") is True
+    at = options.get("at")
     return run_fast(
-        print_priorities, config, workload, fmt, partition, max_size, options.get("quiet") is True, *project
+        print_priorities,
+        config,
+        workload,
+        fmt,
+        partition,
+        max_size,
+        options.get("quiet") is True,
+        *project,
+        at if isinstance(at, str) else None,
     )
 
 
-def run_priorities(config: str, workload: str, fmt: str = "text", partition: str | None = None) -> str:
+def run_priorities(
+    config: str, workload: str, fmt: str = "text", partition: str | None = None, at: str | None = None
+) -> str:
     """Load, check, compute and render; problems go to stderr like `yk validate` (Exit on errors)."""
-    return "".join(render_chunks(priority_view(config, workload, partition), fmt))
+    return "".join(render_chunks(priority_view(config, workload, partition, at=at_time(at)), fmt))
 
 
-def priority_view(config: str, workload: str, partition: str | None = None, quiet: bool = False) -> PriorityView:
-    """Load and check both inputs, place the applications and compute every priority (Exit on problems)."""
+def priority_view(
+    config: str, workload: str, partition: str | None = None, quiet: bool = False, at: int = 0
+) -> PriorityView:
+    """Load and check both inputs, place the applications and compute every priority at the virtual time `at`
+    (nanoseconds from the start; the dry run's state then, see core.snapshot) (Exit on problems)."""
     from yk_cli.commands.tree import prepare_inputs
-    from yk_cli.core.priority import explain_pending, pending_priorities
+    from yk_cli.core.priority import explain_pending
+    from yk_cli.core.snapshot import placeholder_steps, state_at
     from yk_cli.core.unmodelled import unmodelled
     from yk_cli.report.priorities_common import PriorityView
 
     inputs = prepare_inputs(config, workload, partition, quiet)
     assert inputs.workload is not None
-    cache = pending_priorities(inputs.tree, inputs.placed)
+    snapshot = state_at(inputs.partition, inputs.tree, inputs.workload, inputs.placed, at)
     return PriorityView(
-        inputs.tree,
+        snapshot.tree,
         inputs.partition.display_name,
-        cache,
-        explain_pending(inputs.placed, cache),
+        snapshot.cache,
+        placeholder_steps(explain_pending(snapshot.placed, snapshot.cache)),
         inputs.rejected,
         inputs.locate,
         unmodelled(inputs.partition, inputs.tree, inputs.workload),
+        snapshot.at,
+        snapshot.steps,
+        snapshot.absent,
     )
 
 
@@ -87,6 +120,10 @@ def render_chunks(view: PriorityView, fmt: str) -> Iterable[str]:
         from yk_cli.report import priorities_json
 
         return priorities_json.chunks(view)
+    if fmt == "markdown":
+        from yk_cli.report import priorities_markdown
+
+        return (priorities_markdown.render(view),)
     from yk_cli.report import priorities_text
 
     return priorities_text.chunks(view)

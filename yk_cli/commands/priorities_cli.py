@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
@@ -16,6 +16,16 @@ from yk_cli.commands.options import (
 )
 from yk_cli.commands.priorities import print_priorities
 
+AtOption = Annotated[
+    Optional[str],
+    typer.Option(
+        "--at",
+        metavar="TIME",
+        help="The virtual time to show, from the start of the run (0s, 90s, 5m, 1h30m; default 0s, before any "
+        "scheduling); asks that arrive later are listed apart.",
+    ),
+]
+
 
 @app.command(cls=YkCommand)
 def priorities(
@@ -25,8 +35,9 @@ def priorities(
     workload: Annotated[
         str, typer.Argument(metavar="WORKLOAD", help="Workload file: nodes, applications, asks; '-' for stdin.")
     ],
-    fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text or json.")] = "text",
+    fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text, json or markdown.")] = "text",
     partition: WorkloadPartitionOption = None,
+    at: AtOption = None,
     max_size: MaxSizeOption = None,
     quiet: QuietOption = False,
     project_config: ProjectConfigOption = None,
@@ -37,5 +48,8 @@ def priorities(
     For every pending ask: its effective priority as seen from root with the breakdown along its queue path (like
     Slurm's sprio): ask, application, each queue's offset, fence and clamp, and the config line behind each step.
 
+    The state is that of one virtual time, --at (default 0s, the start of the run, before any scheduling): asks that
+    arrive later are listed apart; at a later time it is the dry run's (what yk simulate has done by then).
+
     Example: yk priorities queues.yaml workload.yaml --format json"""
-    print_priorities(config, workload, fmt, partition, max_size, quiet, project_config, no_config)
+    print_priorities(config, workload, fmt, partition, max_size, quiet, project_config, no_config, at)

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from yk_cli.core.workload import Application, Workload
     from yk_cli.load.config import LoadedConfig
 
-TREE_FORMATS = ("text", "json", "mermaid")
+TREE_FORMATS = ("text", "json", "markdown", "mermaid")
 
 
 @dataclass(slots=True)
@@ -212,14 +212,21 @@ def print_tree(
     set_only: bool = False,
     project_config: str | None = None,
     no_config: bool = False,
+    at: str | None = None,
 ) -> None:
     """Check the format, load, print (Exit on problems)."""
+    from yk_cli.commands.priorities import at_time
     from yk_cli.load.source import collector_paused
 
     check_format(fmt, TREE_FORMATS)
+    if at is not None and workload is None:
+        raise fail_usage("--at needs a workload (--workload W): it is the time of the workload's dry run")
+    when = at_time(at)
     with project_options(project_config, no_config), config_size(max_size), collector_paused():
         color = color_wanted()
-        write_stdout((run_tree(config, workload, partition, fmt, color=color, quiet=quiet, set_only=set_only),))
+        write_stdout(
+            (run_tree(config, workload, partition, fmt, color=color, quiet=quiet, set_only=set_only, at=when),)
+        )
 
 
 _VALUE_OPTIONS = {
@@ -229,6 +236,7 @@ _VALUE_OPTIONS = {
     "--format": "fmt",
     "-f": "fmt",
     "--max-size": "max_size",
+    "--at": "at",
     **CONFIG_OPTIONS,
 }
 
@@ -243,7 +251,18 @@ def fast_path(args: Sequence[str]) -> int | None:
     workload, partition, fmt = options.get("workload"), options.get("partition"), options.get("fmt", "text")
     flags = [options.get(name) is True for name in ("quiet", "set_only")]
     project = options.get("project_config"), options.get("no_config") is True
-    return run_fast(print_tree, config, workload, partition, fmt, options.get("max_size"), *flags, *project)
+    at = options.get("at")
+    return run_fast(
+        print_tree,
+        config,
+        workload,
+        partition,
+        fmt,
+        options.get("max_size"),
+        *flags,
+        *project,
+        at if isinstance(at, str) else None,
+    )
 
 
 def run_tree(
@@ -254,25 +273,45 @@ def run_tree(
     color: bool = False,
     quiet: bool = False,
     set_only: bool = False,
+    at: int = 0,
 ) -> str:
-    """Load, check and render the tree; problems go to stderr like `yk validate` (Exit on errors)."""
-    from yk_cli.core.priority import pending_priorities
+    """Load, check and render the tree; with a workload, what is pending and running and the priorities at the
+    virtual time `at` (nanoseconds from the start; see core.snapshot). Problems go to stderr like `yk validate` (Exit
+    on errors)."""
     from yk_cli.core.queue_guarantee import queue_guarantees
+    from yk_cli.core.snapshot import state_at
     from yk_cli.core.workload import queue_usage
     from yk_cli.report.tree_common import TreeView
 
     inputs = prepare_inputs(config, workload, partition, quiet)
-    usage = cache = guarantees = None
-    if inputs.workload is not None:
-        usage = queue_usage((app, leaf.path) for app, leaf in inputs.placed)
-        cache = pending_priorities(inputs.tree, inputs.placed)
-        guarantees = queue_guarantees(inputs.tree, {path: u.allocated_resource for path, u in usage.items()})
     partition = inputs.partition.display_name
-    view = TreeView(inputs.tree, partition, inputs.locate, usage, cache, inputs.rejected, guarantees, set_only)
+    if inputs.workload is None:
+        view = TreeView(inputs.tree, partition, inputs.locate, rejected=inputs.rejected, set_only=set_only)
+    else:
+        snapshot = state_at(inputs.partition, inputs.tree, inputs.workload, inputs.placed, at)
+        usage = queue_usage((app, leaf.path) for app, leaf in snapshot.placed)
+        guarantees = queue_guarantees(snapshot.tree, {path: u.allocated_resource for path, u in usage.items()})
+        view = TreeView(
+            snapshot.tree,
+            partition,
+            inputs.locate,
+            usage,
+            snapshot.cache,
+            inputs.rejected,
+            guarantees,
+            set_only,
+            snapshot.at,
+            snapshot.steps,
+            snapshot.absent,
+        )
     if fmt == "json":
         from yk_cli.report import tree_json
 
         return tree_json.render(view)
+    if fmt == "markdown":
+        from yk_cli.report import tree_markdown
+
+        return tree_markdown.render(view)
     if fmt == "mermaid":
         from yk_cli.report import tree_mermaid
 

@@ -29,8 +29,20 @@ def tree(
         ),
     ] = None,
     fmt: Annotated[
-        str, typer.Option("--format", "-f", metavar="FORMAT", help="text, json (YuniKorn REST names) or mermaid.")
+        str,
+        typer.Option(
+            "--format", "-f", metavar="FORMAT", help="text, json (YuniKorn REST names), markdown or mermaid."
+        ),
     ] = "text",
+    at: Annotated[
+        Optional[str],
+        typer.Option(
+            "--at",
+            metavar="TIME",
+            help="With a workload: the virtual time to show, from the start of the run (0s, 90s, 5m, 1h30m; default "
+            "0s, before any scheduling); asks that arrive later are listed apart.",
+        ),
+    ] = None,
     max_size: MaxSizeOption = None,
     quiet: QuietOption = False,
     set_only: Annotated[
@@ -43,8 +55,9 @@ def tree(
     """The resolved queue tree: every queue's settings and where each came from.
 
     Every setting says where it came from (set here, inherited, template, default, YuniKorn's fallback), with
-    fences, offsets, sorting and limits; with a workload, each queue's usage and current priority too. With
-    --set-only, only what the file sets on each queue, each value with its line.
+    fences, offsets, sorting and limits; with a workload, each queue's usage and current priority too, at one
+    virtual time (--at, default 0s: the start of the run). With --set-only, only what the file sets on each queue,
+    each value with its line.
 
     Example: yk tree queues.yaml --workload workload.yaml"""
-    print_tree(config, workload, partition, fmt, max_size, quiet, set_only, project_config, no_config)
+    print_tree(config, workload, partition, fmt, max_size, quiet, set_only, project_config, no_config, at)

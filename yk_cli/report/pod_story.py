@@ -19,29 +19,7 @@ def render_text(
     story: PodStory, source: str, partition: str, locate: Locate = nowhere, unmodelled: Sequence[Unmodelled] = ()
 ) -> str:
     """The story in words: preempted or not, by whom, and every try that looked at the pod."""
-    out = [f"yk explain: {source}; partition {partition}", "", *unmodelled_lines(unmodelled)]
-    pod = f"{story.application}/{story.name}" + (f" ({story.queue_path})" if story.queue_path else "")
-    event = story.preempted_by
-    if event is not None and not event.ask:
-        out.append(
-            f"{pod} was preempted at {when(event.time)} (step {event.step}) by quota preemption: "
-            f"{event.queue_path} was over its max."
-        )
-    elif event is not None:
-        out.append(
-            f"{pod} was preempted at {when(event.time)} (step {event.step}) by {event.application}/{event.ask} "
-            f"({event.queue_path}) to free {event.node}."
-        )
-        taken = next((s for s in story.sightings if s.candidate.verdict == "victim"), None)
-        if taken is not None:
-            out.append(f"  why it qualified: {taken.candidate.detail}")
-    elif story.sightings:
-        count = len(story.sightings)
-        out.append(f"{pod} was never preempted; {count} preemption {'try' if count == 1 else 'tries'} looked at it.")
-    elif story.tries or story.pending is not None:
-        out.append(f"{pod} is an ask; no preemption try looked at it as a victim.")
-    else:
-        out.append(f"{pod} was never a preemption candidate: no try in the run reached it.")
+    out = [f"yk explain: {source}; partition {partition}", "", *unmodelled_lines(unmodelled), *story_lines(story)]
     if story.sightings:
         out += ["", "Tries that looked at it as a victim:"]
         out.extend(_sighting(s, locate) for s in story.sightings)
@@ -52,6 +30,32 @@ def render_text(
         out += ["", f"Still pending: {story.pending.reason}"]
     out.extend(_node_lines(story.nodes))
     return "\n".join(out) + "\n"
+
+
+def story_lines(story: PodStory) -> list[str]:
+    """The answer: preempted (when, by whom, and why it qualified) or not, in a line or two."""
+    pod = f"{story.application}/{story.name}" + (f" ({story.queue_path})" if story.queue_path else "")
+    event = story.preempted_by
+    if event is not None and not event.ask:
+        return [
+            f"{pod} was preempted at {when(event.time)} (step {event.step}) by quota preemption: "
+            f"{event.queue_path} was over its max."
+        ]
+    if event is not None:
+        out = [
+            f"{pod} was preempted at {when(event.time)} (step {event.step}) by {event.application}/{event.ask} "
+            f"({event.queue_path}) to free {event.node}."
+        ]
+        taken = next((s for s in story.sightings if s.candidate.verdict == "victim"), None)
+        if taken is not None:
+            out.append(f"  why it qualified: {taken.candidate.detail}")
+        return out
+    if story.sightings:
+        count = len(story.sightings)
+        return [f"{pod} was never preempted; {count} preemption {'try' if count == 1 else 'tries'} looked at it."]
+    if story.tries or story.pending is not None:
+        return [f"{pod} is an ask; no preemption try looked at it as a victim."]
+    return [f"{pod} was never a preemption candidate: no try in the run reached it."]
 
 
 NODE_EVENTS = {ALLOCATE: "was allocated", REPLACE: "replaced its placeholder", RESERVE: "reserved a node"}
@@ -78,8 +82,13 @@ def _node_lines(view: NodeView | None) -> list[str]:
 
 
 def _sighting(s: Sighting, locate: Locate) -> str:
+    return "- " + sighting_text(s, locate)
+
+
+def sighting_text(s: Sighting, locate: Locate) -> str:
+    """One try that looked at the pod as a victim: when, for whom, the verdict, the law and the config line."""
     a, c = s.attempt, s.candidate
-    line = f"- {moment(a.time, a.after_step)}, for {a.application}/{a.ask} (P{a.priority}): {c.verdict}"
+    line = f"{moment(a.time, a.after_step)}, for {a.application}/{a.ask} (P{a.priority}): {c.verdict}"
     if c.detail:
         line += f": {c.detail}"
     if s.law:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from yk_cli.core.priority import AskBreakdown, PriorityCache, Step
 from yk_cli.core.queues import Queue, QueueTree
+from yk_cli.core.snapshot import Absent
 from yk_cli.core.unmodelled import Unmodelled
 from yk_cli.core.workload import Application
 from yk_cli.report.tree_common import Locate, cause_text, nowhere
@@ -24,6 +25,12 @@ class PriorityView:
     locate: Locate = nowhere
     unmodelled: Sequence[Unmodelled] = ()
     """Features in use that yk does not model (shown at the top)."""
+    at: int = 0
+    """The virtual time the priorities are those of (nanoseconds from the start of the run)."""
+    steps: int = 0
+    """Steps of the dry run before that time."""
+    absent: Sequence[Absent] = ()
+    """Asks of placed applications not pending then: arriving later, requesting nothing, held by the shim."""
 
 
 def sorts_by(queue: Queue) -> str:

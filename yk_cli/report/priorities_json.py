@@ -8,7 +8,7 @@ from json.encoder import encode_basestring as _string  # what json.dumps(ensure_
 
 from yk_cli.core.priority import Cause, Step
 from yk_cli.report.priorities_common import PriorityView
-from yk_cli.report.tree_common import depth_first, json_value, priority_json
+from yk_cli.report.tree_common import absent_dict, at_dict, depth_first, json_value, priority_json
 from yk_cli.report.unmodelled import unmodelled_dicts
 
 
@@ -48,7 +48,8 @@ def step_dict(view: PriorityView, step: Step) -> dict[str, object]:
 
 
 def render(view: PriorityView) -> str:
-    """`{"partition", "queues": [...], "asks": [...], "rejected": [...]}` with one queue or ask per line."""
+    """`{"partition", "at", "notModelled", "queues": [...], "asks": [...], "notPending": [...], "rejected": [...]}`
+    with one queue or ask per line."""
     return "".join(chunks(view))
 
 
@@ -70,6 +71,7 @@ def chunks(view: PriorityView) -> Iterator[str]:
     yield (
         "{\n"
         f'  "partition": {json.dumps(view.partition)},\n'
+        f'  "at": {json.dumps(at_dict(view.at, view.steps), ensure_ascii=False)},\n'
         f'  "notModelled": {_lines([json.dumps(u, ensure_ascii=False) for u in unmodelled_dicts(view.unmodelled)])},\n'
         f'  "queues": {_lines([json.dumps(q, ensure_ascii=False) for q in queues])},\n'
     )
@@ -101,6 +103,8 @@ def chunks(view: PriorityView) -> Iterator[str]:
             )
             separator = ",\n    "
         yield "\n  ],\n"
+    absent = [json.dumps(absent_dict(item), ensure_ascii=False) for item in view.absent]
+    yield f'  "notPending": {_lines(absent)},\n'
     rejected = [json.dumps({"application": app.id, "reason": reason}) for app, reason in view.rejected]
     yield f'  "rejected": {_lines(rejected)}\n}}\n'
 

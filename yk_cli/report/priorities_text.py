@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from yk_cli.core.priority import AskBreakdown, Step, show
-from yk_cli.core.properties import Source
+from yk_cli.core.properties import Source, format_duration
 from yk_cli.report.priorities_common import PriorityView, sorts_by, step_causes
-from yk_cli.report.tree_common import depth_first
+from yk_cli.report.tree_common import absent_lines, depth_first, moment_words
 from yk_cli.report.unmodelled import unmodelled_lines
 
 VALUE_WIDTH = 11
@@ -39,14 +39,17 @@ def render(view: PriorityView) -> str:
 
 def chunks(view: PriorityView) -> Iterator[str]:
     """The report in pieces, one per ask (large reports are printed as they are made)."""
+    at = format_duration(view.at)
     yield "".join(f"{line}\n" for line in unmodelled_lines(view.unmodelled))
-    yield f"Queue priorities in partition {view.partition} (n/a: nothing pending)\n\n"
+    moment = moment_words(view.at, view.steps)
+    yield f"Queue priorities in partition {view.partition} {moment} (n/a: nothing pending)\n\n"
     yield "".join(f"{row}\n" for row in queue_table(view))
     yield "\n"
+    yield "".join(f"{line}\n" for line in absent_lines(view.absent, view.at))
     if not view.asks:
-        yield "No pending asks.\n"
+        yield f"No pending asks at {at}.\n"
     else:
-        yield "Pending asks: effective priority as seen from root, step by step\n"
+        yield f"Pending asks at {at}: effective priority as seen from root, step by step\n"
         label_width = max(11, *(len(q.name) for q in view.tree.queues.values()))
         indent = " " * (2 + label_width + 1 + VALUE_WIDTH + 2)
         lines: dict[int, str] = {}
@@ -82,8 +85,10 @@ def chunks(view: PriorityView) -> Iterator[str]:
 
 
 def headline(item: AskBreakdown) -> str:
-    """`ask a1-p8 · application child-a-1 · root.tenants.tenant-a.child-a-1 · effective 0`."""
+    """`ask a1-p8 · application child-a-1 · root.tenants.tenant-a.child-a-1 · effective 0`; a gang's placeholder
+    says so (`ask tg-etl-driver-0 (placeholder of task group driver) · ...`)."""
+    what = f" (placeholder of task group {item.ask.task_group})" if item.ask.placeholder else ""
     return (
-        f"ask {item.ask.name} · application {item.application} · {item.queue_path} · "
+        f"ask {item.ask.name}{what} · application {item.application} · {item.queue_path} · "
         f"effective priority {show(item.effective)}"
     )

@@ -12,7 +12,10 @@ from yk_cli.core.priority import MIN_PRIORITY, Cause, PriorityCache, setting_con
 from yk_cli.core.properties import Setting, Source, format_duration
 from yk_cli.core.queue_guarantee import QueueGuarantee
 from yk_cli.core.queues import Queue, QueueTree
+from yk_cli.core.snapshot import Absent
 from yk_cli.core.workload import Application, QueueUsage
+
+NANOS = 1_000_000_000
 
 Locate = Callable[[Path], str]
 """A document path in the queue config -> `file:line` ('' when it is not in the file)."""
@@ -200,6 +203,12 @@ class TreeView:
     guarantees: Mapping[str, QueueGuarantee] | None = None
     set_only: bool = False
     """Show only the values the file sets on each queue, with their lines (`yk tree --set-only`)."""
+    at: int = 0
+    """With a workload: the virtual time usage and priorities are those of (nanoseconds from the start)."""
+    steps: int = 0
+    """Steps of the dry run before that time."""
+    absent: Sequence[Absent] = ()
+    """Asks of placed applications not pending then (arriving later, requesting nothing, held by the shim)."""
 
     def guarantee(self, queue: Queue) -> QueueGuarantee | None:
         """The queue's allocation against its guarantee and max, or None without a workload."""
@@ -230,3 +239,94 @@ def unknown_location(queue: Queue, key: str, source: Source, origin: str, locate
     """`file:line` of an unknown property's text."""
     fake = Setting(key, None, source, origin, "")
     return locate(setting_config_path(queue, fake))
+
+
+def moment_words(at: int, steps: int) -> str:
+    """`at 0s, the start of the run, before any scheduling`, `at 2m0s of the dry run, before its first step` or `at
+    5m0s of the dry run, after step 3, before it schedules at 5m0s`: the time a snapshot (yk priorities, yk tree -w)
+    describes."""
+    when = format_duration(at)
+    if at == 0 and steps == 0:
+        return "at 0s, the start of the run, before any scheduling"
+    if steps == 0:
+        return f"at {when} of the dry run, before its first step"
+    return f"at {when} of the dry run, after step {steps}, before it schedules at {when}"
+
+
+ABSENT_WORDS = {
+    "later": "not yet arrived",
+    "never": "never pending: requests no resources (YuniKorn refuses such an ask)",
+    "held": "held by the shim (a gang's pod waiting for its placeholders, or of a failed gang)",
+}
+ABSENT_CODES = {"later": "not-arrived", "never": "requests-nothing", "held": "held-by-shim"}
+"""The JSON `why` of an ask not pending at the stated time."""
+
+
+def absent_groups(absent: Sequence[Absent]) -> list[tuple[str, list[Absent]]]:
+    """The asks not pending at the stated time by why: those arriving later (in arrival order), then the others."""
+    groups: dict[str, list[Absent]] = {}
+    for item in absent:
+        groups.setdefault(item.why, []).append(item)
+    return [(why, groups[why]) for why in ABSENT_WORDS if why in groups]
+
+
+def absent_title(why: str, items: Sequence[Absent], at: int) -> str:
+    """`Not yet arrived at 0s: 3 asks (first at 1m30s)`, and the like for the other groups."""
+    count = f"{len(items)} ask{'' if len(items) == 1 else 's'}"
+    when = format_duration(at)
+    if why == "later":
+        return f"Not yet arrived at {when}: {count} (first at {format_duration(items[0].arrival)})"
+    if why == "held":
+        return f"Held by the shim at {when}: {count} (a gang's pods wait for their placeholders, or the gang failed)"
+    return f"Never pending: {count} request no resources (YuniKorn refuses such an ask)"
+
+
+def absent_applications(items: Sequence[Absent]) -> str:
+    """`web (1 ask), reports (2 asks)`: the applications of a group, in order."""
+    counts: dict[str, int] = {}
+    for item in items:
+        counts[item.application] = counts.get(item.application, 0) + 1
+    return ", ".join(f"{app} ({n} ask{'' if n == 1 else 's'})" for app, n in counts.items())
+
+
+def absent_lines(absent: Sequence[Absent], at: int) -> list[str]:
+    """The asks not pending at the stated time as text, by why: a title and a table per group, a blank line after
+    each (nothing when every ask is pending)."""
+    out: list[str] = []
+    for why, items in absent_groups(absent):
+        rows = [("APPLICATION/ASK", "QUEUE", "PRIORITY", "ARRIVES" if why == "later" else "ARRIVED")]
+        for item in items:
+            arrival = format_duration(item.arrival) if why != "never" else "never"
+            rows.append((f"{item.application}/{item.ask.name}", item.queue_path, f"P{item.ask.priority}", arrival))
+        w = [max(len(r[i]) for r in rows) for i in range(3)]
+        out.append(absent_title(why, items, at))
+        out.extend(f"  {r[0]:<{w[0]}}  {r[1]:<{w[1]}}  {r[2]:<{w[2]}}  {r[3]}".rstrip() for r in rows)
+        out.append("")
+    return out
+
+
+def at_dict(at: int, steps: int) -> dict[str, object]:
+    """The virtual time a report describes: seconds from the start, as a duration, the steps before it, in words."""
+    return {
+        "time": _seconds(at),
+        "duration": format_duration(at),
+        "afterStep": steps,
+        "description": moment_words(at, steps),
+    }
+
+
+def absent_dict(item: Absent) -> dict[str, object]:
+    """An ask not pending at the stated time: why (not-arrived, requests-nothing, held-by-shim) and when it arrives
+    (seconds from the start; null for one that never does)."""
+    return {
+        "application": item.application,
+        "ask": item.ask.name,
+        "queuePath": item.queue_path,
+        "priority": item.ask.priority,
+        "why": ABSENT_CODES[item.why],
+        "arrival": None if item.why == "never" else _seconds(item.arrival),
+    }
+
+
+def _seconds(nanos: int) -> int | float:
+    return nanos // NANOS if nanos % NANOS == 0 else nanos / NANOS

@@ -8,6 +8,8 @@ from yk_cli.core.queues import Queue
 from yk_cli.report import jsonout
 from yk_cli.report.tree_common import (
     TreeView,
+    absent_dict,
+    at_dict,
     priority_json,
     provenance_dict,
     queue_location,
@@ -58,6 +60,9 @@ def queue_dict(view: TreeView, queue: Queue) -> dict[str, object]:
     out["provenance"] = set_provenance(view, queue) if view.set_only else full_provenance(view, queue)
     if view.set_only:
         out["location"] = queue_location(queue, view.locate) or None
+    if queue.parent is None and view.usage is not None:  # the document's own facts, on its root queue
+        out["at"] = at_dict(view.at, view.steps)
+        out["notPending"] = [absent_dict(item) for item in view.absent]
     out["children"] = [queue_dict(view, child) for child in queue.children]
     return out
 

@@ -3,9 +3,21 @@
 from __future__ import annotations
 
 from yk_cli.core.priority import setting_config_path, show
+from yk_cli.core.properties import format_duration
 from yk_cli.core.queues import Queue
 from yk_cli.core.resources import format_resource
-from yk_cli.report.tree_common import TreeView, depth_first, guarantee_words, set_settings, value_text, written_limits
+from yk_cli.report.tree_common import (
+    TreeView,
+    absent_applications,
+    absent_groups,
+    absent_title,
+    depth_first,
+    guarantee_words,
+    moment_words,
+    set_settings,
+    value_text,
+    written_limits,
+)
 
 MARKERS = {"under": "▼", "at": "●", "over": "▲"}
 
@@ -81,8 +93,34 @@ def guarantee_marks(view: TreeView, queue: Queue) -> list[str]:
     return lines
 
 
+ABSENT_SHOWN = 8
+"""Asks listed by name in the box of those not pending (the rest are counted)."""
+
+
+def time_box(view: TreeView) -> list[str]:
+    """With a workload: a box apart that says which virtual time the priorities and usage are those of, then the
+    asks not pending then (each group's title, its first asks, how many more)."""
+    if view.usage is None:
+        return []
+    moment = moment_words(view.at, view.steps)
+    lines = [f"<b>{escape(moment[0].upper() + moment[1:])}</b>"]
+    for why, items in absent_groups(view.absent):
+        lines.append(escape(absent_title(why, items, view.at)))
+        for item in items[:ABSENT_SHOWN]:
+            when = f" at {format_duration(item.arrival)}" if why == "later" else ""
+            lines.append(escape(f"{item.application}/{item.ask.name} ({item.queue_path}, P{item.ask.priority}){when}"))
+        if len(items) > ABSENT_SHOWN:
+            lines.append(escape(f"… and {len(items) - ABSENT_SHOWN} more: {absent_applications(items)}"))
+    return [
+        f'    when["{"<br/>".join(lines)}"]',
+        "    classDef when stroke-dasharray:3 3",
+        "    class when when",
+    ]
+
+
 def render(view: TreeView) -> str:
-    """The flowchart: one node per queue (q0 is root, depth-first order), edges parent --> child, fence classes."""
+    """The flowchart: one node per queue (q0 is root, depth-first order), edges parent --> child, fence classes; with a
+    workload, a box apart with the time it shows and the asks not pending then."""
     queues = depth_first(view.tree)
     ids = {queue.path: f"q{i}" for i, queue in enumerate(queues)}
     out = ["flowchart TD"]
@@ -103,4 +141,5 @@ def render(view: TreeView) -> str:
     if dynamic:
         out.append("    classDef dynamic stroke-dasharray:5 5")
         out.append(f"    class {','.join(dynamic)} dynamic")
+    out.extend(time_box(view))
     return "\n".join(out) + "\n"

@@ -16,7 +16,9 @@ from yk_cli.core.queues import Queue
 from yk_cli.core.resources import format_quantity, format_resource
 from yk_cli.report.tree_common import (
     TreeView,
+    absent_lines,
     guarantee_words,
+    moment_words,
     provenance,
     queue_location,
     set_settings,
@@ -215,5 +217,11 @@ def render(view: TreeView, color: bool = False, width: int = 1000) -> str:
         emoji=False,
         markup=False,
     )
+    if view.usage is not None:
+        console.print(Text(f"Pending, running and priorities {moment_words(view.at, view.steps)}", style="bold"))
     console.print(build(view))
+    if view.usage is not None:
+        lines = absent_lines(view.absent, view.at)
+        if lines:
+            console.print(Text("\n" + "\n".join(lines[:-1])))
     return buffer.getvalue()
