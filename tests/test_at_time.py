@@ -321,3 +321,28 @@ def test_nothing_pending_is_n_a() -> None:
     snapshot = state_at(inputs.partition, inputs.tree, inputs.workload, inputs.placed, 0)
     assert snapshot.cache.queue_priority("root") == MIN_PRIORITY
     assert [a.ask.name for a in snapshot.later] == ["web-1", "render", "render-all"]
+
+
+# --- the documentation's examples ---------------------------------------------------------------------------------
+
+
+def _console(path: Path, command: str) -> tuple[list[str], list[str]]:
+    """The command line and the shown lines (up to a `...`) of the console block that starts with `$ command`."""
+    text = path.read_text(encoding="utf-8")
+    block = text.split(f"$ {command}\n", 1)[1].split("```", 1)[0]
+    shown = block.split("\n...", 1)[0].rstrip("\n").splitlines()
+    return command.split()[1:], shown
+
+
+@pytest.mark.parametrize(
+    ("doc", "command"),
+    [
+        ("README.md", f"yk priorities {' '.join(ARRIVALS)} --at 3m"),
+        ("README.md", f"yk priorities {' '.join(TENANTS)}"),
+        ("docs/workload-tree-priorities.md", f"yk priorities {' '.join(ARRIVALS)}"),
+    ],
+)
+def test_the_documented_examples_reproduce(run_yk, doc: str, command: str) -> None:
+    args, shown = _console(ROOT / doc, command)
+    out = ok(run_yk, *args).splitlines()
+    assert out[: len(shown)] == shown
