@@ -1,10 +1,19 @@
-"""Build yk's optional compiled parts (everything else is in pyproject.toml):
+"""Build yk (everything but the compiled parts is in pyproject.toml).
 
-- the C extension yk_cli.load._yamlevents (libyaml's events as tuples); without it yk reads YAML through
-  ruamel.yaml.clib;
-- the simulation engine (yk_cli.compiled.COMPILED_MODULES) compiled with mypyc; without it yk runs the same
-  Python sources. Skipped when YK_PURE_PYTHON is set or mypyc cannot be imported; if the C compiler fails on it,
-  every engine module it built is removed again, so an install never mixes compiled and Python engine modules.
+By default nothing is compiled: the wheel is pure Python (py3-none-any), needs neither a C compiler nor mypy, and
+installs in seconds; yk then reads YAML through ruamel.yaml.clib and runs the simulation engine's Python sources.
+
+With YK_COMPILE=1 (yk_cli/compiled.py: COMPILE_ENV) in the environment of `pip install`, the build compiles both of
+yk's optional parts, for faster dry runs on big workloads:
+
+- the C extension yk_cli.load._yamlevents (libyaml's events as tuples);
+- the simulation engine (yk_cli.compiled.COMPILED_MODULES) with mypyc; mypy is then a build requirement (the build
+  backend, _backend/yk_backend.py, asks for it), and mypyc runs in build_ext only, not each time pip runs this file
+  for the build's requirements and metadata.
+
+The compile was asked for, so a failure fails the install (naming the cause) rather than leaving a slower yk behind
+unnoticed; the engine modules it built before failing are removed first, so that an editable install never mixes
+compiled and Python engine modules.
 """
 
 import os
@@ -21,77 +30,90 @@ YAMLEVENTS = Extension(
     sources=["yk_cli/load/_yamlevents.c", *(f"yk_cli/load/_libyaml/{name}" for name in LIBYAML)],
     include_dirs=["yk_cli/load/_libyaml"],
     define_macros=[("HAVE_CONFIG_H", "1"), ("YAML_DECLARE_STATIC", "1")],
-    optional=True,
 )
 
 # yk_cli/compiled.py imports only the standard library: read its lists without importing the package.
 COMPILED = runpy.run_path(os.path.join("yk_cli", "compiled.py"))
+try:
+    COMPILE = COMPILED["compile_requested"](os.environ)
+except ValueError as error:
+    sys.exit(f"yk: {error}")
 
 
 def engine_extensions() -> list[Extension]:
-    """The engine's mypyc extensions, or none (Python sources) when compiling is off or mypyc is missing."""
-    if os.environ.get(COMPILED["PURE_ENV"]):
-        print(f"yk: {COMPILED['PURE_ENV']} is set: the engine stays Python", file=sys.stderr)
-        return []
+    """The engine's mypyc extensions (mypyc type-checks the modules and writes their C)."""
     try:
         from mypyc.build import mypycify
-    except ImportError:
-        print("yk: mypyc is not installed: the engine stays Python", file=sys.stderr)
-        return []
+    except ImportError as error:
+        raise RuntimeError(
+            f"{COMPILED['COMPILE_ENV']}=1 compiles the engine with mypyc, which is not installed here ({error}): let"
+            f" pip install the build requirements (no --no-build-isolation), or install {COMPILED['COMPILE_REQUIRES']}"
+        ) from error
     paths = [os.path.join(*module.split(".")) + ".py" for module in COMPILED["COMPILED_MODULES"]]
     try:
-        extensions = list(mypycify(paths, opt_level="3", group_name=COMPILED["GROUP"]))
-        for extension in extensions:
-            extension.optional = True  # see BuildExt
-        return extensions
-    except (Exception, SystemExit) as error:  # e.g. a newer mypy that rejects the sources: exits after its report
-        print(f"yk: mypyc could not compile the engine ({error!r}): the engine stays Python", file=sys.stderr)
-        return []
+        return list(mypycify(paths, opt_level="3", group_name=COMPILED["GROUP"]))
+    except SystemExit as error:  # mypy exits after its report (e.g. a newer mypy that rejects the sources)
+        raise RuntimeError(f"mypyc could not compile the engine (exit status {error.code})") from error
+
+
+ENGINE = [Extension(name, sources=[]) for name in (*COMPILED["COMPILED_MODULES"], COMPILED["GROUP"] + "__mypyc")]
+"""The engine's extensions by name: mypyc's module shims and the group's shared library (yk_cli/compiled.py looks
+for the same files). BuildExt fills them in from mypycify when it runs: pip runs this file for the build's
+requirements and metadata too, and setuptools needs the extensions' names before build_ext runs."""
 
 
 class BuildExt(build_ext):
-    """build_ext that drops the whole compiled engine when any of its modules fails to build (each is optional to
-    setuptools, which warns and goes on; a half-built engine is removed, stale copies from earlier builds too)."""
+    """build_ext that fills in the engine's extensions when it runs, and removes every engine module it built when
+    any extension fails to build (stale copies from earlier builds too)."""
 
     def run(self) -> None:
-        self.engine_failure: Exception | None = None
-        super().run()
-        failed = self.engine_failure
-        if failed is not None:
-            print(f"yk: compiling the engine failed ({failed}): the engine stays Python", file=sys.stderr)
-        for ext in self.extensions:
-            if ext is not YAMLEVENTS:
-                for path in self._outputs(ext):
-                    if not os.path.exists(path):
-                        continue
-                    if failed is not None:
-                        os.remove(path)
-                    else:
-                        # built now, or skipped as up to date with the C just generated from the sources: either
-                        # way as new as the sources (yk_cli/compiled.py runs the sources of an older build)
-                        os.utime(path)
+        if not COMPILE:
+            super().run()  # (nothing to build; the engine modules of an earlier editable build are left as they are)
+            return
+        try:
+            self._fill_in_engine()
+            super().run()
+        except BaseException as error:
+            self._remove_engine()
+            env = COMPILED["COMPILE_ENV"]
+            print(
+                f"yk: compiling failed ({error}); {env}=1 needs a C compiler, Python's headers and mypy. Without {env}"
+                " yk installs its Python engine: the same program, only slower",
+                file=sys.stderr,
+            )
+            raise
+        for path in self._engine_outputs():
+            # built now, or skipped as up to date with the C just generated from the sources: either way as new as
+            # the sources (yk_cli/compiled.py runs the sources of an older build)
+            os.utime(path)
 
-    def build_extension(self, ext: Extension) -> None:
-        if ext is YAMLEVENTS:
-            super().build_extension(ext)
-        elif self.engine_failure is None:  # (after one failure the rest is skipped: it would be removed anyway)
-            try:
-                super().build_extension(ext)
-            except Exception as error:  # a compiler's failure has many types; the fallback is the same
-                self.engine_failure = error
-                raise
+    def _fill_in_engine(self) -> None:
+        placeholders = {ext.name: ext for ext in self.extensions if ext in ENGINE and not ext.sources}
+        if not placeholders:
+            return
+        built = {ext.name: ext for ext in engine_extensions()}
+        if set(built) != set(placeholders):
+            raise RuntimeError(f"mypyc's extensions {sorted(built)} are not the engine's {sorted(placeholders)}")
+        for name, ext in placeholders.items():
+            vars(ext).update({key: value for key, value in vars(built[name]).items() if not key.startswith("_")})
 
-    def _outputs(self, ext: Extension) -> list[str]:
-        """Where the extension's file lands: in the build folder and, for an editable install, beside its source."""
+    def _engine_outputs(self) -> list[str]:
+        """The engine's extension files that exist, in the build folder and, for an editable install, beside their
+        sources."""
         saved = self.inplace
         try:
             paths = []
-            for inplace in (False, True):
-                self.inplace = inplace
-                paths.append(self.get_ext_fullpath(ext.name))
-            return paths
+            for ext in ENGINE:
+                for inplace in (False, True):
+                    self.inplace = inplace
+                    paths.append(self.get_ext_fullpath(ext.name))
+            return [path for path in paths if os.path.exists(path)]
         finally:
             self.inplace = saved
 
+    def _remove_engine(self) -> None:
+        for path in self._engine_outputs():
+            os.remove(path)
 
-setup(ext_modules=[YAMLEVENTS, *engine_extensions()], cmdclass={"build_ext": BuildExt})
+
+setup(ext_modules=[YAMLEVENTS, *ENGINE] if COMPILE else [], cmdclass={"build_ext": BuildExt})

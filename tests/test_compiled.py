@@ -1,8 +1,9 @@
 """The engine compiled with mypyc (setup.py) and its Python sources (yk_cli/compiled.py): when each runs, and that
 both write the same bytes.
 
-The rest of the suite runs whichever engine the install has (compiled after `pip install -e .` with a C compiler);
-the comparisons here run the other one too, in subprocesses, and skip when nothing was compiled.
+The rest of the suite runs whichever engine the install has (compiled after `YK_COMPILE=1 pip install -e .`, as the
+test command installs; tests/test_install.py checks that it was); the comparisons here run the other one too, in
+subprocesses, and skip when nothing was compiled.
 """
 
 from __future__ import annotations
@@ -124,9 +125,26 @@ def test_version_says_which_engine_runs() -> None:
     assert (pure.returncode, pure.stdout) == (0, "yk 0.1.0 (engine in Python: YK_PURE_PYTHON is set)\n")
     plain = _yk("--version", pure=False).stdout
     reason = compiled.pure_reason({k: v for k, v in os.environ.items() if k != compiled.PURE_ENV})
+    hint = "; YK_COMPILE=1 pip install compiles it, for faster dry runs" if reason == "not compiled" else ""
     assert plain == (
-        "yk 0.1.0 (engine compiled with mypyc)\n" if not reason else f"yk 0.1.0 (engine in Python: {reason})\n"
+        "yk 0.1.0 (engine compiled with mypyc)\n" if not reason else f"yk 0.1.0 (engine in Python: {reason}{hint})\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("reason", "described"),
+    [
+        ("", "engine compiled with mypyc"),
+        ("not compiled", "engine in Python: not compiled; YK_COMPILE=1 pip install compiles it, for faster dry runs"),
+        ("YK_PURE_PYTHON is set", "engine in Python: YK_PURE_PYTHON is set"),
+        ("some compiled modules are missing", "engine in Python: some compiled modules are missing"),
+    ],
+)
+def test_only_an_install_without_the_engine_is_told_how_to_compile_it(
+    monkeypatch: pytest.MonkeyPatch, reason: str, described: str
+) -> None:
+    monkeypatch.setattr(compiled._FINDER, "reason", reason)
+    assert compiled.engine_description() == described
 
 
 @needs_compiled

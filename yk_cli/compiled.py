@@ -1,9 +1,11 @@
 """Which modules mypyc compiles at install time, and whether this process runs them or their Python sources.
 
-`pip install .` compiles the simulation engine with mypyc when it can (setup.py); the Python sources stay beside
-the compiled modules and are the same program. They are run instead, all of them (compiled modules call each
-other directly, so a mix is never safe), when YK_PURE_PYTHON is set, when any compiled module is missing, or when
-a source is newer than its compiled module (an editable install edited since it was built).
+`pip install .` compiles nothing: the wheel is pure Python and the engine runs as Python. With YK_COMPILE=1 in the
+environment of `pip install`, the build compiles the simulation engine with mypyc (setup.py; the build backend,
+_backend/yk_backend.py, then asks for mypy); the Python sources stay beside the compiled modules and are the same
+program. They are run instead, all of them (compiled modules call each other directly, so a mix is never safe), when
+YK_PURE_PYTHON is set, when any compiled module is missing, or when a source is newer than its compiled module (an
+editable install edited since it was built).
 """
 
 from __future__ import annotations
@@ -44,12 +46,39 @@ GROUP = "yk_cli.core.sim._engine"
 """mypyc's group name: its shared library is the module GROUP + "__mypyc" (inside the package)."""
 
 PURE_ENV = "YK_PURE_PYTHON"
-"""Set (to anything but an empty string) to run the Python sources: at build time nothing is compiled."""
+"""Set (to anything but an empty string) at run time to run the Python sources of a compiled install."""
+
+COMPILE_ENV = "YK_COMPILE"
+"""Set to 1 in the environment of `pip install` to compile the engine (and the YAML reader's C binding); unset, empty
+or 0, nothing is compiled (compile_requested)."""
+
+COMPILE_REQUIRES: tuple[str, ...] = ("mypy>=1.15",)
+"""What a build asked to compile needs besides setuptools and a C compiler (mypyc is part of mypy)."""
+
+_YES = frozenset({"1", "true", "yes", "on"})
+_NO = frozenset({"", "0", "false", "no", "off"})
+
+NOT_COMPILED = "not compiled"
+"""pure_reason of an install built without COMPILE_ENV."""
 
 STALE_SLACK = 2.0
 """Seconds a source may be newer than its compiled module (an install writes both, in any order)."""
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def compile_requested(environ: Mapping[str, str]) -> bool:
+    """Whether a build with this environment compiles the engine (COMPILE_ENV); a value that is neither yes nor no is
+    refused rather than guessed."""
+    value = environ.get(COMPILE_ENV, "")
+    if value.strip().lower() in _YES:
+        return True
+    if value.strip().lower() in _NO:
+        return False
+    raise ValueError(
+        f"{COMPILE_ENV}={value!r}: set it to 1 to compile yk's engine, or to 0 (or leave it unset) for the Python"
+        " engine"
+    )
 
 
 def _file_of(module: str, package_dir: str = _PACKAGE_DIR) -> str:
@@ -70,7 +99,7 @@ def pure_reason(environ: Mapping[str, str], package_dir: str = _PACKAGE_DIR) -> 
         return f"{PURE_ENV} is set"
     found = [_extension(_file_of(module, package_dir)) for module in (*COMPILED_MODULES, GROUP + "__mypyc")]
     if not any(found):
-        return "not compiled"
+        return NOT_COMPILED
     if not all(found):
         return "some compiled modules are missing"
     for module, extension in zip(COMPILED_MODULES, found, strict=False):
@@ -117,4 +146,8 @@ def install() -> None:
 def engine_description() -> str:
     """How this process runs the engine, for `yk --version` and the benchmarks."""
     reason = _FINDER.pure_reason()
-    return "engine compiled with mypyc" if not reason else f"engine in Python: {reason}"
+    if not reason:
+        return "engine compiled with mypyc"
+    if reason == NOT_COMPILED:
+        return f"engine in Python: {reason}; {COMPILE_ENV}=1 pip install compiles it, for faster dry runs"
+    return f"engine in Python: {reason}"
