@@ -176,7 +176,7 @@ class _Declined(Exception):
 
 class _Reread(Exception):
     """The text has anchors, aliases or tags, whose syntax libyaml and ruamel.yaml read differently (the characters
-    of an anchor's name, of a tag): ruamel.yaml's parser reads it."""
+    of an anchor's name, of a tag), or an empty value before an explicit `?` key: ruamel.yaml's parser reads it."""
 
 
 class _ParserError(Exception):
@@ -586,6 +586,11 @@ def _compose_events(
     """The end mark (line, column, index) of the last node read (a flow mapping's key, before an empty value)."""
     for kind, text, style, anchor, tag, line, col, index, end_line, end_col, end_index in events:
         if empty is not None:
+            before = index - 1
+            while before >= 0 and text_of[before] == " ":
+                before -= 1
+            if before >= 0 and text_of[before] == "?":  # an explicit key next: ruamel.yaml places the value
+                raise _Reread  # after its `?`, libyaml at the key itself
             here = (line, col) if line <= last_line else (last_line, last_column)
             empty.span = spans(here, here)
             empty = None
