@@ -386,8 +386,14 @@ def test_max_headroom_at_every_level_names_the_queue() -> None:
             codes.QUEUE_MAX,
             "queue max reached at root.parent: {memory: 30} of max {memory: 30} in use, the ask needs {memory: 5}",
         ),
-        "t5": (codes.CLUSTER_FULL, "the cluster is full: {memory: 50} of {memory: 50} in use, the ask needs {memory: 5}"),
-        "t6": (codes.CLUSTER_FULL, "the cluster is full: {memory: 50} of {memory: 50} in use, the ask needs {memory: 5}"),
+        "t5": (
+            codes.CLUSTER_FULL,
+            "the cluster is full: {memory: 50} of {memory: 50} in use, the ask needs {memory: 5}",
+        ),
+        "t6": (
+            codes.CLUSTER_FULL,
+            "the cluster is full: {memory: 50} of {memory: 50} in use, the ask needs {memory: 5}",
+        ),
     }
 
 

@@ -531,7 +531,7 @@ def test_corpus_file_list_is_not_empty() -> None:
 
 
 def test_an_empty_value_before_an_explicit_key_is_placed_as_ruamel_places_it() -> None:
-    """Found by test_random_edits_of_real_configs: libyaml puts the empty value of `c:` at the key after `?`, ruamel.yaml
-    right after the `?`."""
+    """Found by test_random_edits_of_real_configs: libyaml puts the empty value of `c:` at the key after `?`,
+    ruamel.yaml right after the `?`."""
     agrees('a:\n  b: 1\n  c:\n  ? cpu: "8"\n    e: 1\n  d: 3\n')
     agrees("c:\n?   x\n: 1\n")
