@@ -325,7 +325,8 @@ def headroom_failure(state: RunState, leaf: QState, ask: AskState) -> tuple[str,
         wanted = format_resource({state.types[i]: ask.size[i] for i in short})
         if queue.parent is None:
             return codes.CLUSTER_FULL, f"the cluster is full: {used} of {limit} in use, the ask needs {wanted}"
-        return codes.QUEUE_MAX, f"queue max reached at {queue.path}: {used} of max {limit} in use, the ask needs {wanted}"
+        message = f"queue max reached at {queue.path}: {used} of max {limit} in use, the ask needs {wanted}"
+        return codes.QUEUE_MAX, message
     return None
 
 
