@@ -54,6 +54,7 @@ def _display(name: str) -> str:
 def load_side(spec: str) -> Side:
     """Load one config (file, '-', ConfigMap or git:REV:PATH); a usage error when it cannot be read."""
     from yk_cli.commands.project import active_project
+    from yk_cli.commands.tree import builtin_default
     from yk_cli.core.diagnostics import Level
     from yk_cli.core.diff.config_diff import ConfigSide
     from yk_cli.core.yamldoc import SourceMap
@@ -66,6 +67,9 @@ def load_side(spec: str) -> Side:
     except InputError as err:
         raise fail_usage(str(err)) from None
     configs = [c for c in result.configs if c.decoded and c.config.partitions]
+    if not configs:
+        default = builtin_default(result)  # an empty config: YuniKorn runs its built-in default
+        configs = [default] if default is not None else []
     partitions = configs[0].config.partitions if configs else ()
     source_map = configs[0].source_map if configs else SourceMap()
     refused = not configs or any(p.level == Level.ERROR for p in result.problems)

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from yk_cli.core.config import PartitionConfig
     from yk_cli.core.queues import Queue, QueueTree
     from yk_cli.core.workload import Application, Workload
-    from yk_cli.load.config import LoadedConfig
+    from yk_cli.load.config import LoadedConfig, LoadResult
 
 TREE_FORMATS = ("text", "json", "markdown", "mermaid")
 
@@ -50,6 +50,23 @@ class Inputs:
         return f"{self.config.file}:{span.line}" if span is not None else ""
 
 
+def builtin_default(result: LoadResult) -> LoadedConfig | None:
+    """YuniKorn's built-in default queue config, when a file makes YuniKorn use it (empty, or a yunikorn-configs
+    ConfigMap without the queue config key: the no-queue-config warning says so); else None."""
+    from yk_cli.core.config import SchedulerConfig
+    from yk_cli.core.placement import default_partition
+    from yk_cli.core.yamldoc import SourceMap
+    from yk_cli.load.config import LoadedConfig
+    from yk_cli.load.unclassified import DEFAULT_CONFIG
+
+    if any(p.level == Level.ERROR for p in result.problems):
+        return None
+    if not any(p.rule == "no-queue-config" and p.message.endswith(DEFAULT_CONFIG) for p in result.problems):
+        return None
+    config = SchedulerConfig(partitions=(default_partition(),))
+    return LoadedConfig(result.file, "YuniKorn's built-in default", None, config, SourceMap(), True)
+
+
 def prepare_inputs(
     config_name: str, workload_name: str | None, partition_name: str | None, quiet: bool = False
 ) -> Inputs:
@@ -62,6 +79,7 @@ def prepare_inputs(
     from yk_cli.core.workload_checks import may_create_queues
     from yk_cli.load.config import load_config
     from yk_cli.load.source import InputError
+    from yk_cli.load.unclassified import DEFAULT_CONFIG
     from yk_cli.load.workload import read_workload
 
     if config_name == "-" and workload_name == "-":
@@ -83,9 +101,14 @@ def prepare_inputs(
         raise Exit(EXIT_PROBLEMS)
     configs = [c for c in result.configs if c.decoded and c.config.partitions]
     if not configs:
-        report(problems, texts, 1)
-        echo_error(f"yk: error: {result.file} defines no partition")
-        raise Exit(EXIT_PROBLEMS)
+        default = builtin_default(result)
+        if default is None:
+            report(problems, texts, 1)
+            echo_error(f"yk: error: {result.file} defines no partition")
+            raise Exit(EXIT_PROBLEMS)
+        configs = [default]
+        if not quiet:
+            echo_error(f"yk: note: {result.file} holds no queue config: {DEFAULT_CONFIG}")
     config = configs[0]
     partitions = {p.display_name: p for p in config.config.partitions}
     loaded = None
