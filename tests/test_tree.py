@@ -271,7 +271,8 @@ def test_the_program_prints_what_the_command_prints(run_yk, args: tuple[str, ...
 def test_the_fast_path_leaves_help_and_odd_arguments_to_typer() -> None:
     from yk_cli.commands.tree import fast_path
 
-    for args in ([], ["--help"], ["a.yaml", "b.yaml"], ["a.yaml", "-w"], ["a.yaml", "-fjson"], ["a", "--bogus"]):
+    three = ["a.yaml", "b.yaml", "c.yaml"]
+    for args in ([], ["--help"], three, ["a.yaml", "-w"], ["a.yaml", "-fjson"], ["a", "--bogus"]):
         assert fast_path(args) is None
 
 

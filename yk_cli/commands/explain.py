@@ -9,10 +9,12 @@ import typer
 from yk_cli.cli import config_size, fail_usage, write_stdout
 from yk_cli.commands.application import YkCommand, app
 from yk_cli.commands.options import (
+    ClusterOption,
     MaxSizeOption,
     NoConfigOption,
     ProjectConfigOption,
     QuietOption,
+    WorkloadOption,
     WorkloadPartitionOption,
     YunikornVersionOption,
 )
@@ -27,20 +29,33 @@ EXPLAIN_FORMATS = ("text", "json", "markdown")
 @app.command(cls=YkCommand)
 def explain(
     config: Annotated[
-        str,
-        typer.Argument(metavar="CONFIG", help="Queue config: queues.yaml, a ConfigMap or a List; '-' for stdin."),
-    ],
+        Optional[str],
+        typer.Argument(
+            metavar="CONFIG",
+            help="Queue config: queues.yaml, a ConfigMap or a List; '-' for stdin. Optional with --cluster.",
+        ),
+    ] = None,
     workload: Annotated[
-        str, typer.Argument(metavar="WORKLOAD", help="Workload file: nodes, applications, asks; '-' for stdin.")
-    ],
+        Optional[str],
+        typer.Argument(
+            metavar="WORKLOAD",
+            help="Workload file: nodes, applications, asks; '-' for stdin. Leave out with -w/--workload or --cluster.",
+        ),
+    ] = None,
     ask_a: Annotated[
-        str,
-        typer.Argument(metavar="ASK_A", help="An ask name, or application/ask; alone: any pod (ask or allocation)."),
-    ],
+        Optional[str],
+        typer.Argument(
+            metavar="ASK_A",
+            help="An ask name, or application/ask (a dump's pods: namespace/pod, or application/namespace/pod); "
+            "alone: any pod (ask or allocation).",
+        ),
+    ] = None,
     ask_b: Annotated[
         Optional[str],
         typer.Argument(metavar="ASK_B", help="Another ask; leave out to explain preemption of ASK_A instead."),
     ] = None,
+    workload_option: WorkloadOption = None,
+    cluster: ClusterOption = None,
     fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text, json or markdown.")] = "text",
     yunikorn_version: YunikornVersionOption = "1.8",
     partition: WorkloadPartitionOption = None,
@@ -58,42 +73,81 @@ def explain(
     With one pod only: whether it was preempted and by whom, every preemption try that looked at it with the
     verdict, the law of YuniKorn's preemption design behind it and the config line; for an ask, its own tries.
 
+    Inputs: CONFIG WORKLOAD ASK_A [ASK_B]; CONFIG -w WORKLOAD ASK_A [ASK_B]; or --cluster DUMP [CONFIG] ASK_A
+    [ASK_B], the dump as the workload (and, without CONFIG, its yunikorn-configs ConfigMap or YuniKorn's built-in
+    default as the queue config). With --cluster, two arguments are CONFIG and ASK_A when the first is a file ('-'
+    for stdin), else two asks.
+
     Example: yk explain queues.yaml workload.yaml a1-p8 b1-p9"""
     from yk_cli.cli import check_format
     from yk_cli.load.source import collector_paused
 
     check_format(fmt, EXPLAIN_FORMATS)
+    given = [a for a in (config, workload, ask_a, ask_b) if a is not None]
+    files, first, second = explain_arguments(given, workload_option, cluster)
     with project_options(project_config, no_config), config_size(max_size), collector_paused():
-        if ask_b is None:
-            write_stdout((run_pod_story(config, workload, ask_a, fmt, yunikorn_version, partition, quiet),))
+        if second is None:
+            text = run_pod_story(files[0], files[1], first, fmt, yunikorn_version, partition, quiet, cluster)
         else:
-            write_stdout((run_explain(config, workload, ask_a, ask_b, fmt, yunikorn_version, partition, quiet),))
+            text = run_explain(files[0], files[1], first, second, fmt, yunikorn_version, partition, quiet, cluster)
+        write_stdout((text,))
+
+
+def explain_arguments(
+    given: list[str], workload_option: str | None, cluster: str | None
+) -> tuple[tuple[str | None, str | None], str, str | None]:
+    """(CONFIG, WORKLOAD), ASK_A and ASK_B from the positional arguments: CONFIG WORKLOAD ASK_A [ASK_B]; with
+    -w/--workload, CONFIG ASK_A [ASK_B]; with --cluster, [CONFIG] ASK_A [ASK_B] (two arguments are CONFIG and ASK_A
+    when the first is a file, else two asks). A usage error for anything else, or for a workload given twice."""
+    from yk_cli.commands.tree import CLUSTER_AND_WORKLOAD, WORKLOAD_TWICE, is_file_argument
+
+    if cluster is not None and workload_option is not None:
+        raise fail_usage(CLUSTER_AND_WORKLOAD)
+    if cluster is not None:
+        if len(given) == 3 and is_file_argument(given[1]):
+            raise fail_usage(CLUSTER_AND_WORKLOAD)
+        if len(given) == 3 or (len(given) == 2 and is_file_argument(given[0])):
+            return (given[0], None), given[1], given[2] if len(given) == 3 else None
+        if len(given) in (1, 2):
+            return (None, None), given[0], given[1] if len(given) == 2 else None
+        raise fail_usage("with --cluster DUMP give [CONFIG] ASK_A [ASK_B]: " + _count(given))
+    if workload_option is not None:
+        if len(given) == 4 or (len(given) == 3 and is_file_argument(given[1])):
+            raise fail_usage(WORKLOAD_TWICE)
+        if len(given) in (2, 3):
+            return (given[0], workload_option), given[1], given[2] if len(given) == 3 else None
+        raise fail_usage("with -w/--workload give CONFIG ASK_A [ASK_B]: " + _count(given))
+    if len(given) in (3, 4):
+        return (given[0], given[1]), given[2], given[3] if len(given) == 4 else None
+    raise fail_usage(
+        "give CONFIG WORKLOAD ASK_A [ASK_B] (or -w/--workload PATH or --cluster DUMP for the workload): "
+        + _count(given)
+    )
+
+
+def _count(given: list[str]) -> str:
+    return f"{len(given)} argument{'' if len(given) == 1 else 's'} given"
 
 
 def run_pod_story(
-    config: str,
-    workload: str,
+    config: str | None,
+    workload: str | None,
     pod: str,
     fmt: str = "text",
     yunikorn_version: str = "1.8",
     partition: str | None = None,
     quiet: bool = False,
+    cluster: str | None = None,
 ) -> str:
     """Load, run the dry run with every preemption candidate recorded, and tell the pod's story."""
     from yk_cli.commands.simulate import located
-    from yk_cli.core.explain_preemption import UnknownPod, pod_story
+    from yk_cli.core.explain_preemption import UnknownPod, pod_story, pods_named
     from yk_cli.core.sim.run import SimulationOptions, simulate
     from yk_cli.report import pod_story as render
 
-    inputs = _inputs(config, workload, yunikorn_version, partition, quiet)
+    inputs = _inputs(config, workload, yunikorn_version, partition, quiet, cluster)
     assert inputs.workload is not None
-    app_id, _, name = pod.rpartition("/")
-    named = [
-        (app.id, ask.name)
-        for app in inputs.workload.applications
-        for ask in app.asks
-        if ask.name == name and (not app_id or app.id == app_id)
-    ]
+    named = pods_named(pod, [(app.id, ask.name) for app in inputs.workload.applications for ask in app.asks])
     watched = named[0] if len(named) == 1 else None
     options = SimulationOptions(yunikorn_version=yunikorn_version, explain_preemption=True, watch_nodes=watched)
     trace = located(simulate(inputs.partition, inputs.tree, inputs.workload, options), inputs.locate)
@@ -101,7 +155,7 @@ def run_pod_story(
         story = pod_story(trace, inputs.tree, pod)
     except UnknownPod as err:
         raise fail_usage(str(err)) from None
-    source = f"{_display(config)} + {_display(workload)}"
+    source = inputs.source
     name = inputs.partition.display_name
     gaps = trace.unmodelled
     if fmt == "json":
@@ -114,28 +168,29 @@ def run_pod_story(
 
 
 def run_explain(
-    config: str,
-    workload: str,
+    config: str | None,
+    workload: str | None,
     ask_a: str,
     ask_b: str,
     fmt: str = "text",
     yunikorn_version: str = "1.8",
     partition: str | None = None,
     quiet: bool = False,
+    cluster: str | None = None,
 ) -> str:
     """Load, check, explain and render; problems go to stderr like `yk validate` (Exit on errors)."""
     from yk_cli.core.explain import UnknownAsk
     from yk_cli.core.explain import explain as why
     from yk_cli.core.unmodelled import unmodelled
 
-    inputs = _inputs(config, workload, yunikorn_version, partition, quiet)
+    inputs = _inputs(config, workload, yunikorn_version, partition, quiet, cluster)
     assert inputs.workload is not None
     try:
         explanation = why(inputs.partition, inputs.tree, inputs.workload, ask_a, ask_b, yunikorn_version)
     except UnknownAsk as err:
         hint = f" (did you mean {' or '.join(err.suggestions)}?)" if err.suggestions else ""
         raise fail_usage(f"{err}{hint}") from None
-    source = f"{_display(config)} + {_display(workload)}"
+    source = inputs.source
     queues = inputs.tree.queues
     gaps = unmodelled(inputs.partition, inputs.tree, inputs.workload)
     name = inputs.partition.display_name
@@ -152,16 +207,29 @@ def run_explain(
     return explain_text.render(explanation, source, name, queues, inputs.locate, gaps)
 
 
-def _inputs(config: str, workload: str, yunikorn_version: str, partition: str | None, quiet: bool) -> Inputs:
-    """Check the YuniKorn version (a usage error), then load and check the config and the workload."""
-    from yk_cli.commands.tree import prepare_inputs
+def _inputs(
+    config: str | None,
+    workload: str | None,
+    yunikorn_version: str,
+    partition: str | None,
+    quiet: bool,
+    cluster: str | None = None,
+) -> Inputs:
+    """Check the YuniKorn version (a usage error), then load and check the config and the workload (or the
+    --cluster dump); the inputs' source names them as the reports show it."""
+    from yk_cli.commands.tree import load_inputs
     from yk_cli.core.sim.run import version_tuple
 
     try:
         version_tuple(yunikorn_version)
     except ValueError as err:
         raise fail_usage(str(err)) from None
-    return prepare_inputs(config, workload, partition, quiet)
+    if cluster is None and (config is None or workload is None):
+        raise fail_usage("give CONFIG and WORKLOAD, or --cluster DUMP")
+    inputs = load_inputs(config, workload, cluster, partition, quiet)
+    if cluster is None:
+        inputs.source = f"{_display(config or '')} + {_display(workload or '')}"
+    return inputs
 
 
 def _display(name: str) -> str:

@@ -34,3 +34,22 @@ CiFormatOption = Annotated[
         help="text, json, github or sarif (github is the default under GitHub Actions).",
     ),
 ]
+ClusterOption = Annotated[
+    Optional[str],
+    typer.Option(
+        "--cluster",
+        metavar="DUMP",
+        help="A `kubectl get nodes,pods,priorityclasses -A -o yaml` dump ('-' for stdin) as the workload. Its "
+        "yunikorn-configs queues.yaml is the queue config (YuniKorn's built-in default without one), unless CONFIG "
+        "is given. No WORKLOAD with it.",
+    ),
+]
+WorkloadOption = Annotated[
+    Optional[str],
+    typer.Option(
+        "--workload",
+        "-w",
+        metavar="PATH",
+        help="Workload file: nodes, applications, asks; '-' for stdin (or give it as WORKLOAD).",
+    ),
+]

@@ -8,10 +8,12 @@ import typer
 
 from yk_cli.commands.application import YkCommand, app
 from yk_cli.commands.options import (
+    ClusterOption,
     MaxSizeOption,
     NoConfigOption,
     ProjectConfigOption,
     QuietOption,
+    WorkloadOption,
     WorkloadPartitionOption,
 )
 from yk_cli.commands.priorities import print_priorities
@@ -30,11 +32,20 @@ AtOption = Annotated[
 @app.command(cls=YkCommand)
 def priorities(
     config: Annotated[
-        str, typer.Argument(metavar="CONFIG", help="Queue config: queues.yaml, a ConfigMap or a List; '-' for stdin.")
-    ],
+        Optional[str],
+        typer.Argument(
+            metavar="CONFIG",
+            help="Queue config: queues.yaml, a ConfigMap or a List; '-' for stdin. Optional with --cluster.",
+        ),
+    ] = None,
     workload: Annotated[
-        str, typer.Argument(metavar="WORKLOAD", help="Workload file: nodes, applications, asks; '-' for stdin.")
-    ],
+        Optional[str],
+        typer.Argument(
+            metavar="WORKLOAD", help="Workload file: nodes, applications, asks; '-' for stdin (or -w/--workload)."
+        ),
+    ] = None,
+    workload_option: WorkloadOption = None,
+    cluster: ClusterOption = None,
     fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text, json or markdown.")] = "text",
     partition: WorkloadPartitionOption = None,
     at: AtOption = None,
@@ -51,5 +62,10 @@ def priorities(
     The state is that of one virtual time, --at (default 0s, the start of the run, before any scheduling): asks that
     arrive later are listed apart; at a later time it is the dry run's (what yk simulate has done by then).
 
+    With --cluster DUMP, a kubectl dump is the workload and its yunikorn-configs ConfigMap (or YuniKorn's built-in
+    default) the queue config, unless CONFIG is given.
+
     Example: yk priorities queues.yaml workload.yaml --format json"""
-    print_priorities(config, workload, fmt, partition, max_size, quiet, project_config, no_config, at)
+    print_priorities(
+        config, workload, fmt, partition, max_size, quiet, project_config, no_config, at, cluster, workload_option
+    )

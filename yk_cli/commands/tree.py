@@ -3,8 +3,9 @@ what each queue holds and its current priority). Also the input handling `yk pri
 
 from __future__ import annotations
 
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -41,9 +42,15 @@ class Inputs:
     workload: Workload | None = None
     placed: list[tuple[Application, Queue]] = field(default_factory=list)
     rejected: list[tuple[Application, str]] = field(default_factory=list)
+    source: str = ""
+    """What the inputs are, as reports name them ('' when the commands name the files themselves)."""
+    locator: Callable[[Path], str] | None = None
+    """`file:line` of a document path when the config is not the one loaded here (--cluster)."""
 
     def locate(self, path: Path) -> str:
         """`file:line` of a document path in the queue config ('' when it is not there)."""
+        if self.locator is not None:
+            return self.locator(path)
         if not path:
             return ""
         span = self.config.source_map.span(path, "value")
@@ -74,7 +81,6 @@ def prepare_inputs(
     shows them, warnings alone as one summary line (none when quiet). The project config (.yk.yaml) gives the
     ConfigMap key (policy-group) and hides what it disables or ignores."""
     from yk_cli.commands.project import active_project
-    from yk_cli.core.placement import place
     from yk_cli.core.queues import build_queue_tree
     from yk_cli.core.workload_checks import may_create_queues
     from yk_cli.load.config import load_config
@@ -144,17 +150,77 @@ def prepare_inputs(
         raise Exit(EXIT_PROBLEMS)
     inputs = Inputs(config, partition, build_queue_tree(partition))
     if loaded is not None:
-        inputs.workload = loaded.workload
-        for application in loaded.workload.applications:
-            placement = place(partition, inputs.tree, application)
-            leaf = inputs.tree.get(placement.queue_path) if placement.queue_path else None
-            if leaf is None:
-                reason = placement.reason or "no queue"
-                inputs.rejected.append((application, reason))
-                echo_error(f"yk: warning: application {application.id} is not placed: {reason}")
-            else:
-                inputs.placed.append((application, leaf))
+        _place_workload(inputs, loaded.workload)
     return inputs
+
+
+def _place_workload(inputs: Inputs, workload: Workload) -> None:
+    """Place every application of the workload in the inputs' tree (a warning for each one that is not placed)."""
+    from yk_cli.core.placement import place
+
+    inputs.workload = workload
+    for application in workload.applications:
+        placement = place(inputs.partition, inputs.tree, application)
+        leaf = inputs.tree.get(placement.queue_path) if placement.queue_path else None
+        if leaf is None:
+            reason = placement.reason or "no queue"
+            inputs.rejected.append((application, reason))
+            echo_error(f"yk: warning: application {application.id} is not placed: {reason}")
+        else:
+            inputs.placed.append((application, leaf))
+
+
+def cluster_inputs(dump: str, config: str | None, partition_name: str | None, quiet: bool = False) -> Inputs:
+    """A kubectl dump as the workload, with CONFIG, else its yunikorn-configs ConfigMap's queue config, else
+    YuniKorn's built-in default: loaded and checked exactly as `yk simulate --cluster` does (Exit on problems)."""
+    from yk_cli.commands.simulate import load_cluster_scenario
+    from yk_cli.core.config import SchedulerConfig
+    from yk_cli.core.queues import build_queue_tree
+    from yk_cli.core.yamldoc import SourceMap
+    from yk_cli.load.config import LoadedConfig
+
+    scenario = load_cluster_scenario(dump, config, partition_name, quiet)
+    shown = "<stdin>" if dump == "-" else dump
+    config_of = SchedulerConfig(partitions=(scenario.partition,))
+    loaded = LoadedConfig(shown, "--cluster", None, config_of, SourceMap(), True)
+    inputs = Inputs(loaded, scenario.partition, build_queue_tree(scenario.partition), source=scenario.source)
+    inputs.locator = scenario.locate or (lambda path: "")
+    _place_workload(inputs, scenario.workload)
+    return inputs
+
+
+WORKLOAD_TWICE = "give the workload once: WORKLOAD or -w/--workload PATH, not both"
+CLUSTER_AND_WORKLOAD = "give WORKLOAD or --cluster DUMP, not both"
+
+
+def one_workload(
+    positional: str | None, option: str | None, cluster: str | None = None, with_cluster: str = CLUSTER_AND_WORKLOAD
+) -> str | None:
+    """The workload given as the positional WORKLOAD or as -w/--workload (a usage error when both are, or when a
+    --cluster DUMP is given too: with_cluster is that message)."""
+    if positional is not None and option is not None:
+        raise fail_usage(WORKLOAD_TWICE)
+    workload = positional if positional is not None else option
+    if cluster is not None and workload is not None:
+        raise fail_usage(with_cluster)
+    return workload
+
+
+def load_inputs(
+    config: str | None, workload: str | None, cluster: str | None, partition: str | None, quiet: bool = False
+) -> Inputs:
+    """The inputs of tree, priorities and explain: CONFIG with an optional workload, or a --cluster DUMP with an
+    optional CONFIG."""
+    if cluster is not None:
+        return cluster_inputs(cluster, config, partition, quiet)
+    if config is None:
+        raise fail_usage("give a queue config (CONFIG), or --cluster DUMP")
+    return prepare_inputs(config, workload, partition, quiet)
+
+
+def is_file_argument(name: str) -> bool:
+    """Whether a positional argument names an input file ('-' is standard input) rather than, say, an ask."""
+    return name == "-" or os.path.isfile(name)
 
 
 def _has_errors(problems: list[Problem]) -> bool:
@@ -226,7 +292,7 @@ def color_wanted() -> bool:
 
 
 def print_tree(
-    config: str,
+    config: str | None,
     workload: str | None,
     partition: str | None,
     fmt: str,
@@ -236,25 +302,30 @@ def print_tree(
     project_config: str | None = None,
     no_config: bool = False,
     at: str | None = None,
+    cluster: str | None = None,
+    positional_workload: str | None = None,
 ) -> None:
-    """Check the format, load, print (Exit on problems)."""
+    """Check the format and the inputs given, load, print (Exit on problems)."""
     from yk_cli.commands.priorities import at_time
     from yk_cli.load.source import collector_paused
 
     check_format(fmt, TREE_FORMATS)
-    if at is not None and workload is None:
-        raise fail_usage("--at needs a workload (--workload W): it is the time of the workload's dry run")
+    workload = one_workload(positional_workload, workload, cluster)
+    if config is None and cluster is None:
+        raise fail_usage("give a queue config (CONFIG), or --cluster DUMP")
+    if at is not None and workload is None and cluster is None:
+        raise fail_usage("--at needs a workload (--workload W or --cluster DUMP): it is the time of its dry run")
     when = at_time(at)
     with project_options(project_config, no_config), config_size(max_size), collector_paused():
         color = color_wanted()
-        write_stdout(
-            (run_tree(config, workload, partition, fmt, color=color, quiet=quiet, set_only=set_only, at=when),)
-        )
+        text = run_tree(config, workload, partition, fmt, color, quiet, set_only, when, cluster)
+        write_stdout((text,))
 
 
 _VALUE_OPTIONS = {
     "--workload": "workload",
     "-w": "workload",
+    "--cluster": "cluster",
     "--partition": "partition",
     "--format": "fmt",
     "-f": "fmt",
@@ -265,31 +336,37 @@ _VALUE_OPTIONS = {
 
 
 def fast_path(args: Sequence[str]) -> int | None:
-    """Run `yk tree CONFIG [options]` without typer's parameter machinery: the exit status, or None when the
-    arguments need typer (help, odd options, not exactly one config)."""
+    """Run `yk tree [CONFIG] [WORKLOAD] [options]` without typer's parameter machinery: the exit status, or None
+    when the arguments need typer (help, odd options, no file or more than two)."""
     parsed = plain_arguments(args, _VALUE_OPTIONS, {**QUIET_FLAGS, **CONFIG_FLAGS, "--set-only": "set_only"})
-    if parsed is None or len(parsed[0]) != 1:
+    if parsed is None or len(parsed[0]) > 2 or not (parsed[0] or "cluster" in parsed[1]):
         return None
-    (config,), options = parsed
-    workload, partition, fmt = options.get("workload"), options.get("partition"), options.get("fmt", "text")
+    positional, options = parsed
+    files: list[str | None] = [*positional, None, None]
+
+    def text(name: str) -> str | None:
+        value = options.get(name)
+        return value if isinstance(value, str) else None
+
     flags = [options.get(name) is True for name in ("quiet", "set_only")]
-    project = options.get("project_config"), options.get("no_config") is True
-    at = options.get("at")
+    project = text("project_config"), options.get("no_config") is True
     return run_fast(
         print_tree,
-        config,
-        workload,
-        partition,
-        fmt,
-        options.get("max_size"),
+        files[0],
+        text("workload"),
+        text("partition"),
+        text("fmt") or "text",
+        text("max_size"),
         *flags,
         *project,
-        at if isinstance(at, str) else None,
+        text("at"),
+        text("cluster"),
+        files[1],
     )
 
 
 def run_tree(
-    config: str,
+    config: str | None,
     workload: str | None,
     partition: str | None,
     fmt: str,
@@ -297,16 +374,17 @@ def run_tree(
     quiet: bool = False,
     set_only: bool = False,
     at: int = 0,
+    cluster: str | None = None,
 ) -> str:
-    """Load, check and render the tree; with a workload, what is pending and running and the priorities at the
-    virtual time `at` (nanoseconds from the start; see core.snapshot). Problems go to stderr like `yk validate` (Exit
-    on errors)."""
+    """Load, check and render the tree; with a workload (or a --cluster dump), what is pending and running and the
+    priorities at the virtual time `at` (nanoseconds from the start; see core.snapshot). Problems go to stderr like
+    `yk validate` (Exit on errors)."""
     from yk_cli.core.queue_guarantee import queue_guarantees
     from yk_cli.core.snapshot import state_at
     from yk_cli.core.workload import queue_usage
     from yk_cli.report.tree_common import TreeView
 
-    inputs = prepare_inputs(config, workload, partition, quiet)
+    inputs = load_inputs(config, workload, cluster, partition, quiet)
     partition = inputs.partition.display_name
     if inputs.workload is None:
         view = TreeView(inputs.tree, partition, inputs.locate, rejected=inputs.rejected, set_only=set_only)

@@ -159,24 +159,26 @@ class Explanation:
 
 
 def find_ask(workload: Workload, name: str) -> tuple[Application, Ask]:
-    """The ask named `ask` or `application/ask`; raises UnknownAsk with close matches."""
-    app_id, _, ask_name = name.rpartition("/")
+    """The ask named `ask` or `application/ask` (a kubectl dump's: `namespace/pod` or `application/namespace/pod`);
+    raises UnknownAsk with close matches."""
+    asks = {(app.id, ask.name): (app, ask) for app in workload.applications for ask in app.asks}
+    full = [asks[pair] for pair in asks if f"{pair[0]}/{pair[1]}" == name]
+    bare = [asks[pair] for pair in asks if pair[1] == name]
+    if full or bare:
+        return (full or bare)[0]
     for app in workload.applications:
-        if app_id and app.id != app_id:
-            continue
-        for ask in app.asks:
-            if ask.name == ask_name:
-                return app, ask
-    for app in workload.applications:
-        if any(alloc.name == ask_name for alloc in app.allocations) and (not app_id or app.id == app_id):
+        if any(alloc.name == name or f"{app.id}/{alloc.name}" == name for alloc in app.allocations):
             raise UnknownAsk(f"{name!r} is an allocation already running in {app.id}, not a pending ask")
     names = [ask.name for app in workload.applications for ask in app.asks]
     names += [f"{app.id}/{ask.name}" for app in workload.applications for ask in app.asks]
     close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
-    if app_id and not any(app.id == app_id for app in workload.applications):
+    owner = next((app.id for app in workload.applications if name.startswith(f"{app.id}/")), None)
+    if owner is not None:
+        raise UnknownAsk(f"no ask {name[len(owner) + 1 :]!r} in application {owner}", close)
+    app_id = name.rpartition("/")[0]
+    if app_id and not any("/" in ask.name for app in workload.applications for ask in app.asks):  # a dump's: ns/pod
         raise UnknownAsk(f"no application {app_id!r} in the workload", close)
-    where = f"application {app_id}" if app_id else "the workload"
-    raise UnknownAsk(f"no ask {ask_name!r} in {where}", close)
+    raise UnknownAsk(f"no ask {name!r} in the workload", close)
 
 
 def explain(

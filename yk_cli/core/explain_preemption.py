@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from yk_cli.core import properties as props
@@ -63,12 +64,27 @@ class PodStory:
     """Every node's verdict on it when it was placed (or reserved a node), else at the end: when it is an ask."""
 
 
+def pods_named(name: str, pods: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The (application, pod) pairs `name` names, sorted: `application/pod` when it names any, else a bare pod name
+    (a pod of a kubectl dump is `namespace/pod`, its application/pod `application/namespace/pod`)."""
+    known = set(pods)
+    full = sorted((a, n) for a, n in known if f"{a}/{n}" == name)
+    return full or sorted((a, n) for a, n in known if n == name)
+
+
 def pod_story(trace: Trace, tree: QueueTree, name: str) -> PodStory:
     """Everything the run's preemption did about the pod named `name` or `application/name`."""
-    app_id, _, pod = name.rpartition("/")
+    known = {(e.application, e.ask) for e in trace.events} | {(p.application, p.ask) for p in trace.pending}
+    known |= {(c.application, c.allocation) for a in trace.attempts for c in a.candidates}
+    known |= {(v.application, v.allocation) for e in trace.events for v in e.victims}
+    matches = pods_named(name, known)
+    if not matches:
+        raise UnknownPod(f"no allocation or ask named {name!r} in the run")
+    if len(matches) > 1:
+        raise UnknownPod(f"{name!r} is ambiguous: " + ", ".join(f"{a}/{n}" for a, n in matches))
 
     def named(application: str, candidate: str) -> bool:
-        return candidate == pod and (not app_id or application == app_id)
+        return (application, candidate) == matches[0]
 
     preempted_by = next(
         (
@@ -87,14 +103,6 @@ def pod_story(trace: Trace, tree: QueueTree, name: str) -> PodStory:
     )
     tries = tuple(a for a in trace.attempts if named(a.application, a.ask))
     pending = next((p for p in trace.pending if named(p.application, p.ask)), None)
-    known = {(e.application, e.ask) for e in trace.events} | {(p.application, p.ask) for p in trace.pending}
-    known |= {(c.application, c.allocation) for a in trace.attempts for c in a.candidates}
-    known |= {(v.application, v.allocation) for e in trace.events for v in e.victims}
-    matches = sorted({(a, n) for a, n in known if named(a, n)})
-    if not matches:
-        raise UnknownPod(f"no allocation or ask named {name!r} in the run")
-    if len(matches) > 1:
-        raise UnknownPod(f"{name!r} is ambiguous: " + ", ".join(f"{a}/{n}" for a, n in matches))
     application, pod = matches[0]
     queue = ""
     if preempted_by is not None:
