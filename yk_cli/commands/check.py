@@ -47,6 +47,7 @@ def run_check_command(
     quiet: bool,
     project_config: str | None,
     no_config: bool,
+    workload_option: str | None = None,
 ) -> int:
     """Parse the options that need no input, then load, check and print; the exit status. When the policy or an
     input cannot be used, the json, github and sarif reports still come out, with those problems in them."""
@@ -57,8 +58,9 @@ def run_check_command(
         chosen = choose_format(fmt)
     except UsageError as err:
         raise fail_usage(str(err)) from None
-    if cluster is not None and workload is not None:
-        raise fail_usage("give WORKLOAD or --cluster DUMP, not both")
+    from yk_cli.commands.tree import one_workload
+
+    workload = one_workload(workload, workload_option, cluster)
     if policy == "-" and "-" in (config, workload, cluster):
         raise fail_usage("'-' (standard input) may be given only once")
     inputs = _Inputs(policy, config, workload, cluster, partition, chosen)
@@ -373,6 +375,8 @@ def _render(fmt: str, outcomes: list[Outcome], context: CheckContext, verbose: b
 
 _VALUE_OPTIONS = {
     "--cluster": "cluster",
+    "--workload": "workload",
+    "-w": "workload",
     "--format": "fmt",
     "-f": "fmt",
     "--partition": "partition",
@@ -412,6 +416,7 @@ def fast_path(args: Sequence[str]) -> int | None:
         options.get("quiet") is True,
         text("project_config"),
         options.get("no_config") is True,
+        text("workload"),
     )
 
 

@@ -9,7 +9,14 @@ import typer
 from yk_cli.cli import Exit
 from yk_cli.commands.application import YkCommand, app
 from yk_cli.commands.check import run_check_command
-from yk_cli.commands.options import CiFormatOption, MaxSizeOption, NoConfigOption, ProjectConfigOption, QuietOption
+from yk_cli.commands.options import (
+    CiFormatOption,
+    MaxSizeOption,
+    NoConfigOption,
+    ProjectConfigOption,
+    QuietOption,
+    WorkloadOption,
+)
 
 
 @app.command(cls=YkCommand)
@@ -22,8 +29,11 @@ def check(
     ],
     workload: Annotated[
         Optional[str],
-        typer.Argument(metavar="WORKLOAD", help="Workload file to dry-run for the dynamic assertions."),
+        typer.Argument(
+            metavar="WORKLOAD", help="Workload file to dry-run for the dynamic assertions (or -w/--workload)."
+        ),
     ] = None,
+    workload_option: WorkloadOption = None,
     cluster: Annotated[
         Optional[str],
         typer.Option(
@@ -76,5 +86,6 @@ def check(
         quiet,
         project_config,
         no_config,
+        workload_option,
     )
     raise Exit(code)

@@ -12,7 +12,7 @@ import typer
 
 from yk_cli.cli import Exit, config_size, fail_usage, write_stdout
 from yk_cli.commands.application import YkCommand, app
-from yk_cli.commands.options import MaxSizeOption, NoConfigOption, ProjectConfigOption
+from yk_cli.commands.options import MaxSizeOption, NoConfigOption, ProjectConfigOption, WorkloadOption
 from yk_cli.commands.project import project_options
 
 if TYPE_CHECKING:
@@ -169,8 +169,11 @@ def diff_command(
     new: Annotated[str, typer.Argument(metavar="NEW", help="The queue config after (same forms as OLD).")],
     workload: Annotated[
         Optional[str],
-        typer.Argument(metavar="WORKLOAD", help="A workload file: compares priorities and the two dry runs."),
+        typer.Argument(
+            metavar="WORKLOAD", help="A workload file: compares priorities and the two dry runs (or -w/--workload)."
+        ),
     ] = None,
+    workload_option: WorkloadOption = None,
     cluster: Annotated[
         Optional[str],
         typer.Option("--cluster", metavar="DUMP", help="A kubectl dump as the workload (instead of WORKLOAD)."),
@@ -231,6 +234,7 @@ def diff_command(
     Example: yk diff git:main:queues.yaml queues.yaml workload.yaml --format markdown"""
     from yk_cli.cli import check_format
     from yk_cli.commands.simulate import options_from
+    from yk_cli.commands.tree import one_workload
     from yk_cli.core.diff.verdict import DEFAULT, failing, parse_fail_on
     from yk_cli.load.source import collector_paused
     from yk_cli.report.diff_common import FORMATS
@@ -239,8 +243,7 @@ def diff_command(
     check_format(chosen, FORMATS)
     if timeline not in TIMELINE_BY:
         raise fail_usage(f"--timeline {timeline!r}: choose queue or node")
-    if workload is not None and cluster is not None:
-        raise fail_usage("give WORKLOAD or --cluster DUMP, not both")
+    workload = one_workload(workload, workload_option, cluster)
     if [old, new, workload, cluster].count("-") > 1:
         raise fail_usage("'-' (standard input) may be given only once")
     try:

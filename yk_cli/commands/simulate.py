@@ -240,6 +240,7 @@ def _cluster_config(config: str | None, dump: str, data: bytes, queues_yaml: str
 
 
 TIMELINE_BY = ("queue", "node")
+CLUSTER_AND_WORKLOAD = "--cluster DUMP is the workload: give CONFIG (optional) and the dump, not WORKLOAD"
 
 
 def print_simulation(
@@ -262,8 +263,11 @@ def print_simulation(
     quiet: bool = False,
     project_config: str | None = None,
     no_config: bool = False,
+    workload_option: str | None = None,
 ) -> None:
-    """Check the options, run and print (Exit on problems): `yk simulate` from typer or from the fast path."""
+    """Check the options, run and print (Exit on problems): `yk simulate` from typer or from the fast path. The
+    workload is the positional WORKLOAD or -w/--workload (workload_option)."""
+    from yk_cli.commands.tree import one_workload
     from yk_cli.load.source import collector_paused
 
     check_format(fmt, FORMATS)
@@ -273,8 +277,7 @@ def print_simulation(
         raise fail_usage("--starts is a text or markdown table; the JSON trace has the same facts (events, pending)")
     if starts and timeline is not None:
         raise fail_usage("give --starts or --timeline, not both")
-    if cluster is not None and workload is not None:
-        raise fail_usage("--cluster DUMP is the workload: give CONFIG (optional) and the dump, not WORKLOAD")
+    workload = one_workload(workload, workload_option, cluster, CLUSTER_AND_WORKLOAD)
     options = options_from(until, max_steps, yunikorn_version, explain_preemption)
     chosen = filter_from(queue, app_ids, pending_only, summary_only)
     with project_options(project_config, no_config), config_size(max_size), collector_paused():
@@ -293,6 +296,8 @@ _VALUE_OPTIONS = {
     "--partition": "partition",
     "--cluster": "cluster",
     "--max-size": "max_size",
+    "--workload": "workload",
+    "-w": "workload",
     **CONFIG_OPTIONS,
 }
 _FLAGS = {
@@ -342,6 +347,7 @@ def fast_path(args: Sequence[str]) -> int | None:
         options.get("quiet") is True,
         text("project_config"),
         options.get("no_config") is True,
+        text("workload"),
     )
 
 

@@ -12,6 +12,7 @@ from yk_cli.commands.options import (
     NoConfigOption,
     ProjectConfigOption,
     QuietOption,
+    WorkloadOption,
     WorkloadPartitionOption,
     YunikornVersionOption,
 )
@@ -49,8 +50,10 @@ def simulate(
         ),
     ] = None,
     workload: Annotated[
-        Optional[str], typer.Argument(metavar="WORKLOAD", help="Workload file: nodes, applications, asks.")
+        Optional[str],
+        typer.Argument(metavar="WORKLOAD", help="Workload file: nodes, applications, asks (or -w/--workload)."),
     ] = None,
+    workload_option: WorkloadOption = None,
     fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text, json or markdown.")] = "text",
     until: Annotated[
         Optional[str],
@@ -167,4 +170,5 @@ def simulate(
         quiet,
         project_config,
         no_config,
+        workload_option,
     )
