@@ -122,7 +122,7 @@ LOW = (-math.inf,)
 """Sorts before every node entry."""
 HIGH = (math.inf,)
 """Sorts after every node entry."""
-TRACKED = 64
+TRACKED = 128
 """Ask sizes whose first fitting node is remembered; further sizes are looked up from scratch."""
 
 
