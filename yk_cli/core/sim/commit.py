@@ -231,15 +231,16 @@ def complete(state: RunState, alloc: AllocState) -> None:
     _release(state, alloc)
 
 
-def preempt(state: RunState, found: Preemption) -> dict[AllocState, str]:
+def preempt(state: RunState, found: Preemption, changes: list[PriorityChange] | None = None) -> dict[AllocState, str]:
     """Apply a preemption: release the victims, reserve the node for the ask, mark the ask as having preempted.
 
-    Victims with restartOnPreemption come back at once as fresh asks of the same shape; returns their names.
+    Victims with restartOnPreemption come back at once as fresh asks of the same shape; returns their names (the
+    queue priorities their asks raise are recorded into changes if given).
     """
     for holder in found.cancelled:
         if holder.reserved is not None:
             unreserve(state, holder)
-    restarted = release_victims(state, found.victims)
+    restarted = release_victims(state, found.victims, changes)
     ask = found.ask
     ask.triggered = True
     preconditions.leave(state, ask)
@@ -256,9 +257,11 @@ def preempt(state: RunState, found: Preemption) -> dict[AllocState, str]:
     return restarted
 
 
-def release_victims(state: RunState, victims: Sequence[AllocState]) -> dict[AllocState, str]:
+def release_victims(
+    state: RunState, victims: Sequence[AllocState], changes: list[PriorityChange] | None = None
+) -> dict[AllocState, str]:
     """Release preempted allocations (the shim deletes the pods); victims with restartOnPreemption come back at once
-    as fresh asks of the same shape: returns their names."""
+    as fresh asks of the same shape: returns their names (the queue priorities they raise recorded into changes)."""
     restarted: dict[AllocState, str] = {}
     for victim in victims:
         victim.preempted = True
@@ -269,11 +272,11 @@ def release_victims(state: RunState, victims: Sequence[AllocState]) -> dict[Allo
         if state.gang is not None and victim.ask is not None and victim.ask.ask.placeholder:
             state.gang.on_victim(state, victim)
         if victim.restart:
-            restarted[victim] = _restart(state, victim).name
+            restarted[victim] = _restart(state, victim, changes).name
     return restarted
 
 
-def _restart(state: RunState, victim: AllocState) -> AskState:
+def _restart(state: RunState, victim: AllocState, changes: list[PriorityChange] | None) -> AskState:
     """A preempted pod with restartOnPreemption: its controller creates a fresh pod of the same shape now, named after
     the original pod and its restart count (etl-1.r1, then etl-1.r2 when etl-1.r1 is preempted in turn)."""
     state.restarts += 1
@@ -300,7 +303,7 @@ def _restart(state: RunState, victim: AllocState) -> AskState:
     )
     ask = AskState(spec, victim.app, victim.size, state.fit(victim.size), state.now)
     state.asks.append(ask)
-    arrive(state, ask)
+    arrive(state, ask, changes)
     return ask
 
 

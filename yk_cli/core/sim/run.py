@@ -414,7 +414,8 @@ class Simulation:
                 continue
             if not self._may_step(queue):
                 return
-            restarted = release_victims(state, outcome.victims)
+            changes: list[PriorityChange] = []
+            restarted = release_victims(state, outcome.victims, changes)
             victims = self._victims(outcome.victims, restarted)
             count = f"{len(victims)} victim" + ("s" if len(victims) != 1 else "")
             amount = format_resource(outcome.preemptable or {})
@@ -435,6 +436,7 @@ class Simulation:
                     priority=None,
                     node="",
                     resources=dict(outcome.preemptable or {}),
+                    priority_changes=tuple(c for c in changes if c.queue_path != "root"),
                     victims=victims,
                     reason=reason,
                 )
@@ -564,8 +566,9 @@ class Simulation:
         """Apply a preemption outcome (or, with release False, only mark its victims) and record it as one step
         naming every victim."""
         state, ask = self.state, found.ask
+        changes: list[PriorityChange] = []
         if release:
-            restarted = preempt(state, found)
+            restarted = preempt(state, found, changes)
         else:
             restarted = {}
             for victim in found.victims:
@@ -573,7 +576,7 @@ class Simulation:
         victims = self._victims(found.victims, restarted)
         count = f"{len(victims)} victim" + ("s" if len(victims) != 1 else "")
         reason = f"{why}node {found.node.name} reserved for the ask; {count} released"
-        self._emit(PREEMPT, ask.app, ask.name, ask.priority, found.node.name, ask.size, (), reason, victims)
+        self._emit(PREEMPT, ask.app, ask.name, ask.priority, found.node.name, ask.size, changes, reason, victims)
         return self.events[-1]
 
     def _required_preemptions(self, held: list[tuple[Preemption, TraceEvent]]) -> bool:
