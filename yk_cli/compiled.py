@@ -151,3 +151,9 @@ def engine_description() -> str:
     if reason == NOT_COMPILED:
         return f"engine in Python: {reason}; {COMPILE_ENV}=1 pip install compiles it, for faster dry runs"
     return f"engine in Python: {reason}"
+
+
+def not_compiled() -> bool:
+    """Whether this install compiled nothing (a plain `pip install`), so that the engine runs as Python; False when
+    it is compiled, or runs as Python by choice (YK_PURE_PYTHON) or because a build is stale."""
+    return _FINDER.pure_reason() == NOT_COMPILED
