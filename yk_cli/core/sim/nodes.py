@@ -164,8 +164,7 @@ class NodeIndex:
         self._firsts: list[NodeEntry] = []
         self._count_nodes = 0
         self._sizes: dict[tuple[int, ...], SizeRecord] = {}
-        """size -> [first fit or None, bound, fit pairs, fitting nodes per block, none fit per block, size, bit, the
-        ranks of the nodes whose static predicates its asks pass (None: every node)]."""
+        """size -> what the index remembers of it (at most TRACKED sizes)."""
         self.dead: set[tuple[int, ...]] = set()
         """Sizes no node in the index can hold right now."""
         self._untracked_dead: set[tuple[int, ...]] = set()
