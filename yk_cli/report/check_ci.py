@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from yk_cli.core.assertions.model import KIND_SUMMARIES, Outcome
 from yk_cli.core.diagnostics import Level, Problem, Span
 from yk_cli.core.rules import Rule
-from yk_cli.report import jsonout, sarif
+from yk_cli.report import sarif
 from yk_cli.report.check_common import POLICY_ERROR, CheckContext, failure_line, summary_line, title
 from yk_cli.report.github import annotation, escape_data, escape_property
 from yk_cli.report.locations import artifact_uri, relative_path, span_of
@@ -110,26 +110,7 @@ def render_sarif(outcomes: list[Outcome], context: CheckContext, version: str, b
                 "partialFingerprints": {sarif.FINGERPRINT_KEY: f"{digest}:{seen[digest]}"},
             }
         )
-    log = {
-        "$schema": sarif.SCHEMA_URI,
-        "version": sarif.SARIF_VERSION,
-        "runs": [
-            {
-                "tool": {
-                    "driver": {
-                        "name": sarif.TOOL_NAME,
-                        "version": version,
-                        "semanticVersion": version,
-                        "informationUri": sarif.INFORMATION_URI,
-                        "rules": rules,
-                    }
-                },
-                "columnKind": "unicodeCodePoints",
-                "results": results,
-            }
-        ],
-    }
-    return jsonout.document(log)
+    return sarif.log_document(version, rules, results)
 
 
 def _physical(uri: str, relative: bool, span: Span) -> dict[str, object]:

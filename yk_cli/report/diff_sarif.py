@@ -9,7 +9,7 @@ from yk_cli.core.diagnostics import Level, Problem, format_path
 from yk_cli.core.diff.model import Diff
 from yk_cli.core.diff.verdict import FailOn
 from yk_cli.core.rules import Rule, all_rules
-from yk_cli.report import jsonout, sarif
+from yk_cli.report import sarif
 from yk_cli.report.diff_common import NOTE_RULES, Note, change_notes, order_notes, summary_note
 from yk_cli.report.locations import artifact_uri, span_of
 
@@ -80,23 +80,4 @@ def render(diff: Diff, fail_on: list[FailOn], failing: list[FailOn], version: st
                 "partialFingerprints": {sarif.FINGERPRINT_KEY: f"{digest}:{seen[digest]}"},
             }
         )
-    log = {
-        "$schema": sarif.SCHEMA_URI,
-        "version": sarif.SARIF_VERSION,
-        "runs": [
-            {
-                "tool": {
-                    "driver": {
-                        "name": sarif.TOOL_NAME,
-                        "version": version,
-                        "semanticVersion": version,
-                        "informationUri": sarif.INFORMATION_URI,
-                        "rules": [_descriptor(rule) for rule in rules.values()],
-                    }
-                },
-                "columnKind": "unicodeCodePoints",
-                "results": results,
-            }
-        ],
-    }
-    return jsonout.document(log)
+    return sarif.log_document(version, [_descriptor(rule) for rule in rules.values()], results)

@@ -86,6 +86,11 @@ def render(problems: Sequence[Problem], rules: Mapping[str, Rule], version: str,
                 "partialFingerprints": {FINGERPRINT_KEY: f"{digest}:{seen[digest]}"},
             }
         )
+    return log_document(version, [rule_descriptor(rule) for rule in known.values()], results)
+
+
+def log_document(version: str, rules: Sequence[object], results: Sequence[object]) -> str:
+    """A SARIF 2.1.0 log of one run of yk: the tool, its rule descriptors and the results, as JSON text."""
     log = {
         "$schema": SCHEMA_URI,
         "version": SARIF_VERSION,
@@ -97,11 +102,11 @@ def render(problems: Sequence[Problem], rules: Mapping[str, Rule], version: str,
                         "version": version,
                         "semanticVersion": version,
                         "informationUri": INFORMATION_URI,
-                        "rules": [rule_descriptor(rule) for rule in known.values()],
+                        "rules": list(rules),
                     }
                 },
                 "columnKind": "unicodeCodePoints",
-                "results": results,
+                "results": list(results),
             }
         ],
     }
