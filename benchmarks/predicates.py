@@ -11,7 +11,7 @@ predicates workload is the same generated cluster with `yk generate --node-pools
 nodes a GPU pool (labelled and tainted: 20.1 % of the nodes tainted), about 30 % of the pods with a node selector or
 toleration (GPU pool, one zone, the GPU taint tolerated, root.system tolerating everything), about 10 % with a zone
 topology spread constraint or hostname anti-affinity. The plain workload is that one with every predicate field
-stripped (core/generate.py `strip_predicates`): exactly the plain generated size, as simulate.py and vs_core.py run it.
+stripped (core/workload/generate.py `strip_predicates`): exactly the plain generated size, as simulate.py and vs_core.py run it.
 
 Each workload is generated, written as YAML and loaded through yk's loader in a fresh process and pickled; every
 timed run is then a fresh process that unpickles it and times one `simulate()` call (wall and CPU), runs of the two
@@ -42,7 +42,7 @@ if str(ROOT) not in sys.path:
 
 from benchmarks.simulate import MB, SEED, SIZES, Size, measure, without_preemption  # noqa: E402
 from yk_cli import compiled  # noqa: E402
-from yk_cli.core.generate import GenerateOptions, NodePools, generate, strip_predicates  # noqa: E402
+from yk_cli.core.workload.generate import GenerateOptions, NodePools, generate, strip_predicates  # noqa: E402
 from yk_cli.report.generate_yaml import config_yaml, workload_yaml  # noqa: E402
 
 SIZE_NAMES = ("10k", "50k")

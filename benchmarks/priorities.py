@@ -26,7 +26,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from yk_cli.commands.priorities import run_priorities  # noqa: E402
-from yk_cli.core.generate import GenerateOptions, generate  # noqa: E402
+from yk_cli.core.workload.generate import GenerateOptions, generate  # noqa: E402
 from yk_cli.load.workload import collector_paused  # noqa: E402
 from yk_cli.report.generate_yaml import config_yaml, workload_yaml  # noqa: E402
 

@@ -14,7 +14,7 @@ that do not preempt. `10k+l` and `50k+l` are the 10k and 50k workloads with user
 `10k+p` and `50k+p` are the same workloads with preemption on: their guarantees and endless
 churn make every pending ask in a guaranteed queue retry preemption every 15 virtual seconds, as the core does.
 
-The `preempt` size is not from core/generate.py: 1,000 nodes (16 vcore / 64Gi) full of low-priority allocations
+The `preempt` size is not from core/workload/generate.py: 1,000 nodes (16 vcore / 64Gi) full of low-priority allocations
 (4 per node, 4 vcore / 16Gi each) in four over-guarantee leaves root.batch.b0..b3, and 5,000 high-priority asks
 of the same size in root.prod, under its guarantee (40 % of the cluster) and submitted 60 s before the start
 (older than the 30 s preemption.delay): every cycle preempts. It is written as queues.yaml/workload.yaml in a
@@ -22,7 +22,7 @@ temporary folder and loaded from those files, then measured like the other sizes
 `preempt-100` are the same cluster at a quarter and a tenth (for profiles); `--no-tracemalloc` skips the extra
 traced run.
 
-Per size, one fresh process generates the workload (core/generate.py, in memory), renders it as YAML text and
+Per size, one fresh process generates the workload (core/workload/generate.py, in memory), renders it as YAML text and
 loads it through yk's own loaders (timed apart: "load/parse"), then hands the loaded values to a second fresh
 process that only simulates: its memory figures are the engine's plus the loaded workload's, not the YAML
 parser's. Only the `simulate()` call is timed.
@@ -51,7 +51,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from yk_cli import compiled  # noqa: E402
-from yk_cli.core.generate import GenerateOptions, generate  # noqa: E402
+from yk_cli.core.workload.generate import GenerateOptions, generate  # noqa: E402
 from yk_cli.report.generate_yaml import config_yaml, workload_yaml  # noqa: E402
 
 SEED = 42
@@ -78,7 +78,7 @@ class Size:
     apps: int
     asks: int
     kind: str = "generated"
-    """generated (core/generate.py) or preempt (preempt_texts)."""
+    """generated (core/workload/generate.py) or preempt (preempt_texts)."""
     preemption: bool = False
     """A generated size with the partition's preemption left on (its guarantees make failing asks try)."""
     gang: int = 0
@@ -384,7 +384,7 @@ def _prepare_preempt(size: Size, out: Path) -> dict[str, Any]:
 
 def measure(source: Path, runs: int, traced: bool = True) -> dict[str, Any]:
     """Simulate the pickled (partition, workload) `runs` times, then (traced) once under tracemalloc."""
-    from yk_cli.core.queues import build_queue_tree
+    from yk_cli.core.config.queues import build_queue_tree
     from yk_cli.core.sim.run import SimulationOptions, simulate
 
     with source.open("rb") as handle:

@@ -6,7 +6,7 @@ default 0: all cores), `--keep DIR` (keep the written inputs there), `--validate
 yamllint cold start, 0 to skip).
 
 The workloads (issue 13), seeded and byte-identical run to run:
-* `10k`, `50k`, `150k`: core/generate.py with benchmarks/simulate.py's sizes (10,000 asks / 1,000 nodes / 100 leaf
+* `10k`, `50k`, `150k`: core/workload/generate.py with benchmarks/simulate.py's sizes (10,000 asks / 1,000 nodes / 100 leaf
   queues / 1,000 apps; 50,000 / 5,000 / 500 / 5,000; 150,000 / 5,000 / 500 / 5,000), made expressible to the core
   (see `pending_at_start`): every ask pending at the start, no `duration`, every node schedulable, the partition's
   preemption off (simulate.py's `without_preemption`);
@@ -56,8 +56,8 @@ if str(ROOT) not in sys.path:
 from benchmarks.simulate import SIZES as SIMULATE_SIZES  # noqa: E402
 from benchmarks.simulate import Size, preempt_texts, without_preemption  # noqa: E402
 from tests.oracle import DEFAULT_BINARY, to_oracle  # noqa: E402
-from yk_cli.core.generate import generate  # noqa: E402
-from yk_cli.core.properties import parse_go_duration  # noqa: E402
+from yk_cli.core.config.properties import parse_go_duration  # noqa: E402
+from yk_cli.core.workload.generate import generate  # noqa: E402
 from yk_cli.load.yamlreader import read_plain  # noqa: E402
 from yk_cli.report.generate_yaml import config_yaml, workload_yaml  # noqa: E402
 

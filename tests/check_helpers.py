@@ -6,11 +6,11 @@ from tests.conftest import dedent
 from yk_cli.core.assertions.dynamic import RunFacts
 from yk_cli.core.assertions.model import Outcome, PriorityRange
 from yk_cli.core.assertions.run import check_policy
-from yk_cli.core.config import PartitionConfig
-from yk_cli.core.placement import place_all
-from yk_cli.core.queues import build_queue_tree
+from yk_cli.core.config.model import PartitionConfig
+from yk_cli.core.config.placement import place_all
+from yk_cli.core.config.queues import build_queue_tree
 from yk_cli.core.sim.run import simulate
-from yk_cli.core.workload import Workload
+from yk_cli.core.workload.model import Workload
 from yk_cli.load.config import load_config
 from yk_cli.load.policy import parse_policy
 from yk_cli.load.workload import read_workload

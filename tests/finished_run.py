@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from yk_cli.core.sim.build import RunState
 from yk_cli.core.sim.run import Simulation
-from yk_cli.core.trace import Trace
+from yk_cli.core.sim.trace import Trace
 
 
 @dataclass(frozen=True)

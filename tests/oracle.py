@@ -39,7 +39,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from yk_cli.core.properties import parse_go_duration
+from yk_cli.core.config.properties import parse_go_duration
 from yk_cli.core.resources import QuantityError, parse_quantity
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,8 +1,8 @@
 """A deliberately naive dry run, written straight from the reference (sections 4-6), to check the fast engine.
 
 Every cycle recomputes every priority, sorts every candidate queue, application and ask, and scans every node;
-nothing is cached or pruned. It shares with the engine only the sort-key definitions of core.policies and the
-priority arithmetic of core.priority, so a disagreement points at the engine's incremental bookkeeping.
+nothing is cached or pruned. It shares with the engine only the sort-key definitions of core.ordering.policies and the
+priority arithmetic of core.ordering.priority, so a disagreement points at the engine's incremental bookkeeping.
 """
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass, field
 
-from yk_cli.core import policies
-from yk_cli.core.config import Limit, PartitionConfig, QueueConfig
-from yk_cli.core.priority import MIN_PRIORITY, priority_by_policy
-from yk_cli.core.queues import Queue, QueueTree
+from yk_cli.core.config.model import Limit, PartitionConfig, QueueConfig
+from yk_cli.core.config.queues import Queue, QueueTree
+from yk_cli.core.ordering import policies
+from yk_cli.core.ordering.priority import MIN_PRIORITY, priority_by_policy
 from yk_cli.core.resources import fits_in, fits_in_max_undef
-from yk_cli.core.workload import Workload
+from yk_cli.core.workload.model import Workload
 
 RESERVATION_DELAY = 2_000_000_000
 RESERVATION_WAIT = 2 * 3_600_000_000_000

@@ -13,11 +13,11 @@ import pytest
 
 from tests.conftest import ROOT, run_program
 from tests.test_priorities import _in_checkout  # noqa: F401 - the autouse fixture runs here too
-from yk_cli.core.priority import MIN_PRIORITY
-from yk_cli.core.queues import build_queue_tree
+from yk_cli.core.analysis.snapshot import TIMER_STEPS, _at_start, _from_run, state_at
+from yk_cli.core.config.queues import build_queue_tree
+from yk_cli.core.ordering.priority import MIN_PRIORITY
 from yk_cli.core.sim.run import simulate
-from yk_cli.core.snapshot import TIMER_STEPS, _at_start, _from_run, state_at
-from yk_cli.core.trace import Arrival, TraceEvent
+from yk_cli.core.sim.trace import Arrival, TraceEvent
 
 ARRIVALS = ("samples/workloads/queues/arrivals.yaml", "samples/workloads/arrivals.yaml")
 TENANTS = ("samples/queues/tenants.yaml", "samples/workloads/tenants.yaml")
@@ -272,7 +272,7 @@ def test_each_step_starts_from_the_priorities_shown_at_its_time(config: str, wor
 
 
 def _generated(tmp_path: Path, seed: int) -> tuple[str, str]:
-    from yk_cli.core.generate import GenerateOptions, generate
+    from yk_cli.core.workload.generate import GenerateOptions, generate
     from yk_cli.report.generate_yaml import config_yaml, workload_yaml
 
     made = generate(GenerateOptions(nodes=6, queues=5, apps=12, asks=60, seed=seed, running=0.3))

@@ -12,8 +12,8 @@ from yk_cli.core.assertions.model import CANNOT_PREEMPT, STATIC, Assertion, Prio
 from yk_cli.core.assertions.scope import Scope
 from yk_cli.core.assertions.static import check_static
 from yk_cli.core.diagnostics import Span
-from yk_cli.core.trace import PREEMPT
-from yk_cli.core.workload import Allocation, Application, Ask, NodeSpec, Workload
+from yk_cli.core.sim.trace import PREEMPT
+from yk_cli.core.workload.model import Allocation, Application, Ask, NodeSpec, Workload
 
 LOW, HIGH = 0, 100
 NODE_VCORE = 8

@@ -16,10 +16,10 @@ import pytest
 from ruamel.yaml import YAML
 
 from tests.conftest import REALWORLD, ROOT, SAMPLES
-from yk_cli.core import config as config_structs
-from yk_cli.core.decode import ListOf, MapOf, Scalar, Spec, Struct
-from yk_cli.core.properties import DEFINITIONS
-from yk_cli.core.rules import all_rules
+from yk_cli.core.config import model as config_structs
+from yk_cli.core.config.decode import ListOf, MapOf, Scalar, Spec, Struct
+from yk_cli.core.config.properties import DEFINITIONS
+from yk_cli.core.lint.catalogue import all_rules
 from yk_cli.core.volcano.rules import volcano_rules
 from yk_cli.load.config import load_config
 

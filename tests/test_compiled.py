@@ -46,7 +46,7 @@ def _layout(tmp_path: Path, compiled_too: bool = True) -> Path:
 
 def test_the_compiled_list_is_every_engine_module() -> None:
     engine = {f"yk_cli.core.sim.{p.stem}" for p in SIM_DIR.glob("*.py") if p.stem != "__init__"}
-    assert set(compiled.COMPILED_MODULES) == engine | {"yk_cli.core.policies", "yk_cli.core.priority"}
+    assert set(compiled.COMPILED_MODULES) == engine | {"yk_cli.core.ordering.policies", "yk_cli.core.ordering.priority"}
     assert list(compiled.COMPILED_MODULES) == sorted(compiled.COMPILED_MODULES)
     for module in compiled.COMPILED_MODULES:
         assert (ROOT / (module.replace(".", "/") + ".py")).is_file()

@@ -234,7 +234,7 @@ def test_a_start_that_moved_in_time_is_no_reorder(run_yk, scenario: Path) -> Non
 def test_order_change_holds_on_an_order_within_a_queue() -> None:
     from yk_cli.core.diff.model import ConfigChanges, Diff, OrderChange, RunChanges, WorkloadChanges
     from yk_cli.core.diff.verdict import holds, parse_fail_on
-    from yk_cli.core.trace import Summary
+    from yk_cli.core.sim.trace import Summary
 
     summary = Summary()
     within = RunChanges(summary, summary, orders=(OrderChange("root.a", 2, 2, 0, ("x/1", "x/2"), ("x/2", "x/1")),))

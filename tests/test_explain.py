@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 
 from tests.conftest import ROOT, dedent
 from tests.test_preemption import preempting_case
-from yk_cli.core.explain import (
+from yk_cli.core.analysis.explain import (
     BOTH_PENDING,
     OTHER_BLOCKED,
     RESERVATION,
@@ -27,11 +27,11 @@ from yk_cli.core.explain import (
     explain,
     find_ask,
 )
-from yk_cli.core.generate import GenerateOptions, generate
-from yk_cli.core.queues import build_queue_tree
+from yk_cli.core.config.queues import build_queue_tree
 from yk_cli.core.sim.run import Simulation, SimulationOptions, simulate
 from yk_cli.core.sim.state import PENDING
-from yk_cli.core.trace import ALLOCATE
+from yk_cli.core.sim.trace import ALLOCATE
+from yk_cli.core.workload.generate import GenerateOptions, generate
 from yk_cli.load.config import load_config
 from yk_cli.load.workload import parse_workload
 from yk_cli.report.generate_yaml import config_yaml, workload_yaml

@@ -24,11 +24,11 @@ from hypothesis import strategies as st
 from tests.finished_run import FinishedRun, finish
 from tests.test_formats import check_golden
 from yk_cli.commands.simulate import options_from, simulation_report
-from yk_cli.core.config import decode_config
-from yk_cli.core.queues import build_queue_tree
+from yk_cli.core.config.model import decode_config
+from yk_cli.core.config.queues import build_queue_tree
 from yk_cli.core.sim import gang as g
 from yk_cli.core.sim.run import Simulation, SimulationOptions, simulate
-from yk_cli.core.trace import GANG_TIMEOUT, PLACEHOLDER, PLACEHOLDER_RELEASE, PREEMPT, REPLACE, Trace
+from yk_cli.core.sim.trace import GANG_TIMEOUT, PLACEHOLDER, PLACEHOLDER_RELEASE, PREEMPT, REPLACE, Trace
 from yk_cli.load.source import parse_yaml
 from yk_cli.load.workload import parse_workload
 

@@ -13,8 +13,10 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
-from yk_cli.core.config import PartitionConfig
-from yk_cli.core.generate import (
+from yk_cli.core.config.model import PartitionConfig
+from yk_cli.core.config.queues import Queue, QueueTree, build_queue_tree
+from yk_cli.core.resources import Resource, add_into, component_min, parse_quantity
+from yk_cli.core.workload.generate import (
     CONTROL_PLANE_TAINT,
     GPU_TAINT,
     Generated,
@@ -26,8 +28,6 @@ from yk_cli.core.generate import (
     parse_node_pools,
     strip_predicates,
 )
-from yk_cli.core.queues import Queue, QueueTree, build_queue_tree
-from yk_cli.core.resources import Resource, add_into, component_min, parse_quantity
 from yk_cli.load.config import load_config
 from yk_cli.report.generate_yaml import config_yaml, scalar, workload_yaml
 
@@ -518,7 +518,7 @@ def test_constrained_workload_loads_cleanly_and_simulates(seed: int) -> None:
     loaded = workload_module.parse_workload(workload_yaml(generated.workload), "<generated>")
     problems = list(loaded.problems)
     try:
-        from yk_cli.core.predicate_lint import lint_predicates
+        from yk_cli.core.workload.predicate_lint import lint_predicates
     except ImportError:  # the predicate lint is newer than this test
         pass
     else:

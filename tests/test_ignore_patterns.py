@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import SAMPLES
-from yk_cli.core.project import IgnorePatternError, ignore_pattern
+from yk_cli.core.lint.project import IgnorePatternError, ignore_pattern
 
 MESSAGE = (
     "'[z-a]' is not a glob pattern: the character range z-a goes backwards (a range goes from the lower character "

@@ -14,12 +14,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import SAMPLES, dedent
-from yk_cli.core.config import decode_config
+from yk_cli.core.config.model import decode_config
+from yk_cli.core.config.placement import TAG_CREATE_FORCE, TAG_QUOTA, place_all
+from yk_cli.core.config.queues import build_queue_tree
 from yk_cli.core.diagnostics import EXIT_PROBLEMS, Level, Problem, exit_code
-from yk_cli.core.placement import TAG_CREATE_FORCE, TAG_QUOTA, place_all
-from yk_cli.core.queues import build_queue_tree
-from yk_cli.core.rules import all_rules
-from yk_cli.core.workload import Application, Ask, Workload
+from yk_cli.core.lint.catalogue import all_rules
+from yk_cli.core.workload.model import Application, Ask, Workload
 from yk_cli.load.config import load_config
 from yk_cli.load.kubernetes import (
     application_id,
@@ -745,7 +745,7 @@ def test_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_every_cluster_rule_is_registered() -> None:
-    from yk_cli.core.cluster_rules import CLUSTER_RULES
+    from yk_cli.core.workload.cluster_rules import CLUSTER_RULES
 
     rules = all_rules()
     assert all(rules[r.id] is r and r.id.startswith("cluster-") for r in CLUSTER_RULES)

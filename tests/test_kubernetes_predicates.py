@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from tests.conftest import SAMPLES, dedent
-from yk_cli.core.config import decode_config
+from yk_cli.core.config.model import decode_config
+from yk_cli.core.config.queues import build_queue_tree
 from yk_cli.core.diagnostics import Problem
 from yk_cli.core.predicates.model import (
     DO_NOT_SCHEDULE,
@@ -30,10 +31,9 @@ from yk_cli.core.predicates.model import (
     Toleration,
     TopologySpreadConstraint,
 )
-from yk_cli.core.queues import build_queue_tree
 from yk_cli.core.sim.run import simulate
-from yk_cli.core.unmodelled import unmodelled
-from yk_cli.core.workload import Workload
+from yk_cli.core.sim.unmodelled import unmodelled
+from yk_cli.core.workload.model import Workload
 from yk_cli.load.kubernetes import cluster_from_bytes, load_cluster
 from yk_cli.load.pod_constraints import (
     Issue,
@@ -665,7 +665,7 @@ def test_pod_constraints_reads_yaml_trees_and_plain_json_alike() -> None:
 
 
 def _rule(rule_id: str):  # type: ignore[no-untyped-def]
-    from yk_cli.core.rules import error
+    from yk_cli.core.lint.catalogue import error
 
     return error(rule_id, "s.", "d.")
 
@@ -710,7 +710,7 @@ def test_without_predicate_fields_the_run_is_the_run_without_pod_specs() -> None
         nodes=tuple(replace(n, labels=()) for n in workload.nodes),
     )
     assert all(a.pod is not None and not a.pod.filters for a in workload.asks())
-    from yk_cli.core.placement import default_partition
+    from yk_cli.core.config.placement import default_partition
 
     part = default_partition()
     traces = [render(simulate(part, build_queue_tree(part), w), "s") for w in (workload, bare)]

@@ -7,11 +7,10 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import dedent
-from yk_cli.core import properties as props
-from yk_cli.core.config import PartitionConfig, decode_config
-from yk_cli.core.diagnostics import Level
-from yk_cli.core.go_regexp import go_compile, go_compile_error
-from yk_cli.core.placement import (
+from yk_cli.core.config import properties as props
+from yk_cli.core.config.go_regexp import go_compile, go_compile_error
+from yk_cli.core.config.model import PartitionConfig, decode_config
+from yk_cli.core.config.placement import (
     DEFAULT_QUEUES_YAML,
     RECOVERY_QUEUE,
     TAG_CREATE_FORCE,
@@ -26,8 +25,9 @@ from yk_cli.core.placement import (
     place_all,
     summarize,
 )
-from yk_cli.core.queues import QueueTree, build_queue_tree
-from yk_cli.core.workload import Allocation, Application
+from yk_cli.core.config.queues import QueueTree, build_queue_tree
+from yk_cli.core.diagnostics import Level
+from yk_cli.core.workload.model import Allocation, Application
 from yk_cli.load.config import load_config
 from yk_cli.load.source import parse_yaml
 

@@ -1,11 +1,11 @@
-"""The sort keys of core.policies: the numbers of the reference (sections 5.1-5.4) and the documented tie rules."""
+"""The sort keys of core.ordering.policies: the numbers of the reference (sections 5.1-5.4) and the documented tie rules."""
 
 from __future__ import annotations
 
 import pytest
 
-from yk_cli.core import policies
-from yk_cli.core.config import NodeSortingPolicy, PartitionConfig
+from yk_cli.core.config.model import NodeSortingPolicy, PartitionConfig
+from yk_cli.core.ordering import policies
 
 GI = 2**30
 

@@ -10,8 +10,8 @@ import pytest
 
 from tests.conftest import dedent
 from yk_cli.core.diagnostics import Level
-from yk_cli.core.predicate_lint import PREDICATE_LINT_RULES, lint_predicates
-from yk_cli.core.rules import all_rules
+from yk_cli.core.lint.catalogue import all_rules
+from yk_cli.core.workload.predicate_lint import PREDICATE_LINT_RULES, lint_predicates
 from yk_cli.load.kubernetes import cluster_from_bytes
 from yk_cli.load.workload import parse_workload
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from benchmarks import predicates
 from benchmarks.simulate import Size, without_preemption
-from yk_cli.core.generate import generate
+from yk_cli.core.workload.generate import generate
 from yk_cli.load.workload import parse_workload
 from yk_cli.report.generate_yaml import config_yaml, workload_yaml
 

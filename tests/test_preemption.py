@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 from tests.conftest import ROOT
 from tests.test_priorities import golden
 from tests.test_simulation import SECOND, pending, run
-from yk_cli.core import trace as codes
-from yk_cli.core.trace import Trace
+from yk_cli.core.sim import trace as codes
+from yk_cli.core.sim.trace import Trace
 from yk_cli.report import trace_text
 
 OLD = "-60s"

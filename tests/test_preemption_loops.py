@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.test_simulation import run
-from yk_cli.core import trace as codes
-from yk_cli.core.preemption_loops import PreemptionLoop, _may_loop, find_loops, lineages, preemption_graph
-from yk_cli.core.trace import Summary, Trace, TraceEvent, Victim
+from yk_cli.core.analysis.preemption_loops import PreemptionLoop, _may_loop, find_loops, lineages, preemption_graph
+from yk_cli.core.sim import trace as codes
+from yk_cli.core.sim.trace import Summary, Trace, TraceEvent, Victim
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -284,7 +284,7 @@ def test_one_way_preemption_does_not_import_networkx() -> None:
     code = (
         "import sys\n"
         "from tests.test_preemption_loops import preempt, victim\n"
-        "from yk_cli.core.preemption_loops import find_loops\n"
+        "from yk_cli.core.analysis.preemption_loops import find_loops\n"
         "events = [preempt(i, 'app-a', f'a{i}', victim('app-b', f'b{i}', f'b{i}.r')) for i in range(1, 50)]\n"
         "assert find_loops(events) == []\n"
         "print('networkx' in sys.modules)\n"

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, dedent, run_program
-from yk_cli.core.config import decode_config
-from yk_cli.core.priority import MAX_PRIORITY, MIN_PRIORITY, PriorityCache, effective_ask_priority, explain_ask
-from yk_cli.core.queues import QueueTree, build_queue_tree
-from yk_cli.core.workload import Ask
+from yk_cli.core.config.model import decode_config
+from yk_cli.core.config.queues import QueueTree, build_queue_tree
+from yk_cli.core.ordering.priority import MAX_PRIORITY, MIN_PRIORITY, PriorityCache, effective_ask_priority, explain_ask
+from yk_cli.core.workload.model import Ask
 from yk_cli.load.source import parse_yaml
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

@@ -10,8 +10,8 @@ import jsonschema
 import pytest
 
 from tests.conftest import ROOT, dedent, run_program
-from yk_cli.core.project import ignore_pattern
-from yk_cli.core.rules import all_rules
+from yk_cli.core.lint.catalogue import all_rules
+from yk_cli.core.lint.project import ignore_pattern
 from yk_cli.core.volcano.rules import volcano_rules
 from yk_cli.load.project import find_project_config, parse_project_config
 

@@ -1,4 +1,4 @@
-"""Property parsers with YuniKorn's fallbacks, and which properties a queue inherits (core/properties.py)."""
+"""Property parsers with YuniKorn's fallbacks, and which properties a queue inherits (core/config/properties.py)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import dedent
-from yk_cli.core import properties as props
-from yk_cli.core.properties import Source, format_duration, inherit, parse_go_duration, parse_property
-from yk_cli.core.queues import QueueTree, build_queue_tree
+from yk_cli.core.config import properties as props
+from yk_cli.core.config.properties import Source, format_duration, inherit, parse_go_duration, parse_property
+from yk_cli.core.config.queues import QueueTree, build_queue_tree
 from yk_cli.load.config import load_config
 
 SECOND = props.NANOS_PER_SECOND

@@ -15,10 +15,10 @@ from typing import Any
 from tests.conftest import run_program
 from tests.test_preemption import alloc, app, ask, q, wl
 from tests.test_simulation import SECOND, pending, run, scenario
-from yk_cli.core import trace as codes
+from yk_cli.core.sim import trace as codes
 from yk_cli.core.sim.quota import sgte_only_existing, usage_ratio_key
 from yk_cli.core.sim.run import SimulationOptions, simulate
-from yk_cli.core.trace import Trace
+from yk_cli.core.sim.trace import Trace
 from yk_cli.report import trace_json, trace_markdown, trace_text
 
 NODES = {"n1": 100}

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REALWORLD, ROOT
-from yk_cli.core.resource_names import WELL_KNOWN, resource_typo
+from yk_cli.core.lint.resource_names import WELL_KNOWN, resource_typo
 from yk_cli.load.config import load_config
 from yk_cli.load.kubernetes import cluster_from_bytes
 

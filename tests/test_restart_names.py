@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.conftest import dedent
-from yk_cli.core.trace import PREEMPT
+from yk_cli.core.sim.trace import PREEMPT
 
 PREEMPTION = ("samples/workloads/queues/preemption.yaml", "samples/workloads/preemption.yaml")
 
@@ -55,7 +55,7 @@ def test_the_first_restart_of_each_pod_is_r1(run_yk) -> None:
 def test_a_restarted_pod_preempted_again_counts_on(run_yk, tmp_path: Path) -> None:
     """x.r1, preempted in turn, comes back as x.r2 (not x.r1.r2, not a number shared with other pods)."""
     from yk_cli.commands.simulate import load_scenario
-    from yk_cli.core.queues import build_queue_tree
+    from yk_cli.core.config.queues import build_queue_tree
     from yk_cli.core.sim.run import simulate
 
     config, workload = tmp_path / "queues.yaml", tmp_path / "workload.yaml"

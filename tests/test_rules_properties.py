@@ -1,4 +1,4 @@
-"""The warning rules of `yk validate`: what YuniKorn accepts but does not do as written (core/checks/properties.py)."""
+"""The warning rules of `yk validate`: what YuniKorn accepts but does not do as written (core/lint/checks/properties.py)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import dedent
-from yk_cli.core.checks.properties import RULES
 from yk_cli.core.diagnostics import Level
-from yk_cli.core.rules import all_rules
+from yk_cli.core.lint.catalogue import all_rules
+from yk_cli.core.lint.checks.properties import RULES
 from yk_cli.load.config import load_config
 
 MINE = {rule.id for rule in RULES}

@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import dedent
-from yk_cli.core.checks import validator, validator_limits, validator_placement, validator_resources
-from yk_cli.core.checks import validator_structure as structure
-from yk_cli.core.checks.validator_common import go_limit
-from yk_cli.core.config import Limit
+from yk_cli.core.config.go_regexp import go_regexp_compiles
+from yk_cli.core.config.model import Limit
 from yk_cli.core.diagnostics import Level, Problem
-from yk_cli.core.go_regexp import go_regexp_compiles
+from yk_cli.core.lint.checks import validator, validator_limits, validator_placement, validator_resources
+from yk_cli.core.lint.checks import validator_structure as structure
+from yk_cli.core.lint.checks.validator_common import go_limit
 from yk_cli.load.config import load_config
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from tests.conftest import ROOT, SAMPLES
 from yk_cli.core.diagnostics import Problem
-from yk_cli.core.rules import all_rules
+from yk_cli.core.lint.catalogue import all_rules
 from yk_cli.load.config import load_config
 from yk_cli.load.workload import read_workload
 

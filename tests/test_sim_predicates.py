@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from tests.conftest import run_program
 from tests.test_formats import check_golden as golden
 from tests.test_simulation import SECOND, allocated, pending, run, steps
-from yk_cli.core import trace as codes
+from yk_cli.core.sim import trace as codes
 from yk_cli.report.trace_text import render as render_text
 
 ONE_LEAF = """

@@ -16,7 +16,7 @@ from ruamel.yaml import YAML
 
 from tests.conftest import ROOT, dedent
 from tests.test_priorities import _in_checkout, golden  # noqa: F401 - the autouse fixture runs here too
-from yk_cli.core import trace as codes
+from yk_cli.core.sim import trace as codes
 from yk_cli.report.trace_common import STOPPED
 
 SCHEMA_PATH = ROOT / "schemas" / "trace.schema.json"
@@ -497,10 +497,10 @@ def test_packaged_trace_schema_is_byte_identical(run_yk) -> None:
 def test_json_is_printed_in_pieces_exactly_as_one_indented_document(args: tuple[str, ...]) -> None:
     """The streamed JSON equals json.dumps(document, indent=2), with and without events and pending asks."""
     from yk_cli.commands.simulate import options_from
-    from yk_cli.core.preemption_loops import find_loops
-    from yk_cli.core.queues import build_queue_tree
+    from yk_cli.core.analysis.preemption_loops import find_loops
+    from yk_cli.core.analysis.trace_view import view
+    from yk_cli.core.config.queues import build_queue_tree
     from yk_cli.core.sim.run import simulate
-    from yk_cli.core.trace_view import view
     from yk_cli.load.config import load_config
     from yk_cli.load.workload import load_workload
     from yk_cli.report import trace_json

@@ -13,7 +13,8 @@ import pytest
 from tests.conftest import dedent
 from tests.test_priorities import _in_checkout, golden  # noqa: F401 - the autouse fixture runs here too
 from tests.test_simulate_cli import SCHEMA, TIMED_CONFIG, ok, validator
-from yk_cli.core.trace import (
+from yk_cli.core.analysis.trace_view import TraceFilter, unknown_names, view
+from yk_cli.core.sim.trace import (
     ALLOCATE,
     PREEMPT,
     QUOTA_PREEMPT,
@@ -24,7 +25,6 @@ from yk_cli.core.trace import (
     TraceEvent,
     Victim,
 )
-from yk_cli.core.trace_view import TraceFilter, unknown_names, view
 
 ARRIVALS = ("samples/workloads/queues/arrivals.yaml", "samples/workloads/arrivals.yaml")
 PREEMPTION = ("samples/workloads/queues/preemption.yaml", "samples/workloads/preemption.yaml")

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.test_priorities import _in_checkout  # noqa: F401 - the autouse fixture runs here too
-from yk_cli.core.trace_view import in_subtree
+from yk_cli.core.analysis.trace_view import in_subtree
 
 ARRIVALS = ("samples/workloads/queues/arrivals.yaml", "samples/workloads/arrivals.yaml")
 PREEMPTION = ("samples/workloads/queues/preemption.yaml", "samples/workloads/preemption.yaml")

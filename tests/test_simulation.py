@@ -15,14 +15,14 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import dedent
-from yk_cli.core import policies
-from yk_cli.core import trace as codes
-from yk_cli.core.config import decode_config
+from yk_cli.core.config.model import decode_config
+from yk_cli.core.config.queues import QueueTree, build_queue_tree
 from yk_cli.core.diagnostics import Level
-from yk_cli.core.queues import QueueTree, build_queue_tree
+from yk_cli.core.ordering import policies
+from yk_cli.core.sim import trace as codes
 from yk_cli.core.sim.run import SimulationOptions, simulate
-from yk_cli.core.trace import Trace
-from yk_cli.core.workload import Workload
+from yk_cli.core.sim.trace import Trace
+from yk_cli.core.workload.model import Workload
 from yk_cli.load.source import parse_yaml
 from yk_cli.load.workload import parse_workload
 
@@ -733,7 +733,7 @@ def test_placement_rules_apply_to_applications_that_name_a_queue() -> None:
     """
     trace = run(config, workload)
     assert [e.queue_path for e in trace.events] == ["root.b"], (
-        "the rules have no `provided` rule, so YuniKorn (and yk_cli.core.placement.place) put the application in "
+        "the rules have no `provided` rule, so YuniKorn (and yk_cli.core.config.placement.place) put the application in "
         "root.b: a named queue is only the provided rule's input"
     )
 

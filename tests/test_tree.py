@@ -9,7 +9,7 @@ import pytest
 
 from tests.conftest import ROOT, dedent, run_program
 from tests.test_priorities import _in_checkout, golden, tree_of  # noqa: F401 - the autouse fixture runs here too
-from yk_cli.core.queue_guarantee import overall_state, queue_guarantees, type_states
+from yk_cli.core.config.guarantees import overall_state, queue_guarantees, type_states
 from yk_cli.report.tree_mermaid import escape
 
 TENANTS = ("samples/queues/tenants.yaml", "samples/workloads/tenants.yaml")

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.test_simulation import run, scenario
-from yk_cli.core import trace as codes
+from yk_cli.core.sim import trace as codes
 from yk_cli.core.sim.run import SimulationOptions, simulate
 from yk_cli.core.sim.ugm import GROUP, USER, WILDCARD, Ugm, limit_config
 

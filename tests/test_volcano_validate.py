@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from tests.conftest import DATA, ROOT, dedent
 from yk_cli.core.diagnostics import Level, Problem
-from yk_cli.core.rules import volcano_catalogue
+from yk_cli.core.lint.catalogue import volcano_catalogue
 from yk_cli.load.volcano_check import check_volcano
 
 GOLDEN = ROOT / "tests" / "golden"

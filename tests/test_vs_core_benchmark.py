@@ -15,7 +15,7 @@ import pytest
 
 from benchmarks import vs_core
 from benchmarks.simulate import Size
-from yk_cli.core.properties import parse_go_duration
+from yk_cli.core.config.properties import parse_go_duration
 from yk_cli.load.yamlreader import read_plain
 
 TINY = Size("tiny", 12, 4, 8, 40)

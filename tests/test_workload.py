@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import CONFORMANCE, SAMPLES, dedent
-from yk_cli.core.queues import QueueTree, build_queue_tree
-from yk_cli.core.workload import NANOS
-from yk_cli.core.workload_checks import WORKLOAD_RULES, qualify_queue
+from yk_cli.core.config.queues import QueueTree, build_queue_tree
+from yk_cli.core.workload.checks import WORKLOAD_RULES, qualify_queue
+from yk_cli.core.workload.model import NANOS
 from yk_cli.load.config import load_config
 from yk_cli.load.source import InputError
 from yk_cli.load.workload import LoadedWorkload, load_workload, parse_workload, read_workload

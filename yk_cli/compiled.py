@@ -21,8 +21,8 @@ if TYPE_CHECKING:
     from types import ModuleType
 
 COMPILED_MODULES: tuple[str, ...] = (
-    "yk_cli.core.policies",
-    "yk_cli.core.priority",
+    "yk_cli.core.ordering.policies",
+    "yk_cli.core.ordering.priority",
     "yk_cli.core.sim.backoff",
     "yk_cli.core.sim.build",
     "yk_cli.core.sim.commit",

@@ -26,8 +26,8 @@ from yk_cli.core.diagnostics import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, Level, P
 if TYPE_CHECKING:
     from yk_cli.core.assertions.dynamic import RunFacts
     from yk_cli.core.assertions.model import Outcome, Policy
-    from yk_cli.core.config import PartitionConfig
-    from yk_cli.core.workload import Workload
+    from yk_cli.core.config.model import PartitionConfig
+    from yk_cli.core.workload.model import Workload
     from yk_cli.load.config import LoadedConfig
     from yk_cli.report.check_common import CheckContext
 
@@ -341,8 +341,8 @@ def _reread(config: str) -> str:
 
 def _dry_run(partition: PartitionConfig, workload: Workload, version: str) -> RunFacts:
     from yk_cli.core.assertions.dynamic import RunFacts
-    from yk_cli.core.placement import place_all
-    from yk_cli.core.queues import build_queue_tree
+    from yk_cli.core.config.placement import place_all
+    from yk_cli.core.config.queues import build_queue_tree
     from yk_cli.core.sim.run import SimulationOptions, simulate, version_tuple
 
     try:

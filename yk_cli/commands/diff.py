@@ -16,15 +16,15 @@ from yk_cli.commands.options import MaxSizeOption, NoConfigOption, ProjectConfig
 from yk_cli.commands.project import project_options
 
 if TYPE_CHECKING:
-    from yk_cli.core.config import PartitionConfig
+    from yk_cli.core.analysis.timeline import Timeline
+    from yk_cli.core.config.model import PartitionConfig
     from yk_cli.core.diagnostics import Problem
     from yk_cli.core.diff.config_diff import ConfigSide
     from yk_cli.core.diff.model import Diff
     from yk_cli.core.diff.verdict import FailOn
     from yk_cli.core.sim.run import SimulationOptions
-    from yk_cli.core.timeline import Timeline
-    from yk_cli.core.trace import Trace
-    from yk_cli.core.workload import Workload
+    from yk_cli.core.sim.trace import Trace
+    from yk_cli.core.workload.model import Workload
 
 TIMELINE_BY = ("queue", "node")
 
@@ -95,9 +95,9 @@ def load_workload_input(
     `yk validate` reports them and stop the command (exit 1) when they are errors on both sides: a queue the
     workload names that only one config has is a change the diff shows, not an error."""
     from yk_cli.commands.tree import report_problems
+    from yk_cli.core.config.queues import build_queue_tree
     from yk_cli.core.diagnostics import EXIT_PROBLEMS, Level, Problem
-    from yk_cli.core.queues import build_queue_tree
-    from yk_cli.core.workload_checks import may_create_queues
+    from yk_cli.core.workload.checks import may_create_queues
     from yk_cli.load.source import InputError
 
     if workload is None and cluster is None:
@@ -105,7 +105,7 @@ def load_workload_input(
     texts: dict[str, str] = {}
     problems: list[Problem] = []
     if cluster is not None:
-        from yk_cli.core.predicate_lint import lint_predicates
+        from yk_cli.core.workload.predicate_lint import lint_predicates
         from yk_cli.load.kubernetes import cluster_from_bytes
         from yk_cli.load.source import decode_text, read_input
 
@@ -149,7 +149,7 @@ def run_both(
 ) -> tuple[Trace, Trace]:
     """The two dry runs (with a progress bar on a terminal when they take long)."""
     from yk_cli.commands.progress import dry_run
-    from yk_cli.core.queues import build_queue_tree
+    from yk_cli.core.config.queues import build_queue_tree
 
     before = dry_run(old, build_queue_tree(old), workload, options, "dry run 1/2 (OLD)")
     after = dry_run(new, build_queue_tree(new), workload, options, "dry run 2/2 (NEW)")
@@ -269,10 +269,10 @@ def compute(
     with_timelines: bool = False,
 ) -> tuple[Diff, tuple[Timeline, Timeline] | None]:
     """Load everything, diff the configs, and with a workload diff its placements, priorities and dry runs."""
+    from yk_cli.core.analysis.timeline import timeline
     from yk_cli.core.diff.config_diff import diff_config
     from yk_cli.core.diff.model import Diff, WorkloadChanges
     from yk_cli.core.diff.run_diff import diff_workload
-    from yk_cli.core.timeline import timeline
 
     old, new = load_side(old_spec), load_side(new_spec)
     config = diff_config(old.view, new.view)

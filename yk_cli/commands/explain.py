@@ -141,7 +141,7 @@ def run_pod_story(
 ) -> str:
     """Load, run the dry run with every preemption candidate recorded, and tell the pod's story."""
     from yk_cli.commands.simulate import located
-    from yk_cli.core.explain_preemption import UnknownPod, pod_story, pods_named
+    from yk_cli.core.analysis.explain_preemption import UnknownPod, pod_story, pods_named
     from yk_cli.core.sim.run import SimulationOptions, simulate
     from yk_cli.report import pod_story as render
 
@@ -179,9 +179,9 @@ def run_explain(
     cluster: str | None = None,
 ) -> str:
     """Load, check, explain and render; problems go to stderr like `yk validate` (Exit on errors)."""
-    from yk_cli.core.explain import UnknownAsk
-    from yk_cli.core.explain import explain as why
-    from yk_cli.core.unmodelled import unmodelled
+    from yk_cli.core.analysis.explain import UnknownAsk
+    from yk_cli.core.analysis.explain import explain as why
+    from yk_cli.core.sim.unmodelled import unmodelled
 
     inputs = _inputs(config, workload, yunikorn_version, partition, quiet, cluster)
     assert inputs.workload is not None

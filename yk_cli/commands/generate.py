@@ -85,8 +85,8 @@ def generate(
     are those of earlier versions.
 
     Example: yk generate --nodes 50 --asks 500 --out-dir demo"""
-    from yk_cli.core.generate import GenerateError, GenerateOptions, check_options, parse_node_pools
-    from yk_cli.core.generate import generate as build
+    from yk_cli.core.workload.generate import GenerateError, GenerateOptions, check_options, parse_node_pools
+    from yk_cli.core.workload.generate import generate as build
     from yk_cli.report.generate_yaml import config_yaml, workload_yaml
 
     if out_dir is not None and (config is not None or workload is not None):
@@ -156,7 +156,7 @@ def generate(
 
 def _percent(flag: str, text: str) -> float:
     """A percentage as given (`30` or `30%`)."""
-    from yk_cli.core.generate import GenerateError
+    from yk_cli.core.workload.generate import GenerateError
 
     try:
         return float(text.strip().removesuffix("%"))

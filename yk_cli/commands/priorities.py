@@ -16,7 +16,7 @@ PRIORITY_FORMATS = ("text", "json", "markdown")
 
 def at_time(text: str | None) -> int:
     """--at: a duration from the start of the run in nanoseconds (0 without one), or a usage error."""
-    from yk_cli.core.properties import parse_go_duration
+    from yk_cli.core.config.properties import parse_go_duration
 
     if text is None:
         return 0
@@ -119,11 +119,11 @@ def priority_view(
 ) -> PriorityView:
     """Load and check both inputs (or a --cluster dump and its queue config), place the applications and compute
     every priority at the virtual time `at` (nanoseconds from the start; the dry run's state then, see
-    core.snapshot) (Exit on problems)."""
+    core.analysis.snapshot) (Exit on problems)."""
     from yk_cli.commands.tree import load_inputs
-    from yk_cli.core.priority import explain_pending
-    from yk_cli.core.snapshot import placeholder_steps, state_at
-    from yk_cli.core.unmodelled import unmodelled
+    from yk_cli.core.analysis.snapshot import placeholder_steps, state_at
+    from yk_cli.core.ordering.priority import explain_pending
+    from yk_cli.core.sim.unmodelled import unmodelled
     from yk_cli.report.priorities_common import PriorityView
 
     inputs = load_inputs(config, workload, cluster, partition, quiet)

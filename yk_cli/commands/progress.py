@@ -11,11 +11,11 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from yk_cli.core.config import PartitionConfig
-    from yk_cli.core.queues import QueueTree
+    from yk_cli.core.config.model import PartitionConfig
+    from yk_cli.core.config.queues import QueueTree
     from yk_cli.core.sim.run import SimulationOptions
-    from yk_cli.core.trace import Trace
-    from yk_cli.core.workload import Workload
+    from yk_cli.core.sim.trace import Trace
+    from yk_cli.core.workload.model import Workload
 
 DELAY = 2.0
 """Seconds a run may take before the bar appears."""
@@ -71,7 +71,7 @@ def dry_run(
 ) -> Trace:
     """core.sim.run.simulate with a progress bar (allocations so far of the workload's asks, and the virtual clock)."""
     from yk_cli.core.sim.run import Simulation
-    from yk_cli.core.trace import ALLOCATE
+    from yk_cli.core.sim.trace import ALLOCATE
     from yk_cli.report.trace_common import when
 
     total = sum(len(app.asks) for app in workload.applications)

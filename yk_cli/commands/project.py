@@ -11,7 +11,7 @@ from yk_cli.cli import Exit
 from yk_cli.core.diagnostics import EXIT_USAGE
 
 if TYPE_CHECKING:
-    from yk_cli.core.project import ProjectConfig
+    from yk_cli.core.lint.project import ProjectConfig
 
 CONFIG_HELP = "Project config to use instead of the .yk.yaml found in the working directory or a folder above it."
 NO_CONFIG_HELP = "Use no project config (.yk.yaml) at all."
@@ -30,7 +30,7 @@ def _fail(messages: list[str]) -> Exit:
 def choose_project_config(path: str | None, no_config: bool) -> ProjectConfig:
     """The project config: FILE with --config, none with --no-config, else the one found upwards from the working
     directory (Exit(2) after printing every problem of a broken one)."""
-    from yk_cli.core.project import ProjectConfig
+    from yk_cli.core.lint.project import ProjectConfig
     from yk_cli.load.project import ProjectConfigError, active_project_config, read_project_config
 
     if path is not None and no_config:

@@ -25,7 +25,7 @@ def rules(
     grouped by command.
 
     Example: yk rules empty-property-value"""
-    from yk_cli.core.rules import RULE_GROUPS, grouped_rules
+    from yk_cli.core.lint.catalogue import RULE_GROUPS, grouped_rules
     from yk_cli.report.rules import render_groups, render_json, render_text
 
     if fmt not in ("text", "json"):

@@ -22,12 +22,12 @@ from yk_cli.cli import (
 from yk_cli.commands.project import CONFIG_FLAGS, CONFIG_OPTIONS, project_options
 
 if TYPE_CHECKING:
-    from yk_cli.core.config import PartitionConfig
+    from yk_cli.core.analysis.trace_view import TraceFilter
+    from yk_cli.core.config.model import PartitionConfig
     from yk_cli.core.diagnostics import Problem
     from yk_cli.core.sim.run import SimulationOptions
-    from yk_cli.core.trace import Trace
-    from yk_cli.core.trace_view import TraceFilter
-    from yk_cli.core.workload import Workload
+    from yk_cli.core.sim.trace import Trace
+    from yk_cli.core.workload.model import Workload
     from yk_cli.load.config import LoadedConfig, LoadResult
 
 FORMATS = ("text", "json", "markdown")
@@ -68,7 +68,7 @@ def options_from(
     until: str | None, max_steps: int | None, version: str, explain_preemption: bool = False
 ) -> SimulationOptions:
     """Simulation options from the command line, or a usage error."""
-    from yk_cli.core.properties import parse_go_duration
+    from yk_cli.core.config.properties import parse_go_duration
     from yk_cli.core.sim.run import SimulationOptions, version_tuple
 
     until_ns = None
@@ -91,7 +91,7 @@ def filter_from(
     queues: list[str] | None, applications: list[str] | None, pending_only: bool, summary_only: bool
 ) -> TraceFilter:
     """The report filter from the command line (queue paths are case-insensitive, as YuniKorn's are)."""
-    from yk_cli.core.trace_view import TraceFilter
+    from yk_cli.core.analysis.trace_view import TraceFilter
 
     paths = [q.strip().lower() for q in queues or ()]
     if any(not p for p in paths):
@@ -141,9 +141,9 @@ def load_cluster_scenario(dump: str, config: str | None, partition_name: str | N
     """A kubectl dump as workload with CONFIG, its ConfigMap's or the built-in queue config; problems reported as
     prepare_inputs does."""
     from yk_cli.commands.tree import report_problems
+    from yk_cli.core.config.placement import default_partition
     from yk_cli.core.diagnostics import EXIT_PROBLEMS, Level, Problem
-    from yk_cli.core.placement import default_partition
-    from yk_cli.core.predicate_lint import lint_predicates
+    from yk_cli.core.workload.predicate_lint import lint_predicates
     from yk_cli.load.kubernetes import cluster_from_bytes
     from yk_cli.load.source import InputError, decode_text, read_input
 
@@ -382,8 +382,8 @@ def simulation_report(
     A filter naming a queue or application the run does not have is a usage error (after the run: placement rules
     may create queues)."""
     from yk_cli.commands.progress import dry_run
-    from yk_cli.core.queues import build_queue_tree
-    from yk_cli.core.trace_view import NO_FILTER, TraceFilter, unknown_names
+    from yk_cli.core.analysis.trace_view import NO_FILTER, TraceFilter, unknown_names
+    from yk_cli.core.config.queues import build_queue_tree
     from yk_cli.report.trace_render import trace_chunks
 
     chosen = chosen or NO_FILTER
@@ -418,8 +418,8 @@ def _timeline_text(trace: Trace, source: str, chosen: TraceFilter, by: str) -> s
     import shutil
 
     from yk_cli.commands.tree import color_wanted
-    from yk_cli.core.timeline import timeline
-    from yk_cli.core.trace_view import view
+    from yk_cli.core.analysis.timeline import timeline
+    from yk_cli.core.analysis.trace_view import view
     from yk_cli.report import timeline_rich
     from yk_cli.report.trace_common import filter_line, summary_line, title
 

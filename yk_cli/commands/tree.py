@@ -24,9 +24,9 @@ from yk_cli.commands.project import CONFIG_FLAGS, CONFIG_OPTIONS, project_option
 from yk_cli.core.diagnostics import EXIT_PROBLEMS, Level, Path, Problem
 
 if TYPE_CHECKING:
-    from yk_cli.core.config import PartitionConfig
-    from yk_cli.core.queues import Queue, QueueTree
-    from yk_cli.core.workload import Application, Workload
+    from yk_cli.core.config.model import PartitionConfig
+    from yk_cli.core.config.queues import Queue, QueueTree
+    from yk_cli.core.workload.model import Application, Workload
     from yk_cli.load.config import LoadedConfig, LoadResult
 
 TREE_FORMATS = ("text", "json", "markdown", "mermaid")
@@ -60,8 +60,8 @@ class Inputs:
 def builtin_default(result: LoadResult) -> LoadedConfig | None:
     """YuniKorn's built-in default queue config, when a file makes YuniKorn use it (empty, or a yunikorn-configs
     ConfigMap without the queue config key: the no-queue-config warning says so); else None."""
-    from yk_cli.core.config import SchedulerConfig
-    from yk_cli.core.placement import default_partition
+    from yk_cli.core.config.model import SchedulerConfig
+    from yk_cli.core.config.placement import default_partition
     from yk_cli.core.yamldoc import SourceMap
     from yk_cli.load.config import LoadedConfig
     from yk_cli.load.unclassified import DEFAULT_CONFIG
@@ -81,8 +81,8 @@ def prepare_inputs(
     shows them, warnings alone as one summary line (none when quiet). The project config (.yk.yaml) gives the
     ConfigMap key (policy-group) and hides what it disables or ignores."""
     from yk_cli.commands.project import active_project
-    from yk_cli.core.queues import build_queue_tree
-    from yk_cli.core.workload_checks import may_create_queues
+    from yk_cli.core.config.queues import build_queue_tree
+    from yk_cli.core.workload.checks import may_create_queues
     from yk_cli.load.config import load_config
     from yk_cli.load.source import InputError
     from yk_cli.load.unclassified import DEFAULT_CONFIG
@@ -156,7 +156,7 @@ def prepare_inputs(
 
 def _place_workload(inputs: Inputs, workload: Workload) -> None:
     """Place every application of the workload in the inputs' tree (a warning for each one that is not placed)."""
-    from yk_cli.core.placement import place
+    from yk_cli.core.config.placement import place
 
     inputs.workload = workload
     for application in workload.applications:
@@ -174,8 +174,8 @@ def cluster_inputs(dump: str, config: str | None, partition_name: str | None, qu
     """A kubectl dump as the workload, with CONFIG, else its yunikorn-configs ConfigMap's queue config, else
     YuniKorn's built-in default: loaded and checked exactly as `yk simulate --cluster` does (Exit on problems)."""
     from yk_cli.commands.simulate import load_cluster_scenario
-    from yk_cli.core.config import SchedulerConfig
-    from yk_cli.core.queues import build_queue_tree
+    from yk_cli.core.config.model import SchedulerConfig
+    from yk_cli.core.config.queues import build_queue_tree
     from yk_cli.core.yamldoc import SourceMap
     from yk_cli.load.config import LoadedConfig
 
@@ -377,11 +377,11 @@ def run_tree(
     cluster: str | None = None,
 ) -> str:
     """Load, check and render the tree; with a workload (or a --cluster dump), what is pending and running and the
-    priorities at the virtual time `at` (nanoseconds from the start; see core.snapshot). Problems go to stderr like
+    priorities at the virtual time `at` (nanoseconds from the start; see core.analysis.snapshot). Problems go to stderr like
     `yk validate` (Exit on errors)."""
-    from yk_cli.core.queue_guarantee import queue_guarantees
-    from yk_cli.core.snapshot import state_at
-    from yk_cli.core.workload import queue_usage
+    from yk_cli.core.analysis.snapshot import state_at
+    from yk_cli.core.config.guarantees import queue_guarantees
+    from yk_cli.core.workload.model import queue_usage
     from yk_cli.report.tree_common import TreeView
 
     inputs = load_inputs(config, workload, cluster, partition, quiet)

@@ -140,8 +140,8 @@ def lint_workload(
     """Add a workload's problems (its own, and against the queue config's partition when a config without errors
     is given; `config`: the loaded config, the name of one that could not be checked, or None) to `problems`, its
     text to `texts`, or (name, message) to `unreadable`; the note to print when it is not checked against a config."""
-    from yk_cli.core.queues import build_queue_tree
-    from yk_cli.core.workload_checks import may_create_queues
+    from yk_cli.core.config.queues import build_queue_tree
+    from yk_cli.core.workload.checks import may_create_queues
     from yk_cli.load.source import InputError
     from yk_cli.load.workload import read_workload
 
@@ -173,7 +173,7 @@ def lint_workload(
 def lint_cluster(name: str, problems: list[Problem], texts: dict[str, str], unreadable: list[tuple[str, str]]) -> None:
     """Add a cluster dump's problems, as `yk simulate --cluster` finds them (its queue config is what
     `yk validate DUMP` checks), to `problems`, its text to `texts`, or (name, message) to `unreadable`."""
-    from yk_cli.core.predicate_lint import lint_predicates
+    from yk_cli.core.workload.predicate_lint import lint_predicates
     from yk_cli.load.kubernetes import cluster_from_bytes
     from yk_cli.load.source import InputError, decode_text, read_input
 

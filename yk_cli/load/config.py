@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from yk_cli.core.checks import run_checks
-from yk_cli.core.config import SchedulerConfig, decode_config
+from yk_cli.core.config.model import SchedulerConfig, decode_config
 from yk_cli.core.diagnostics import Level, Problem, Span
-from yk_cli.core.rules import all_rules
+from yk_cli.core.lint.catalogue import all_rules
+from yk_cli.core.lint.checks import run_checks
 from yk_cli.core.yamldoc import Node, SourceMap
 from yk_cli.load.configmap import find_queue_configs
 from yk_cli.load.source import InputTooLarge, config_limit, decode_text, format_size, read_input

@@ -4,7 +4,7 @@
 
 `path_or_dash` is a file, or `-` for standard input. Raises `InputError` (from yk_cli.load.source) only when the
 input cannot be read at all (missing, a directory, too large); anything wrong inside it becomes a located Problem
-(rules `cluster-*` in yk_cli.core.cluster_rules, plus `yaml-syntax`) and never an exception. Returns:
+(rules `cluster-*` in yk_cli.core.workload.cluster_rules, plus `yaml-syntax`) and never an exception. Returns:
 
 * the Workload: nodes (status.allocatable as capacity, `spec.unschedulable` -> not schedulable, labels and taints,
   resources of running pods of other schedulers as `occupied` and their node constraints as `foreign_pods`),
@@ -26,14 +26,14 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from yk_cli.core import cluster_rules as cr
+from yk_cli.core.config.placement import TAG_CREATE_FORCE, TAG_GUARANTEED, TAG_MAX_APPS, TAG_QUOTA
 from yk_cli.core.diagnostics import Problem, Span
-from yk_cli.core.placement import TAG_CREATE_FORCE, TAG_GUARANTEED, TAG_MAX_APPS, TAG_QUOTA
+from yk_cli.core.lint.catalogue import Rule
+from yk_cli.core.lint.resource_names import lint_workload_resource_names
 from yk_cli.core.predicates.model import Namespace, PodSpec
-from yk_cli.core.resource_names import lint_workload_resource_names
 from yk_cli.core.resources import Resource, add_into, k8s_quantity
-from yk_cli.core.rules import Rule
-from yk_cli.core.workload import (
+from yk_cli.core.workload import cluster_rules as cr
+from yk_cli.core.workload.model import (
     BUILTIN_PRIORITY_CLASSES,
     HARD,
     NANOS,

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from yk_cli.core.diagnostics import Problem
-from yk_cli.core.rules import Rule
+from yk_cli.core.lint.catalogue import Rule
 from yk_cli.core.yamldoc import Node
 
 

@@ -64,6 +64,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from yk_cli.core.diagnostics import Problem
+from yk_cli.core.lint.catalogue import Rule
 from yk_cli.core.predicates.decode import (
     DecodeProblem,
     decode_labels,
@@ -73,7 +74,6 @@ from yk_cli.core.predicates.decode import (
     format_path,
 )
 from yk_cli.core.predicates.model import Namespace, NodeFacts, PodSpec, labels_of
-from yk_cli.core.rules import Rule
 from yk_cli.core.yamldoc import Node, plain_number
 
 __all__ = [

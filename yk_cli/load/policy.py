@@ -23,8 +23,8 @@ from yk_cli.core.assertions.model import (
     Policy,
     QueueRef,
 )
+from yk_cli.core.config.properties import parse_go_duration
 from yk_cli.core.diagnostics import Span
-from yk_cli.core.properties import parse_go_duration
 from yk_cli.core.resources import QuantityError, Resource, parse_quantity
 from yk_cli.core.yamldoc import Node
 from yk_cli.load.source import InputError, decode_text, parse_yaml, read_input

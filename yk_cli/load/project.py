@@ -9,7 +9,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from yk_cli.core.diagnostics import Level
-from yk_cli.core.project import (
+from yk_cli.core.lint.catalogue import all_rules
+from yk_cli.core.lint.project import (
     DISABLE,
     RULE_SETTINGS,
     IgnorePattern,
@@ -18,7 +19,6 @@ from yk_cli.core.project import (
     ignore_pattern,
     rule_setting_problem,
 )
-from yk_cli.core.rules import all_rules
 from yk_cli.core.yamldoc import Node
 from yk_cli.load.source import InputError, decode_text, parse_size, parse_yaml, read_input
 

@@ -16,7 +16,7 @@ from importlib import resources
 from typing import Any
 
 from yk_cli.core.diagnostics import Path, Problem, format_path
-from yk_cli.core.rules import Rule
+from yk_cli.core.lint.catalogue import Rule
 
 Gate = Callable[[Any], bool]
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from yk_cli.core.diagnostics import Problem
-from yk_cli.core.rules import volcano_catalogue
+from yk_cli.core.lint.catalogue import volcano_catalogue
 from yk_cli.core.volcano.lint_conf import lint_conf
 from yk_cli.core.volcano.lint_objects import lint_objects
 from yk_cli.load.source import read_input

@@ -1,4 +1,4 @@
-"""Workload files -> core.workload.Workload plus located Problems (rendered exactly like `yk validate`'s).
+"""Workload files -> core.workload.model.Workload plus located Problems (rendered exactly like `yk validate`'s).
 
 Public API:
 
@@ -7,7 +7,7 @@ Public API:
     parse_workload(text, file="<string>", tree=None, *, dynamic_queues=False) -> LoadedWorkload
 
 `name` is a path or '-' for standard input; an unreadable input raises load.source.InputError. With a tree (the
-partition's core.queues.QueueTree), applications that name a missing or parent queue are problems too
+partition's core.config.queues.QueueTree), applications that name a missing or parent queue are problems too
 (`dynamic_queues=True` when placement rules may create queues: then only parent queues are). Problems are located
 (file, span) and sorted; an application without `queue` keeps `queue=None` for the placement rules.
 """
@@ -20,15 +20,15 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from yk_cli.core import workload_checks as rules
-from yk_cli.core.config import PartitionConfig
+from yk_cli.core.config.model import PartitionConfig
+from yk_cli.core.config.properties import parse_go_duration
+from yk_cli.core.config.queues import QueueTree, build_queue_tree
 from yk_cli.core.diagnostics import Level, Path, Problem, Span
 from yk_cli.core.predicates.decode import DecodeProblem, decode_labels, decode_node, decode_pod_spec
 from yk_cli.core.predicates.model import Labels, PodSpec, Taint
-from yk_cli.core.properties import parse_go_duration
-from yk_cli.core.queues import QueueTree, build_queue_tree
 from yk_cli.core.resources import QuantityError, Resource, parse_quantity
-from yk_cli.core.workload import (
+from yk_cli.core.workload import checks as rules
+from yk_cli.core.workload.model import (
     BUILTIN_PRIORITY_CLASSES,
     Allocation,
     Application,
@@ -70,7 +70,7 @@ class LoadedWorkload:
         return out
 
     def check(self, tree: QueueTree, dynamic_queues: bool = False) -> list[Problem]:
-        """The queue checks against a partition's tree (core.workload_checks.check_workload), located."""
+        """The queue checks against a partition's tree (core.workload.checks.check_workload), located."""
         return self.locate(rules.check_workload(tree, self.workload, dynamic_queues))
 
     def check_config(self, partitions: Mapping[str, PartitionConfig]) -> tuple[PartitionConfig | None, list[Problem]]:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from yk_cli.core.assertions.model import KIND_SUMMARIES, Outcome
 from yk_cli.core.diagnostics import Level, Problem, Span
-from yk_cli.core.rules import Rule
+from yk_cli.core.lint.catalogue import Rule
 from yk_cli.report import sarif
 from yk_cli.report.check_common import POLICY_ERROR, CheckContext, failure_line, summary_line, title
 from yk_cli.report.github import annotation, escape_data, escape_property
@@ -139,7 +139,7 @@ def render_failure_github(problems: Sequence[Problem], base: str) -> str:
 
 def render_failure_sarif(problems: Sequence[Problem], version: str, base: str) -> str:
     """SARIF 2.1.0 for a check that could not run: one result per problem of the policy or the inputs."""
-    from yk_cli.core.rules import all_rules
+    from yk_cli.core.lint.catalogue import all_rules
     from yk_cli.report.problems import INPUT_ERROR
 
     catalogue = {**all_rules(), INPUT_ERROR.id: INPUT_ERROR, POLICY_ERROR.id: POLICY_ERROR}

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from yk_cli.core.assertions.model import Outcome, PriorityRange
 from yk_cli.core.diagnostics import Level, Path, Span
-from yk_cli.core.rules import Rule
+from yk_cli.core.lint.catalogue import Rule
 from yk_cli.core.yamldoc import SourceMap
 
 POLICY_ERROR = Rule(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from yk_cli.core.config.properties import format_duration
 from yk_cli.core.diagnostics import Level, Span
 from yk_cli.core.diff.model import (
     EARLIER,
@@ -22,8 +23,7 @@ from yk_cli.core.diff.model import (
     Reorder,
     SettingChange,
 )
-from yk_cli.core.priority import show
-from yk_cli.core.properties import format_duration
+from yk_cli.core.ordering.priority import show
 from yk_cli.report.trace_common import when
 
 FORMATS = ("text", "json", "markdown", "github", "sarif")

@@ -16,7 +16,7 @@ from yk_cli.core.diff.model import (
     WorkloadChanges,
 )
 from yk_cli.core.diff.verdict import FailOn
-from yk_cli.core.priority import MIN_PRIORITY
+from yk_cli.core.ordering.priority import MIN_PRIORITY
 from yk_cli.report import jsonout
 from yk_cli.report.diff_common import summary_line
 from yk_cli.report.problems_json import problem_dict

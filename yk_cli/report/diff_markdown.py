@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from yk_cli.core.analysis.timeline import Timeline
 from yk_cli.core.diff.model import Diff
 from yk_cli.core.diff.verdict import FailOn
-from yk_cli.core.timeline import Timeline
 from yk_cli.report.diff_common import (
     change_words,
     count,

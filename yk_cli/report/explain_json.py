@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from yk_cli.core.explain import AskFacts, Comparison, Explanation, PrioritySide
-from yk_cli.core.priority import MIN_PRIORITY, Step
-from yk_cli.core.queues import Queue
-from yk_cli.core.unmodelled import Unmodelled
+from yk_cli.core.analysis.explain import AskFacts, Comparison, Explanation, PrioritySide
+from yk_cli.core.config.queues import Queue
+from yk_cli.core.ordering.priority import MIN_PRIORITY, Step
+from yk_cli.core.sim.unmodelled import Unmodelled
 from yk_cli.report import jsonout
 from yk_cli.report.trace_common import seconds
 from yk_cli.report.tree_common import Locate, cause_text, nowhere

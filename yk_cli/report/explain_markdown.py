@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from yk_cli.core.explain import BOTH_PENDING, RESERVATION, SORTED_FIRST, Comparison, Explanation
-from yk_cli.core.explain_preemption import PodStory
-from yk_cli.core.priority import show
-from yk_cli.core.properties import Source, format_duration
-from yk_cli.core.queues import Queue
-from yk_cli.core.trace import NodeView
-from yk_cli.core.unmodelled import Unmodelled
+from yk_cli.core.analysis.explain import BOTH_PENDING, RESERVATION, SORTED_FIRST, Comparison, Explanation
+from yk_cli.core.analysis.explain_preemption import PodStory
+from yk_cli.core.config.properties import Source, format_duration
+from yk_cli.core.config.queues import Queue
+from yk_cli.core.ordering.priority import show
+from yk_cli.core.sim.trace import NodeView
+from yk_cli.core.sim.unmodelled import Unmodelled
 from yk_cli.report.explain_text import NOT_PENDING, outcome
 from yk_cli.report.pod_story import NODE_EVENTS, sighting_text, story_lines
 from yk_cli.report.priorities_markdown import cell, row

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from yk_cli.core import trace as codes
-from yk_cli.core.explain import (
+from yk_cli.core.analysis.explain import (
     BOTH_PENDING,
     RESERVATION,
     SORTED_FIRST,
@@ -14,10 +13,11 @@ from yk_cli.core.explain import (
     Explanation,
     PrioritySide,
 )
-from yk_cli.core.priority import show
-from yk_cli.core.properties import Source, format_duration
-from yk_cli.core.queues import Queue
-from yk_cli.core.unmodelled import Unmodelled
+from yk_cli.core.config.properties import Source, format_duration
+from yk_cli.core.config.queues import Queue
+from yk_cli.core.ordering.priority import show
+from yk_cli.core.sim import trace as codes
+from yk_cli.core.sim.unmodelled import Unmodelled
 from yk_cli.report.tree_common import Locate, cause_text, nowhere
 from yk_cli.report.unmodelled import unmodelled_lines
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from yk_cli.core.explain_preemption import PodStory, Sighting
-from yk_cli.core.trace import ALLOCATE, REPLACE, RESERVE, NodeView, PreemptionAttempt
-from yk_cli.core.unmodelled import Unmodelled
+from yk_cli.core.analysis.explain_preemption import PodStory, Sighting
+from yk_cli.core.sim.trace import ALLOCATE, REPLACE, RESERVE, NodeView, PreemptionAttempt
+from yk_cli.core.sim.unmodelled import Unmodelled
 from yk_cli.report import jsonout
 from yk_cli.report.trace_common import attempt_title, moment, seconds, when
 from yk_cli.report.trace_json import attempt_dict

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from yk_cli.core.priority import AskBreakdown, PriorityCache, Step
-from yk_cli.core.queues import Queue, QueueTree
-from yk_cli.core.snapshot import Absent
-from yk_cli.core.unmodelled import Unmodelled
-from yk_cli.core.workload import Application
+from yk_cli.core.analysis.snapshot import Absent
+from yk_cli.core.config.queues import Queue, QueueTree
+from yk_cli.core.ordering.priority import AskBreakdown, PriorityCache, Step
+from yk_cli.core.sim.unmodelled import Unmodelled
+from yk_cli.core.workload.model import Application
 from yk_cli.report.tree_common import Locate, cause_text, nowhere
 
 

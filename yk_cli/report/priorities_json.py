@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterator
 from json.encoder import encode_basestring as _string  # what json.dumps(ensure_ascii=False) makes of a str
 
-from yk_cli.core.priority import Cause, Step
+from yk_cli.core.ordering.priority import Cause, Step
 from yk_cli.report.priorities_common import PriorityView
 from yk_cli.report.tree_common import absent_dict, at_dict, depth_first, json_value, priority_json
 from yk_cli.report.unmodelled import unmodelled_dicts

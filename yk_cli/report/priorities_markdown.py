@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from yk_cli.core.priority import show
-from yk_cli.core.properties import Source, format_duration
-from yk_cli.core.snapshot import Absent
+from yk_cli.core.analysis.snapshot import Absent
+from yk_cli.core.config.properties import Source, format_duration
+from yk_cli.core.ordering.priority import show
 from yk_cli.report.priorities_common import PriorityView, sorts_by, step_causes
 from yk_cli.report.tree_common import absent_groups, absent_title, depth_first, moment_words
 

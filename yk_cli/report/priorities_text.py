@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from yk_cli.core.priority import AskBreakdown, Step, show
-from yk_cli.core.properties import Source, format_duration
+from yk_cli.core.config.properties import Source, format_duration
+from yk_cli.core.ordering.priority import AskBreakdown, Step, show
 from yk_cli.report.priorities_common import PriorityView, sorts_by, step_causes
 from yk_cli.report.tree_common import absent_lines, depth_first, moment_words
 from yk_cli.report.unmodelled import unmodelled_lines

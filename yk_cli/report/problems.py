@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from yk_cli.core.diagnostics import Level, Problem, Span
-from yk_cli.core.rules import Rule
+from yk_cli.core.lint.catalogue import Rule
 
 FORMATS = ("text", "json", "github", "sarif")
 """Every `--format` name, the default first."""
@@ -58,7 +58,7 @@ def render_problems(
 
         return github.render(problems, files, base)
     if fmt == "sarif":
-        from yk_cli.core.rules import all_rules
+        from yk_cli.core.lint.catalogue import all_rules
         from yk_cli.report import sarif
 
         rules = all_rules()

@@ -3,8 +3,8 @@ node and queue, or why it never starts."""
 
 from __future__ import annotations
 
-from yk_cli.core.timeline import Start, starts
-from yk_cli.core.trace import Trace
+from yk_cli.core.analysis.timeline import Start, starts
+from yk_cli.core.sim.trace import Trace
 from yk_cli.report.trace_common import priority, summary_line, title, when
 from yk_cli.report.trace_text import table
 

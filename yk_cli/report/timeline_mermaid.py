@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from yk_cli.core.timeline import COMPLETED, NANOS, PREEMPTED, RUNNING, Bar, Timeline
+from yk_cli.core.analysis.timeline import COMPLETED, NANOS, PREEMPTED, RUNNING, Bar, Timeline
 
 MAX_BARS = 80
 """Most bars drawn (the earliest starts); a pull-request comment must stay readable and under GitHub's size limit."""

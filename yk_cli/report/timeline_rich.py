@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from io import StringIO
 
-from yk_cli.core.timeline import NANOS, RUNNING, Timeline
+from yk_cli.core.analysis.timeline import NANOS, RUNNING, Timeline
 from yk_cli.report.trace_common import when
 
 SHADES = " ░▒▓█"

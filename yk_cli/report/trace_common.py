@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from yk_cli.core.priority import PriorityChange, show
-from yk_cli.core.properties import format_duration
+from yk_cli.core.analysis.trace_view import QueueTotals, TraceFilter, TraceView
+from yk_cli.core.config.properties import format_duration
+from yk_cli.core.ordering.priority import PriorityChange, show
 from yk_cli.core.resources import format_resource
-from yk_cli.core.trace import GANG_TYPES, Arrival, PreemptionAttempt, Summary, Trace, TraceEvent
-from yk_cli.core.trace_view import QueueTotals, TraceFilter, TraceView
+from yk_cli.core.sim.trace import GANG_TYPES, Arrival, PreemptionAttempt, Summary, Trace, TraceEvent
 
 FORMATS = ("text", "json", "markdown")
 STOPPED = {

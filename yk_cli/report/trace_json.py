@@ -7,10 +7,10 @@ from itertools import islice
 from json.encoder import encode_basestring as _string  # what json.dumps(ensure_ascii=False) makes of a str
 from typing import Any
 
-from yk_cli.core.preemption_loops import PreemptionLoop
-from yk_cli.core.priority import MIN_PRIORITY, PriorityChange
-from yk_cli.core.trace import Arrival, PendingAsk, PreemptionAttempt, Summary, Trace, TraceEvent
-from yk_cli.core.trace_view import NO_FILTER, QueueTotals, TraceFilter, view
+from yk_cli.core.analysis.preemption_loops import PreemptionLoop
+from yk_cli.core.analysis.trace_view import NO_FILTER, QueueTotals, TraceFilter, view
+from yk_cli.core.ordering.priority import MIN_PRIORITY, PriorityChange
+from yk_cli.core.sim.trace import Arrival, PendingAsk, PreemptionAttempt, Summary, Trace, TraceEvent
 from yk_cli.report.jsonout import items, nested
 from yk_cli.report.trace_common import seconds
 from yk_cli.report.unmodelled import unmodelled_dicts

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from yk_cli.core.timeline import timeline
-from yk_cli.core.trace import Arrival, Trace
-from yk_cli.core.trace_view import NO_FILTER, TraceFilter, TraceView, view
+from yk_cli.core.analysis.timeline import timeline
+from yk_cli.core.analysis.trace_view import NO_FILTER, TraceFilter, TraceView, view
+from yk_cli.core.sim.trace import Arrival, Trace
 from yk_cli.report.timeline_mermaid import markdown as gantt
 from yk_cli.report.trace_common import (
     TOTALS_HEADER,

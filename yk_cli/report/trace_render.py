@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from yk_cli.core.trace import Trace
-from yk_cli.core.trace_view import NO_FILTER, TraceFilter
+from yk_cli.core.analysis.trace_view import NO_FILTER, TraceFilter
+from yk_cli.core.sim.trace import Trace
 from yk_cli.report.trace_common import FORMATS
 
 

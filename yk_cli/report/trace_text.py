@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 
-from yk_cli.core.trace import Arrival, Trace
-from yk_cli.core.trace_view import NO_FILTER, TraceFilter, TraceView, view
+from yk_cli.core.analysis.trace_view import NO_FILTER, TraceFilter, TraceView, view
+from yk_cli.core.sim.trace import Arrival, Trace
 from yk_cli.report.trace_common import (
     TOTALS_HEADER,
     attempt_title,

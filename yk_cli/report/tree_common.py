@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from yk_cli.core import properties as props
-from yk_cli.core.config import Resources
+from yk_cli.core.analysis.snapshot import Absent
+from yk_cli.core.config import properties as props
+from yk_cli.core.config.guarantees import QueueGuarantee
+from yk_cli.core.config.model import Resources
+from yk_cli.core.config.properties import Setting, Source, format_duration
+from yk_cli.core.config.queues import Queue, QueueTree
 from yk_cli.core.diagnostics import Path
-from yk_cli.core.priority import MIN_PRIORITY, Cause, PriorityCache, setting_config_path
-from yk_cli.core.properties import Setting, Source, format_duration
-from yk_cli.core.queue_guarantee import QueueGuarantee
-from yk_cli.core.queues import Queue, QueueTree
-from yk_cli.core.snapshot import Absent
-from yk_cli.core.workload import Application, QueueUsage
+from yk_cli.core.ordering.priority import MIN_PRIORITY, Cause, PriorityCache, setting_config_path
+from yk_cli.core.workload.model import Application, QueueUsage
 
 NANOS = 1_000_000_000
 

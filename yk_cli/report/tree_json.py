@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from yk_cli.core import properties as props
-from yk_cli.core.properties import format_duration
-from yk_cli.core.queues import Queue
+from yk_cli.core.config import properties as props
+from yk_cli.core.config.properties import format_duration
+from yk_cli.core.config.queues import Queue
 from yk_cli.report import jsonout
 from yk_cli.report.tree_common import (
     TreeView,

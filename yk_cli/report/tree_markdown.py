@@ -4,9 +4,9 @@ queue holds at the stated time and the asks not pending then."""
 
 from __future__ import annotations
 
-from yk_cli.core.priority import show
-from yk_cli.core.properties import Source
-from yk_cli.core.queues import Queue
+from yk_cli.core.config.properties import Source
+from yk_cli.core.config.queues import Queue
+from yk_cli.core.ordering.priority import show
 from yk_cli.core.resources import format_resource
 from yk_cli.report import tree_mermaid
 from yk_cli.report.priorities_markdown import absent_sections, cell, row

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from yk_cli.core.priority import setting_config_path, show
-from yk_cli.core.properties import format_duration
-from yk_cli.core.queues import Queue
+from yk_cli.core.config.properties import format_duration
+from yk_cli.core.config.queues import Queue
+from yk_cli.core.ordering.priority import setting_config_path, show
 from yk_cli.core.resources import format_resource
 from yk_cli.report.tree_common import (
     TreeView,

@@ -9,10 +9,10 @@ from rich.console import Console
 from rich.text import Text
 from rich.tree import Tree
 
-from yk_cli.core.priority import show
-from yk_cli.core.properties import Source
-from yk_cli.core.queue_guarantee import QueueGuarantee
-from yk_cli.core.queues import Queue
+from yk_cli.core.config.guarantees import QueueGuarantee
+from yk_cli.core.config.properties import Source
+from yk_cli.core.config.queues import Queue
+from yk_cli.core.ordering.priority import show
 from yk_cli.core.resources import format_quantity, format_resource
 from yk_cli.report.tree_common import (
     TreeView,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from yk_cli.core.unmodelled import Unmodelled
+from yk_cli.core.sim.unmodelled import Unmodelled
 
 
 def unmodelled_lines(items: Iterable[Unmodelled]) -> list[str]:

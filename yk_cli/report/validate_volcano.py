@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from yk_cli.core.diagnostics import Problem
-from yk_cli.core.rules import volcano_catalogue
+from yk_cli.core.lint.catalogue import volcano_catalogue
 from yk_cli.report import github, jsonout, problems_json, problems_text, sarif
 
 

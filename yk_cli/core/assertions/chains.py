@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from yk_cli.core import properties as props
 from yk_cli.core.assertions.model import Evidence
 from yk_cli.core.assertions.scope import is_under, property_line, shown
-from yk_cli.core.priority import effective_ask_priority
-from yk_cli.core.queues import Queue
+from yk_cli.core.config import properties as props
+from yk_cli.core.config.queues import Queue
+from yk_cli.core.ordering.priority import effective_ask_priority
 
 SKIPPED = "skipped"
 """A priority-fenced queue on the way down has an offset above the ask's level: nothing below it is a victim."""

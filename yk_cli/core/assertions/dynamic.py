@@ -18,11 +18,11 @@ from yk_cli.core.assertions.model import (
     Outcome,
 )
 from yk_cli.core.assertions.scope import queue_line
+from yk_cli.core.config.properties import format_duration
+from yk_cli.core.config.queues import Queue, QueueTree
 from yk_cli.core.diagnostics import Path
-from yk_cli.core.properties import format_duration
-from yk_cli.core.queues import Queue, QueueTree
-from yk_cli.core.trace import ALLOCATE, PREEMPT, Trace
-from yk_cli.core.workload import Ask, Workload
+from yk_cli.core.sim.trace import ALLOCATE, PREEMPT, Trace
+from yk_cli.core.workload.model import Ask, Workload
 
 SHOWN_OFFENDERS = 5
 """How many late or pending asks a failed starts-within or never-pending lists."""

@@ -16,9 +16,9 @@ from yk_cli.core.assertions.model import (
     Policy,
     QueueRef,
 )
-from yk_cli.core.config import PartitionConfig
-from yk_cli.core.queues import build_queue_tree
-from yk_cli.core.workload_checks import may_create_queues
+from yk_cli.core.config.model import PartitionConfig
+from yk_cli.core.config.queues import build_queue_tree
+from yk_cli.core.workload.checks import may_create_queues
 
 CONFIGURED_ONLY = frozenset((CANNOT_PREEMPT, OUTRANKS, FENCED, GUARANTEED_AT_LEAST, MAX_AT_MOST))
 """Kinds whose static proof needs a configured queue (a dynamic one has no settings of its own to prove on)."""

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 from yk_cli.core.assertions.model import DYNAMIC, STATIC, Assertion, Outcome, Policy, PriorityRange
 from yk_cli.core.assertions.scope import Scope
 from yk_cli.core.assertions.static import check_static
-from yk_cli.core.config import PartitionConfig
-from yk_cli.core.workload import Workload
+from yk_cli.core.config.model import PartitionConfig
+from yk_cli.core.workload.model import Workload
 
 if TYPE_CHECKING:
     from yk_cli.core.assertions.dynamic import RunFacts

@@ -6,11 +6,11 @@ import difflib
 from dataclasses import dataclass
 
 from yk_cli.core.assertions.model import PriorityRange
-from yk_cli.core.config import PartitionConfig
+from yk_cli.core.config.model import PartitionConfig
+from yk_cli.core.config.queues import Queue, QueueTree, build_queue_tree
 from yk_cli.core.diagnostics import Path
-from yk_cli.core.priority import setting_config_path
-from yk_cli.core.queues import Queue, QueueTree, build_queue_tree
-from yk_cli.core.workload_checks import may_create_queues
+from yk_cli.core.ordering.priority import setting_config_path
+from yk_cli.core.workload.checks import may_create_queues
 
 DYNAMIC_NAME = "*"
 """The name of the stand-in for every dynamic leaf placement rules may create under a parent."""

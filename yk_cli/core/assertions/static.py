@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from yk_cli.core import properties as props
 from yk_cli.core.assertions.chains import ALL, LEVEL, SKIPPED, carried, child_towards, common_ancestor, reach
 from yk_cli.core.assertions.model import (
     CAN_SUBMIT,
@@ -22,8 +21,9 @@ from yk_cli.core.assertions.model import (
 )
 from yk_cli.core.assertions.scope import Scope, property_line, queue_line, shown
 from yk_cli.core.assertions.submit import check_submit
+from yk_cli.core.config import properties as props
+from yk_cli.core.config.queues import Queue
 from yk_cli.core.diagnostics import Path
-from yk_cli.core.queues import Queue
 from yk_cli.core.resources import format_quantity, format_resource
 
 DAEMONSET_NOTE = (

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from yk_cli.core.assertions.model import CAN_SUBMIT, STATIC, Assertion, Evidence, Outcome
 from yk_cli.core.assertions.scope import Scope
+from yk_cli.core.config.placement import RECOVERY_QUEUE, parse_acl, place
+from yk_cli.core.config.queues import Queue, QueueTree, build_queue_tree
 from yk_cli.core.diagnostics import Path
-from yk_cli.core.placement import RECOVERY_QUEUE, parse_acl, place
-from yk_cli.core.queues import Queue, QueueTree, build_queue_tree
-from yk_cli.core.workload import Application
+from yk_cli.core.workload.model import Application
 
 GROUP_MEMBER = "yk-member-of-{group}"
 """The user of a group assertion: a name no ACL lists, so that only the group can let it in."""

@@ -7,13 +7,13 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from yk_cli.core import properties as props
-from yk_cli.core.config import Limit, PartitionConfig, PlacementRule
+from yk_cli.core.config import properties as props
+from yk_cli.core.config.model import Limit, PartitionConfig, PlacementRule
+from yk_cli.core.config.properties import Setting, Source, format_duration
+from yk_cli.core.config.queues import Queue, QueueTree, build_queue_tree
 from yk_cli.core.diagnostics import Path, Problem, Span
 from yk_cli.core.diff.model import ConfigChanges, ProblemChanges, Provenance, QueueChange, SettingChange
-from yk_cli.core.priority import setting_config_path
-from yk_cli.core.properties import Setting, Source, format_duration
-from yk_cli.core.queues import Queue, QueueTree, build_queue_tree
+from yk_cli.core.ordering.priority import setting_config_path
 from yk_cli.core.resources import Resource, format_resource
 from yk_cli.core.yamldoc import SourceMap
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from yk_cli.core.diagnostics import Problem, Span
-from yk_cli.core.trace import Summary
+from yk_cli.core.sim.trace import Summary
 
 
 @dataclass(frozen=True, slots=True)

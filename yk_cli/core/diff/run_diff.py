@@ -7,7 +7,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
-from yk_cli.core.config import PartitionConfig
+from yk_cli.core.config.model import PartitionConfig
+from yk_cli.core.config.placement import place_all
+from yk_cli.core.config.properties import Setting
+from yk_cli.core.config.queues import Queue, QueueTree, build_queue_tree
 from yk_cli.core.diagnostics import Span
 from yk_cli.core.diff.config_diff import ConfigSide, owner, removal_span
 from yk_cli.core.diff.model import (
@@ -29,12 +32,9 @@ from yk_cli.core.diff.model import (
     RunChanges,
     WorkloadChanges,
 )
-from yk_cli.core.placement import place_all
-from yk_cli.core.priority import AskBreakdown, Step, explain_pending, pending_priorities, setting_config_path
-from yk_cli.core.properties import Setting
-from yk_cli.core.queues import Queue, QueueTree, build_queue_tree
-from yk_cli.core.trace import ALLOCATE, GANG_TYPES, PREEMPT, QUOTA_PREEMPT, Trace
-from yk_cli.core.workload import Application, Workload
+from yk_cli.core.ordering.priority import AskBreakdown, Step, explain_pending, pending_priorities, setting_config_path
+from yk_cli.core.sim.trace import ALLOCATE, GANG_TYPES, PREEMPT, QUOTA_PREEMPT, Trace
+from yk_cli.core.workload.model import Application, Workload
 
 EXAMPLES = 10
 """How many `application/ask` names an EventKindChange lists per direction."""

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from difflib import get_close_matches
 
+from yk_cli.core.config.properties import parse_go_duration
 from yk_cli.core.diagnostics import Level
 from yk_cli.core.diff.model import LATER, NOW_WAITS, Diff
-from yk_cli.core.properties import parse_go_duration
 
 NEW_ERRORS = "new-errors"
 LATER_START = "later-start"
@@ -39,7 +39,7 @@ class FailOn:
 
     def __str__(self) -> str:
         if self.name == LATER_START and self.tolerance:
-            from yk_cli.core.properties import format_duration
+            from yk_cli.core.config.properties import format_duration
 
             return f"{self.name}={format_duration(self.tolerance)}"
         return self.name

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from yk_cli.core import properties as props
+from yk_cli.core.config import properties as props
 from yk_cli.core.sim.build import RunState
 from yk_cli.core.sim.state import AppState, AskState, QState, fits
 

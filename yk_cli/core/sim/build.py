@@ -8,13 +8,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from yk_cli.core import policies
-from yk_cli.core.config import PartitionConfig
+from yk_cli.core.config.model import PartitionConfig
+from yk_cli.core.config.queues import Queue, QueueTree
+from yk_cli.core.ordering import policies
+from yk_cli.core.ordering.priority import PriorityCache
 from yk_cli.core.predicates.classes import NodeGroups
 from yk_cli.core.predicates.model import NodeFacts, PodSpec
 from yk_cli.core.predicates.tracker import PodTracker
-from yk_cli.core.priority import PriorityCache
-from yk_cli.core.queues import Queue, QueueTree
 from yk_cli.core.sim.nodes import Fit, NodeIndex, NodeState
 from yk_cli.core.sim.state import (
     INF,
@@ -26,9 +26,9 @@ from yk_cli.core.sim.state import (
     fit_of,
     vector,
 )
+from yk_cli.core.sim.trace import QUEUE_MISSING, UNPLACED, PreemptionAttempt, TraceEvent
 from yk_cli.core.sim.ugm import DEFAULT_USER, Ugm, limit_config
-from yk_cli.core.trace import QUEUE_MISSING, UNPLACED, PreemptionAttempt, TraceEvent
-from yk_cli.core.workload import Application, Workload
+from yk_cli.core.workload.model import Application, Workload
 
 if TYPE_CHECKING:
     from yk_cli.core.sim.backoff import BackoffState
@@ -168,7 +168,7 @@ class RunState:
 def _place(partition: PartitionConfig, tree: QueueTree, apps: tuple[Application, ...]) -> dict[str, tuple[str, str]]:
     """Place every application by the partition's rules, as YuniKorn does (a named queue is only the `provided`
     rule's input); app id -> (queue path, '') or ('', why not)."""
-    from yk_cli.core.placement import place_all
+    from yk_cli.core.config.placement import place_all
 
     placed = place_all(partition, tree, apps)
     return {app_id: (p.queue_path or "", p.reason) for app_id, p in placed.items()}

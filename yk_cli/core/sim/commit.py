@@ -9,7 +9,7 @@ from __future__ import annotations
 from bisect import bisect_left, insort
 from collections.abc import Sequence
 
-from yk_cli.core.priority import PriorityChange
+from yk_cli.core.ordering.priority import PriorityChange
 from yk_cli.core.sim import preconditions, timeouts
 from yk_cli.core.sim.build import (
     COMPLETE,
@@ -24,7 +24,7 @@ from yk_cli.core.sim.cycle import set_own_live
 from yk_cli.core.sim.nodes import Fit, NodeState
 from yk_cli.core.sim.preemption import Preemption, res_of
 from yk_cli.core.sim.state import ALLOCATED, DONE, PENDING, AllocState, AppState, AskState, QState, Size, bump, fits
-from yk_cli.core.workload import Ask
+from yk_cli.core.workload.model import Ask
 
 
 def arrive(state: RunState, ask: AskState, changes: list[PriorityChange] | None = None) -> None:

@@ -25,14 +25,14 @@ from bisect import bisect_left, insort
 from dataclasses import dataclass
 from heapq import merge
 
-from yk_cli.core import policies
+from yk_cli.core.ordering import policies
 from yk_cli.core.sim import backoff, preconditions
 from yk_cli.core.sim.build import RunState
 from yk_cli.core.sim.nodes import NodeState
 from yk_cli.core.sim.placing import dynamic_passes, first_node, required_passes
 from yk_cli.core.sim.preemption import Preemption, try_preemption
 from yk_cli.core.sim.state import AllocState, AppState, AskState, QState, Size, fits, passes
-from yk_cli.core.trace import ALLOCATE, PREEMPT, RESERVE, Candidate, PreemptionAttempt
+from yk_cli.core.sim.trace import ALLOCATE, PREEMPT, RESERVE, Candidate, PreemptionAttempt
 
 SIZE_LIMIT = 48
 """Above this many distinct pending sizes a queue is always walked (checking every size would cost more)."""

@@ -35,14 +35,14 @@ from bisect import bisect_left, insort
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from yk_cli.core import policies
-from yk_cli.core import trace as codes
-from yk_cli.core.policies import SortKey
+from yk_cli.core.config.properties import format_duration
+from yk_cli.core.ordering import policies
+from yk_cli.core.ordering.policies import SortKey
+from yk_cli.core.ordering.priority import PriorityChange
 from yk_cli.core.predicates.model import PodSpec
-from yk_cli.core.priority import PriorityChange
-from yk_cli.core.properties import format_duration
 from yk_cli.core.resources import format_resource
 from yk_cli.core.sim import commit, preconditions
+from yk_cli.core.sim import trace as codes
 from yk_cli.core.sim.build import CYCLE_INTERVAL, GANG_TIMER, OLD, RESERVATION_DELAY, RunState
 from yk_cli.core.sim.cycle import Decision
 from yk_cli.core.sim.nodes import Fit, NodeState
@@ -60,8 +60,8 @@ from yk_cli.core.sim.state import (
     passes,
     vector,
 )
-from yk_cli.core.trace import REPLACE
-from yk_cli.core.workload import HARD, Ask
+from yk_cli.core.sim.trace import REPLACE
+from yk_cli.core.workload.model import HARD, Ask
 
 DEFAULT_TIMEOUT = 15 * 60 * 1_000_000_000
 """defaultPlaceholderTimeout: 15 minutes."""

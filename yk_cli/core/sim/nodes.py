@@ -8,7 +8,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from yk_cli.core import policies
+from yk_cli.core.ordering import policies
 from yk_cli.core.predicates.classes import passing_of
 
 if TYPE_CHECKING:  # state.py imports this module

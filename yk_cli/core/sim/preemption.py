@@ -21,11 +21,11 @@ from dataclasses import dataclass, field
 from functools import cmp_to_key
 from operator import attrgetter
 
-from yk_cli.core import trace as verdicts
-from yk_cli.core.policies import SortKey
+from yk_cli.core.config.properties import format_duration
+from yk_cli.core.ordering.policies import SortKey
 from yk_cli.core.predicates.tracker import DynamicSize
-from yk_cli.core.properties import format_duration
 from yk_cli.core.resources import format_resource
+from yk_cli.core.sim import trace as verdicts
 from yk_cli.core.sim.build import RunState
 from yk_cli.core.sim.nodes import NodeState
 from yk_cli.core.sim.placing import dynamic_passes, first_node, predicate_failure
@@ -43,7 +43,7 @@ from yk_cli.core.sim.state import (
     Size,
     passes,
 )
-from yk_cli.core.trace import Candidate
+from yk_cli.core.sim.trace import Candidate
 
 _VKEY = attrgetter("vkey")
 _RANK = attrgetter("rank")

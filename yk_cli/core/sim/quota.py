@@ -19,8 +19,8 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from yk_cli.core import properties as props
-from yk_cli.core.policies import SortKey
+from yk_cli.core.config import properties as props
+from yk_cli.core.ordering.policies import SortKey
 from yk_cli.core.sim.build import QUOTA, RunState
 from yk_cli.core.sim.preemption import allocated_of, res_of
 from yk_cli.core.sim.resmap import (

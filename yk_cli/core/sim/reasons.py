@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-from yk_cli.core import trace as codes
+from yk_cli.core.config.properties import format_duration
 from yk_cli.core.predicates.model import Failure, PodSpec
 from yk_cli.core.predicates.pod_plugins import NODE_PORTS
 from yk_cli.core.predicates.tracker import DynamicSize
-from yk_cli.core.properties import format_duration
 from yk_cli.core.resources import format_resource
 from yk_cli.core.sim import preconditions
+from yk_cli.core.sim import trace as codes
 from yk_cli.core.sim.backoff import in_backoff
 from yk_cli.core.sim.build import RunState
 from yk_cli.core.sim.cycle import stateaware_admitted
 from yk_cli.core.sim.nodes import NodeState
 from yk_cli.core.sim.placing import dynamic_passes, first_node, predicate_failure, required_passes
 from yk_cli.core.sim.state import INF, PENDING, WAITING, AskState, QState, Size, passes
+from yk_cli.core.sim.trace import NodeVerdict, PendingAsk
 from yk_cli.core.sim.ugm import describe
-from yk_cli.core.trace import NodeVerdict, PendingAsk
 
 
 def pending_asks(state: RunState, notes: dict[str, str]) -> tuple[PendingAsk, ...]:

@@ -12,9 +12,9 @@ import heapq
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from yk_cli.core.config import PartitionConfig
-from yk_cli.core.priority import PriorityChange
-from yk_cli.core.queues import QueueTree
+from yk_cli.core.config.model import PartitionConfig
+from yk_cli.core.config.queues import QueueTree
+from yk_cli.core.ordering.priority import PriorityChange
 from yk_cli.core.resources import format_resource
 from yk_cli.core.sim import backoff, gang, preconditions, quota, timeouts
 from yk_cli.core.sim.build import (
@@ -45,7 +45,7 @@ from yk_cli.core.sim.cycle import Decision, find_decision, log_attempt
 from yk_cli.core.sim.preemption import Preemption, required_node_victims
 from yk_cli.core.sim.reasons import node_verdicts, pending_asks
 from yk_cli.core.sim.state import PENDING, WAITING, AllocState, AppState, AskState, QState
-from yk_cli.core.trace import (
+from yk_cli.core.sim.trace import (
     ALLOCATE,
     GANG_TIMEOUT,
     PLACEHOLDER,
@@ -62,9 +62,9 @@ from yk_cli.core.trace import (
     TraceEvent,
     Victim,
 )
-from yk_cli.core.trace import COMPLETE as COMPLETE_EVENT
-from yk_cli.core.unmodelled import unmodelled
-from yk_cli.core.workload import Workload
+from yk_cli.core.sim.trace import COMPLETE as COMPLETE_EVENT
+from yk_cli.core.sim.unmodelled import unmodelled
+from yk_cli.core.workload.model import Workload
 
 LATEST_VERSION = "1.8"
 """The YuniKorn version yk models by default."""
@@ -397,7 +397,7 @@ class Simulation:
     def _quota(self) -> None:
         """A pass of the core's quota preemption loop: each queue that fires is one step naming its victims (all
         chosen before any is released, as the core's preemptions of one pass run on the same usage)."""
-        from yk_cli.core.properties import format_duration
+        from yk_cli.core.config.properties import format_duration
         from yk_cli.core.resources import format_resource
 
         state = self.state
@@ -510,7 +510,7 @@ class Simulation:
     def _expired(self) -> bool:
         """Cancel the reservations past their 2 x 60 min wait whose ask no longer fits a headroom (each an
         `unreserve` step; the cycle goes on): False when the step limit stopped it."""
-        from yk_cli.core.properties import format_duration
+        from yk_cli.core.config.properties import format_duration
 
         for ask in timeouts.due(self.state):
             node = ask.reserved

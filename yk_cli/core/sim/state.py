@@ -6,15 +6,15 @@ import math
 from bisect import bisect_left, insort
 from collections.abc import Mapping, Sequence
 
-from yk_cli.core import policies
-from yk_cli.core.policies import SortKey
+from yk_cli.core.config.queues import Queue
+from yk_cli.core.ordering import policies
+from yk_cli.core.ordering.policies import SortKey
+from yk_cli.core.ordering.priority import MIN_PRIORITY, QueueState
+from yk_cli.core.ordering.priority import AppState as PrioAppState
 from yk_cli.core.predicates.model import PodSpec
-from yk_cli.core.priority import MIN_PRIORITY, QueueState
-from yk_cli.core.priority import AppState as PrioAppState
-from yk_cli.core.queues import Queue
 from yk_cli.core.sim.nodes import Fit, NodeState
 from yk_cli.core.sim.ugm import AppLimits
-from yk_cli.core.workload import Allocation, Application, Ask
+from yk_cli.core.workload.model import Allocation, Application, Ask
 
 INF = math.inf
 """Headroom of a type no max defines: unlimited."""

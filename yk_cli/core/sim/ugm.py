@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from yk_cli.core.config import Limit, PartitionConfig, QueueConfig
+from yk_cli.core.config.model import Limit, PartitionConfig, QueueConfig
 from yk_cli.core.resources import QuantityError, parse_resource
 
 Path = tuple[str | int, ...]

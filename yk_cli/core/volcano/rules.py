@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from yk_cli.core.rules import Rule, error, warning
+from yk_cli.core.lint.catalogue import Rule, error, warning
 
 CONF_TYPE = error(
     "volcano-conf-type",

@@ -1,0 +1,1 @@
+"""The order of YuniKorn's scheduling loop: sort policies and dynamic priorities (compiled with the engine)."""
