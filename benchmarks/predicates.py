@@ -11,7 +11,8 @@ predicates workload is the same generated cluster with `yk generate --node-pools
 nodes a GPU pool (labelled and tainted: 20.1 % of the nodes tainted), about 30 % of the pods with a node selector or
 toleration (GPU pool, one zone, the GPU taint tolerated, root.system tolerating everything), about 10 % with a zone
 topology spread constraint or hostname anti-affinity. The plain workload is that one with every predicate field
-stripped (core/workload/generate.py `strip_predicates`): exactly the plain generated size, as simulate.py and vs_core.py run it.
+stripped (core/workload/generate.py `strip_predicates`): exactly the plain generated size, as simulate.py and
+vs_core.py run it.
 
 Each workload is generated, written as YAML and loaded through yk's loader in a fresh process and pickled; every
 timed run is then a fresh process that unpickles it and times one `simulate()` call (wall and CPU), runs of the two

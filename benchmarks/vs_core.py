@@ -6,9 +6,9 @@ default 0: all cores), `--keep DIR` (keep the written inputs there), `--validate
 yamllint cold start, 0 to skip).
 
 The workloads (issue 13), seeded and byte-identical run to run:
-* `10k`, `50k`, `150k`: core/workload/generate.py with benchmarks/simulate.py's sizes (10,000 asks / 1,000 nodes / 100 leaf
-  queues / 1,000 apps; 50,000 / 5,000 / 500 / 5,000; 150,000 / 5,000 / 500 / 5,000), made expressible to the core
-  (see `pending_at_start`): every ask pending at the start, no `duration`, every node schedulable, the partition's
+* `10k`, `50k`, `150k`: core/workload/generate.py with benchmarks/simulate.py's sizes (10,000 asks / 1,000 nodes /
+  100 leaf queues / 1,000 apps; 50,000 / 5,000 / 500 / 5,000; 150,000 / 5,000 / 500 / 5,000), made expressible to the
+  core (see `pending_at_start`): every ask pending at the start, no `duration`, every node schedulable, the partition's
   preemption off (simulate.py's `without_preemption`);
 * `preempt`: simulate.py's preemption-heavy cluster (`preempt_texts`): 1,000 nodes full of low-priority
   allocations, 5,000 high-priority asks under their queue's guarantee, past the 30 s preemption delay.

@@ -15,7 +15,8 @@ import pytest
 from tests.conftest import ROOT, SAMPLES, dedent
 from yk_cli.commands.validate import fast_path, run_validate
 from yk_cli.core.diagnostics import Level, Problem, Span
-from yk_cli.core.lint.catalogue import LOADER_RULES, all_rules
+from yk_cli.core.lint.catalogue import all_rules
+from yk_cli.core.lint.loader_rules import LOADER_RULES
 from yk_cli.load.config import load_config
 from yk_cli.report import github, sarif
 from yk_cli.report.problems import FORMATS, render_problems

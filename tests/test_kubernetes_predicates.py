@@ -665,7 +665,7 @@ def test_pod_constraints_reads_yaml_trees_and_plain_json_alike() -> None:
 
 
 def _rule(rule_id: str):  # type: ignore[no-untyped-def]
-    from yk_cli.core.lint.catalogue import error
+    from yk_cli.core.diagnostics import error
 
     return error(rule_id, "s.", "d.")
 

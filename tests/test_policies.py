@@ -1,4 +1,5 @@
-"""The sort keys of core.ordering.policies: the numbers of the reference (sections 5.1-5.4) and the documented tie rules."""
+"""The sort keys of core.ordering.policies:
+the numbers of the reference (sections 5.1-5.4) and the documented tie rules."""
 
 from __future__ import annotations
 

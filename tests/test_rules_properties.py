@@ -1,4 +1,5 @@
-"""The warning rules of `yk validate`: what YuniKorn accepts but does not do as written (core/lint/checks/properties.py)."""
+"""The warning rules of `yk validate`: what YuniKorn accepts but does not do as written
+(core/lint/checks/properties.py)."""
 
 from __future__ import annotations
 

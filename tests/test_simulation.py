@@ -733,8 +733,8 @@ def test_placement_rules_apply_to_applications_that_name_a_queue() -> None:
     """
     trace = run(config, workload)
     assert [e.queue_path for e in trace.events] == ["root.b"], (
-        "the rules have no `provided` rule, so YuniKorn (and yk_cli.core.config.placement.place) put the application in "
-        "root.b: a named queue is only the provided rule's input"
+        "the rules have no `provided` rule, so YuniKorn (and yk_cli.core.config.placement.place) put the application "
+        "in root.b: a named queue is only the provided rule's input"
     )
 
 

@@ -22,6 +22,7 @@ from yk_cli.cli import (
 )
 from yk_cli.commands.project import CONFIG_FLAGS, CONFIG_OPTIONS, project_options
 from yk_cli.core.diagnostics import EXIT_PROBLEMS, Level, Path, Problem
+from yk_cli.core.lint.loader_rules import NO_QUEUE_CONFIG
 
 if TYPE_CHECKING:
     from yk_cli.core.config.model import PartitionConfig
@@ -68,7 +69,7 @@ def builtin_default(result: LoadResult) -> LoadedConfig | None:
 
     if any(p.level == Level.ERROR for p in result.problems):
         return None
-    if not any(p.rule == "no-queue-config" and p.message.endswith(DEFAULT_CONFIG) for p in result.problems):
+    if not any(p.rule == NO_QUEUE_CONFIG.id and p.message.endswith(DEFAULT_CONFIG) for p in result.problems):
         return None
     config = SchedulerConfig(partitions=(default_partition(),))
     return LoadedConfig(result.file, "YuniKorn's built-in default", None, config, SourceMap(), True)
@@ -377,8 +378,8 @@ def run_tree(
     cluster: str | None = None,
 ) -> str:
     """Load, check and render the tree; with a workload (or a --cluster dump), what is pending and running and the
-    priorities at the virtual time `at` (nanoseconds from the start; see core.analysis.snapshot). Problems go to stderr like
-    `yk validate` (Exit on errors)."""
+    priorities at the virtual time `at` (nanoseconds from the start; see core.analysis.snapshot). Problems go to stderr
+    like `yk validate` (Exit on errors)."""
     from yk_cli.core.analysis.snapshot import state_at
     from yk_cli.core.config.guarantees import queue_guarantees
     from yk_cli.core.workload.model import queue_usage

@@ -18,6 +18,7 @@ from yk_cli.cli import (
 )
 from yk_cli.commands.project import CONFIG_FLAGS, CONFIG_OPTIONS, project_options
 from yk_cli.core.diagnostics import EXIT_USAGE, Level, Problem, exit_code
+from yk_cli.core.lint.loader_rules import NO_QUEUE_CONFIG, NOT_A_QUEUE_CONFIG, UNKNOWN_FIELD
 from yk_cli.report.problems import FORMATS
 
 if TYPE_CHECKING:
@@ -196,7 +197,7 @@ VOLCANO_CONF_KEYS = frozenset(("actions", "tiers", "configurations", "metrics"))
 def _volcano_hints(problems: list[Problem], result: LoadResult) -> list[Problem]:
     """Problems of a Volcano input given to `yk validate` by mistake (its scheduler conf, the
     volcano-scheduler-configmap ConfigMap, a dump of Volcano objects), with `yk volcano validate` as the hint."""
-    conf = [p for p in problems if p.rule == "unknown-field" and len(p.path) == 1 and p.path[0] in VOLCANO_CONF_KEYS]
+    conf = [p for p in problems if p.rule == UNKNOWN_FIELD.id and len(p.path) == 1 and p.path[0] in VOLCANO_CONF_KEYS]
     objects = "volcano" in result.text
     if not (objects or any(p.path[0] in ("actions", "tiers") for p in conf)):
         return problems
@@ -206,7 +207,7 @@ def _volcano_hints(problems: list[Problem], result: LoadResult) -> list[Problem]
         if p in conf:
             hint = f"`{p.path[0]}` is a key of Volcano's volcano-scheduler.conf: did you mean `{command}`?"
             p = replace(p, hint=hint)
-        elif objects and p.rule in ("no-queue-config", "not-a-queue-config"):
+        elif objects and p.rule in (NO_QUEUE_CONFIG.id, NOT_A_QUEUE_CONFIG.id):
             p = replace(p, hint=f"{p.hint} For Volcano's scheduler conf and objects: `{command}`.".lstrip())
         out.append(p)
     return out

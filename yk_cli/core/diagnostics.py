@@ -58,6 +58,37 @@ class Problem:
         return (self.file, span.line, span.column, self.rule, self.message)
 
 
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A kind of problem: id, default level, one-line summary and the full documentation."""
+
+    id: str
+    level: Level
+    summary: str
+    doc: str
+
+    def problem(self, message: str, path: Path = (), hint: str = "", anchor: str = "value") -> Problem:
+        """A problem of this rule at a document path."""
+        return Problem(
+            rule=self.id,
+            level=self.level,
+            message=message,
+            path=path,
+            hint=hint,
+            anchor="key" if anchor == "key" else "value",
+        )
+
+
+def error(rule_id: str, summary: str, doc: str) -> Rule:
+    """Declare an error rule (YuniKorn refuses the config)."""
+    return Rule(rule_id, Level.ERROR, summary, doc)
+
+
+def warning(rule_id: str, summary: str, doc: str) -> Rule:
+    """Declare a warning rule (YuniKorn accepts the config but does not do what it says)."""
+    return Rule(rule_id, Level.WARNING, summary, doc)
+
+
 def format_path(path: Path) -> str:
     """Render a document path as `partitions[0].queues[1].properties.priority.offset`."""
     out: list[str] = []

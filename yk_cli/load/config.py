@@ -8,6 +8,7 @@ from yk_cli.core.config.model import SchedulerConfig, decode_config
 from yk_cli.core.diagnostics import Level, Problem, Span
 from yk_cli.core.lint.catalogue import all_rules
 from yk_cli.core.lint.checks import run_checks
+from yk_cli.core.lint.loader_rules import CONFIG_TOO_LARGE
 from yk_cli.core.yamldoc import Node, SourceMap
 from yk_cli.load.configmap import find_queue_configs
 from yk_cli.load.source import InputTooLarge, config_limit, decode_text, format_size, read_input
@@ -78,7 +79,7 @@ def too_large_problem(err: InputTooLarge) -> Problem:
     else:
         size = f"{err.size:,} bytes" + (f" ({format_size(err.size)})" if err.size >= 1024 else "")
     return Problem(
-        rule="config-too-large",
+        rule=CONFIG_TOO_LARGE.id,
         level=Level.ERROR,
         message=f"{size} is more than the {format_size(err.limit)} yk reads from a queue config; "
         "Kubernetes stores at most 1 MiB in a ConfigMap",

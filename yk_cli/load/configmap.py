@@ -9,6 +9,7 @@ import zlib
 from dataclasses import dataclass, field
 
 from yk_cli.core.diagnostics import Level, Path, Problem, Span
+from yk_cli.core.lint.loader_rules import IGNORED_DOCUMENT, WRONG_TYPE, YAML_SYNTAX
 from yk_cli.core.yamldoc import Node
 from yk_cli.load.source import Position, config_limit, format_size, parse_yaml
 from yk_cli.load.unclassified import (
@@ -144,7 +145,7 @@ def _data_entry(data: Node, text: str, key: str, out: FileContents, label: str) 
     if value.kind != "scalar" or value.tag == "null":
         out.problems.append(
             Problem(
-                rule="wrong-type",
+                rule=WRONG_TYPE.id,
                 level=Level.ERROR,
                 message=f"{key} must be a string holding the queue config, found {value.in_words()}",
                 hint=f"write it as a block: `{key}: |` followed by the indented config.",
@@ -163,7 +164,7 @@ def _binary_entry(value: Node, bkey: str, text: str, out: FileContents, label: s
     def fail(message: str) -> None:
         out.problems.append(
             Problem(
-                rule="yaml-syntax",
+                rule=YAML_SYNTAX.id,
                 level=Level.ERROR,
                 message=message,
                 span=span,
@@ -201,7 +202,7 @@ def _add_embedded(inner: str, position: Position, origin: str, out: FileContents
         second = parsed.documents[1]
         problems.append(
             Problem(
-                rule="ignored-document",
+                rule=IGNORED_DOCUMENT.id,
                 level=Level.WARNING,
                 message="YuniKorn reads only the first YAML document of the queue config; the rest is ignored",
                 span=second.span,
@@ -263,7 +264,7 @@ def configmap_entries(node: Node) -> tuple[dict[str, str], list[Problem]]:
             if text is None:
                 problems.append(
                     Problem(
-                        rule="yaml-syntax",
+                        rule=YAML_SYNTAX.id,
                         level=Level.ERROR,
                         message=f"binaryData {key.text} {message}",
                         span=value.span,

@@ -27,8 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from yk_cli.core.config.placement import TAG_CREATE_FORCE, TAG_GUARANTEED, TAG_MAX_APPS, TAG_QUOTA
-from yk_cli.core.diagnostics import Problem, Span
-from yk_cli.core.lint.catalogue import Rule
+from yk_cli.core.diagnostics import Problem, Rule, Span
 from yk_cli.core.lint.resource_names import lint_workload_resource_names
 from yk_cli.core.predicates.model import Namespace, PodSpec
 from yk_cli.core.resources import Resource, add_into, k8s_quantity

@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from yk_cli.core.diagnostics import Problem
-from yk_cli.core.lint.catalogue import Rule
+from yk_cli.core.diagnostics import Problem, Rule
 from yk_cli.core.yamldoc import Node
 
 

@@ -63,8 +63,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from yk_cli.core.diagnostics import Problem
-from yk_cli.core.lint.catalogue import Rule
+from yk_cli.core.diagnostics import Problem, Rule
 from yk_cli.core.predicates.decode import (
     DecodeProblem,
     decode_labels,

@@ -15,8 +15,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from yk_cli.core.diagnostics import Path, Problem, format_path
-from yk_cli.core.lint.catalogue import Rule
+from yk_cli.core.diagnostics import Path, Problem, Rule, format_path
 
 Gate = Callable[[Any], bool]
 

@@ -14,6 +14,7 @@ from pathlib import Path as FsPath
 from pathlib import PurePath
 
 from yk_cli.core.diagnostics import Level, Problem, Span
+from yk_cli.core.lint.loader_rules import YAML_SYNTAX
 from yk_cli.core.yamldoc import Node
 from yk_cli.load.yamlreader import MAX_DEPTH as MAX_DEPTH
 from yk_cli.load.yamlreader import MAX_EXPANDED_NODES as MAX_EXPANDED_NODES
@@ -218,7 +219,7 @@ def _read_limited(name: str, stdin: bytes | None, limit: int) -> bytes:
 def syntax_problem(message: str, line: int, column: int, hint: str = "") -> Problem:
     """A YAML syntax problem at a 1-based position."""
     return Problem(
-        rule="yaml-syntax",
+        rule=YAML_SYNTAX.id,
         level=Level.ERROR,
         message=message,
         hint=hint,

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 
 from yk_cli.core.diagnostics import Level, Problem, Span
+from yk_cli.core.lint.loader_rules import UNKNOWN_RULE
 
 _COMMENT = re.compile(r"#\s*yk:\s*disable=")
 _NAME = re.compile(r"\s*([A-Za-z0-9_.-]+)\s*(,|$|\s)")
@@ -64,7 +65,7 @@ def _unknown(name: Suppression, file: str, known: set[str]) -> Problem:
     hint = f"did you mean `{close[0]}`?" if close else "`yk rules` lists every rule id."
     suffix = f" (did you mean {close[0]}?)" if close else ""
     return Problem(
-        rule="unknown-rule",
+        rule=UNKNOWN_RULE.id,
         level=Level.WARNING,
         message=f"# yk: disable={name.rule} names no yk rule: it silences nothing{suffix}",
         hint=hint,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from yk_cli.core.diagnostics import Level, Problem, Span
+from yk_cli.core.lint.loader_rules import NO_QUEUE_CONFIG, NOT_A_QUEUE_CONFIG, SKIPPED_DOCUMENT
 from yk_cli.core.yamldoc import Node
 
 EXPECTED = (
@@ -41,14 +42,14 @@ def kubernetes_object(node: Node, alone: bool) -> Problem:
     what = describe_object(node)
     if alone:
         return Problem(
-            rule="not-a-queue-config",
+            rule=NOT_A_QUEUE_CONFIG.id,
             level=Level.ERROR,
             message=f"{what} is not a queue config: {EXPECTED}; nothing in this file was checked",
             hint="pass the queues.yaml file or the yunikorn-configs ConfigMap instead.",
             span=_key_span(node, "kind", "apiVersion"),
         )
     return Problem(
-        rule="skipped-document",
+        rule=SKIPPED_DOCUMENT.id,
         level=Level.WARNING,
         message=f"{what} is not a queue config: yk skipped it ({EXPECTED})",
         hint="keep the queue config in a file of its own, or ignore this warning.",
@@ -63,7 +64,7 @@ def list_without_config(node: Node, kinds: list[str]) -> Problem:
         counts[kind] = counts.get(kind, 0) + 1
     held = ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) or "no items"
     return Problem(
-        rule="not-a-queue-config",
+        rule=NOT_A_QUEUE_CONFIG.id,
         level=Level.ERROR,
         message=f"a Kubernetes List ({held}) holds no queue config: {EXPECTED}; nothing in this file was checked",
         hint="pass the queues.yaml file or the yunikorn-configs ConfigMap instead.",
@@ -81,7 +82,7 @@ def configmap_without_key(node: Node, name: str, key: str, yunikorn: bool) -> Pr
             "(YuniKorn reads its queue config from the yunikorn-configs and yunikorn-defaults ConfigMaps)"
         )
     return Problem(
-        rule="no-queue-config",
+        rule=NO_QUEUE_CONFIG.id,
         level=Level.WARNING,
         message=message,
         hint=f"add a `{key}: |` entry under data, or pass --policy-group if your config uses another key.",
@@ -92,7 +93,7 @@ def configmap_without_key(node: Node, name: str, key: str, yunikorn: bool) -> Pr
 def helm_without_key(node: Node, key: str) -> Problem:
     """Helm values whose yunikornDefaults has no queue config key."""
     return Problem(
-        rule="no-queue-config",
+        rule=NO_QUEUE_CONFIG.id,
         level=Level.WARNING,
         message=f"Helm values without yunikornDefaults {key}: nothing in this file was checked (the chart's "
         f"yunikorn-defaults ConfigMap gets no queue config; without one in yunikorn-configs, {DEFAULT_CONFIG})",
@@ -104,7 +105,7 @@ def helm_without_key(node: Node, key: str) -> Problem:
 def empty_config(where: str, span: Span) -> Problem:
     """An empty queue config text: YuniKorn runs its built-in default."""
     return Problem(
-        rule="no-queue-config",
+        rule=NO_QUEUE_CONFIG.id,
         level=Level.WARNING,
         message=f"{where} is empty: {DEFAULT_CONFIG}",
         hint="write the queue config, or delete the file if the default is what you want.",

@@ -23,6 +23,7 @@ import os
 from dataclasses import dataclass, field, replace
 
 from yk_cli.core.diagnostics import Problem
+from yk_cli.core.lint.loader_rules import YAML_SYNTAX
 from yk_cli.core.predicates.model import NO_POD_SPEC, Namespace, PodSpec
 from yk_cli.core.resources import k8s_quantity
 from yk_cli.core.volcano import rules as vr
@@ -536,7 +537,7 @@ def _conf_file(name: str, out: VolcanoInputs, stdin: bytes | None = None) -> Non
     documents, shown, text = _read(name, out, stdin)
     out.texts[shown] = text
     out.files.append(shown)
-    if any(p.file == shown and p.rule == "yaml-syntax" for p in out.problems):
+    if any(p.file == shown and p.rule == YAML_SYNTAX.id for p in out.problems):
         out.conf = ConfLoad(default_conf(), False, (), "yaml syntax")
         out.conf_source = shown
         return

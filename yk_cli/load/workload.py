@@ -24,6 +24,7 @@ from yk_cli.core.config.model import PartitionConfig
 from yk_cli.core.config.properties import parse_go_duration
 from yk_cli.core.config.queues import QueueTree, build_queue_tree
 from yk_cli.core.diagnostics import Level, Path, Problem, Span
+from yk_cli.core.lint.loader_rules import DUPLICATE_KEY, IGNORED_DOCUMENT
 from yk_cli.core.predicates.decode import DecodeProblem, decode_labels, decode_node, decode_pod_spec
 from yk_cli.core.predicates.model import Labels, PodSpec, Taint
 from yk_cli.core.resources import QuantityError, Resource, parse_quantity
@@ -169,7 +170,7 @@ def _full_parse(text: str) -> WorkloadDocument:
     for extra in parsed.documents[1:]:
         problems.append(
             Problem(
-                rule="ignored-document",
+                rule=IGNORED_DOCUMENT.id,
                 level=Level.WARNING,
                 message="only the first YAML document of a workload file is read; this one is ignored",
                 span=extra.span,
@@ -221,7 +222,7 @@ def _mapping(
         if name in first:
             problems.append(
                 Problem(
-                    rule="duplicate-key",
+                    rule=DUPLICATE_KEY.id,
                     level=Level.ERROR,
                     message=f'mapping key "{name}" already defined at line {first[name].span.line}',
                     path=(*path, name),

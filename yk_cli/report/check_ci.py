@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from yk_cli.core.assertions.model import KIND_SUMMARIES, Outcome
-from yk_cli.core.diagnostics import Level, Problem, Span
-from yk_cli.core.lint.catalogue import Rule
+from yk_cli.core.diagnostics import Level, Problem, Rule, Span
 from yk_cli.report import sarif
 from yk_cli.report.check_common import POLICY_ERROR, CheckContext, failure_line, summary_line, title
 from yk_cli.report.github import annotation, escape_data, escape_property

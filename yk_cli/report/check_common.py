@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from yk_cli.core.assertions.model import Outcome, PriorityRange
-from yk_cli.core.diagnostics import Level, Path, Span
-from yk_cli.core.lint.catalogue import Rule
+from yk_cli.core.diagnostics import Level, Path, Rule, Span
 from yk_cli.core.yamldoc import SourceMap
 
 POLICY_ERROR = Rule(

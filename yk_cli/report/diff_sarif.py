@@ -5,10 +5,10 @@ own rules, each on the line of NEW that caused it."""
 
 from __future__ import annotations
 
-from yk_cli.core.diagnostics import Level, Problem, format_path
+from yk_cli.core.diagnostics import Level, Problem, Rule, format_path
 from yk_cli.core.diff.model import Diff
 from yk_cli.core.diff.verdict import FailOn
-from yk_cli.core.lint.catalogue import Rule, all_rules
+from yk_cli.core.lint.catalogue import all_rules
 from yk_cli.report import sarif
 from yk_cli.report.diff_common import NOTE_RULES, Note, change_notes, order_notes, summary_note
 from yk_cli.report.locations import artifact_uri, span_of

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from yk_cli.core.diagnostics import Level, Problem, Span
-from yk_cli.core.lint.catalogue import Rule
+from yk_cli.core.diagnostics import Level, Problem, Rule, Span
 
 FORMATS = ("text", "json", "github", "sarif")
 """Every `--format` name, the default first."""

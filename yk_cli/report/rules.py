@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 
-from yk_cli.core.lint.catalogue import Rule
+from yk_cli.core.diagnostics import Rule
 from yk_cli.report import jsonout
 
 WIDTH = 100

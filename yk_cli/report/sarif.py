@@ -6,8 +6,7 @@ import hashlib
 import re
 from collections.abc import Mapping, Sequence
 
-from yk_cli.core.diagnostics import Level, Problem, format_path
-from yk_cli.core.lint.catalogue import Rule
+from yk_cli.core.diagnostics import Level, Problem, Rule, format_path
 from yk_cli.report import jsonout
 from yk_cli.report.locations import artifact_uri, span_of
 

@@ -16,8 +16,7 @@ from collections.abc import Collection, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from yk_cli.core.config.model import QueueConfig, SchedulerConfig
-from yk_cli.core.diagnostics import Path, Problem
-from yk_cli.core.lint.catalogue import warning
+from yk_cli.core.diagnostics import Path, Problem, warning
 
 if TYPE_CHECKING:
     from yk_cli.core.workload.model import Workload

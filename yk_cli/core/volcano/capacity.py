@@ -17,9 +17,8 @@ from dataclasses import dataclass, field
 from yk_cli.core.volcano import resource as res
 from yk_cli.core.volcano.framework import PERMIT, REJECT, Plugin
 from yk_cli.core.volcano.model import QUEUE_OPEN, ROOT_QUEUE, Queue
-from yk_cli.core.volcano.plugins import inqueue_of
 from yk_cli.core.volcano.proportion import capability_vec
-from yk_cli.core.volcano.session import ALLOCATED_STATUSES, JobInfo, QueueInfo, Session, TaskInfo
+from yk_cli.core.volcano.session import ALLOCATED_STATUSES, JobInfo, QueueInfo, Session, TaskInfo, inqueue_of
 
 
 @dataclass(slots=True)
@@ -79,8 +78,15 @@ class CapacityPlugin(Plugin):
             best_effort = res.is_empty(deserved)
             deserved = res.maximum(res.minimum(deserved, real), guarantee)
             self.attrs[name] = CapacityAttr(
-                name=name, queue=queue, deserved=deserved, deserved_inf=deserved_inf, best_effort=best_effort,
-                allocated=res.zero(n), inqueue=res.zero(n), elastic=res.zero(n), guarantee=guarantee,
+                name=name,
+                queue=queue,
+                deserved=deserved,
+                deserved_inf=deserved_inf,
+                best_effort=best_effort,
+                allocated=res.zero(n),
+                inqueue=res.zero(n),
+                elastic=res.zero(n),
+                guarantee=guarantee,
                 real_capability=real,
             )
         if self.hierarchy:
@@ -201,8 +207,9 @@ class CapacityPlugin(Plugin):
             return False
         for name in reversed(self._path(queue.name)):
             attr = self.attrs[name]
-            if not res.less_equal_with_dimension(res.add(attr.allocated, task.resreq), attr.real_capability,
-                                                 task.resreq):
+            if not res.less_equal_with_dimension(
+                res.add(attr.allocated, task.resreq), attr.real_capability, task.resreq
+            ):
                 return False
         return True
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from yk_cli.core.diagnostics import Path, Problem
-from yk_cli.core.lint.catalogue import Rule
+from yk_cli.core.diagnostics import Path, Problem, Rule
 from yk_cli.core.volcano import registry
 from yk_cli.core.volcano import rules as vr
 from yk_cli.core.volcano.conf import (

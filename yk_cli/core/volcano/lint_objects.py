@@ -13,8 +13,7 @@ from dataclasses import replace
 
 import networkx as nx
 
-from yk_cli.core.diagnostics import Level, Path, Problem
-from yk_cli.core.lint.catalogue import Rule
+from yk_cli.core.diagnostics import Level, Path, Problem, Rule
 from yk_cli.core.resources import k8s_quantity
 from yk_cli.core.volcano import rules as vr
 from yk_cli.core.volcano.conf import SchedulerConf

@@ -10,16 +10,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from yk_cli.core.volcano import resource as res
+from yk_cli.core.volcano.capacity import CapacityPlugin
 from yk_cli.core.volcano.conf import PluginOption
 from yk_cli.core.volcano.framework import PERMIT, REJECT, Plugin
-from yk_cli.core.volcano.model import POD_GROUP_INQUEUE, POD_GROUP_RUNNING
 from yk_cli.core.volcano.predicates import PredicatesPlugin
+from yk_cli.core.volcano.proportion import ProportionPlugin
 from yk_cli.core.volcano.session import (
-    ALLOCATED_STATUSES,
     CRITICAL_CLASSES,
     JobInfo,
     Session,
     TaskInfo,
+    inqueue_of,
 )
 
 SHARE_DELTA = 0.000001
@@ -203,19 +204,6 @@ def min_resources(job: JobInfo, n: int) -> res.Vec:
     return list(job.min_resources) if job.min_resources is not None else res.zero(n)
 
 
-def inqueue_of(job: JobInfo, n: int) -> res.Vec | None:
-    """What a job holds in `inqueue` at session open: an Inqueue job its minResources; a Running one with enough
-    allocated tasks the part of its minResources not yet allocated."""
-    if job.min_resources is None:
-        return None
-    if job.phase == POD_GROUP_INQUEUE:
-        return list(job.min_resources)
-    allocated_tasks = job.count(*ALLOCATED_STATUSES)
-    if job.phase == POD_GROUP_RUNNING and allocated_tasks >= job.min_available:
-        return res.exceeded_part(job.min_resources, job.allocated)
-    return None
-
-
 class OvercommitPlugin(Plugin):
     """overcommit: admit a job in enqueue while inqueue + its minResources fit total x overcommit-factor - used."""
 
@@ -264,10 +252,8 @@ class NodeOrderPlugin(Plugin):
     name = "nodeorder"
 
 
-def _builders() -> dict[str, Callable[[PluginOption], Plugin]]:
-    from yk_cli.core.volcano.capacity import CapacityPlugin
-    from yk_cli.core.volcano.proportion import ProportionPlugin
-
+def builders() -> dict[str, Callable[[PluginOption], Plugin]]:
+    """Plugin name -> builder, for every plugin yk models."""
     return {
         "priority": PriorityPlugin,
         "gang": GangPlugin,
@@ -279,11 +265,6 @@ def _builders() -> dict[str, Callable[[PluginOption], Plugin]]:
         "predicates": PredicatesPlugin,
         "nodeorder": NodeOrderPlugin,
     }
-
-
-def builders() -> dict[str, Callable[[PluginOption], Plugin]]:
-    """Plugin name -> builder, for every plugin yk models."""
-    return _builders()
 
 
 NOT_MODELLED = {

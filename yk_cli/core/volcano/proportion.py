@@ -9,8 +9,7 @@ from dataclasses import dataclass, field
 from yk_cli.core.volcano import resource as res
 from yk_cli.core.volcano.framework import PERMIT, REJECT, Plugin
 from yk_cli.core.volcano.model import QUEUE_OPEN, Queue
-from yk_cli.core.volcano.plugins import inqueue_of
-from yk_cli.core.volcano.session import ALLOCATED_STATUSES, PENDING, JobInfo, QueueInfo, Session, TaskInfo
+from yk_cli.core.volcano.session import ALLOCATED_STATUSES, PENDING, JobInfo, QueueInfo, Session, TaskInfo, inqueue_of
 
 
 @dataclass(slots=True)
@@ -98,8 +97,14 @@ class ProportionPlugin(Plugin):
                 spec = ssn.queues[job.queue].queue
                 guarantee = res.from_milli(spec.guarantee, dims) if spec.guarantee else res.zero(n)
                 attr = QueueAttr(
-                    name=spec.name, weight=spec.weight, deserved=res.zero(n), allocated=res.zero(n),
-                    request=res.zero(n), inqueue=res.zero(n), elastic=res.zero(n), guarantee=guarantee,
+                    name=spec.name,
+                    weight=spec.weight,
+                    deserved=res.zero(n),
+                    allocated=res.zero(n),
+                    request=res.zero(n),
+                    inqueue=res.zero(n),
+                    elastic=res.zero(n),
+                    guarantee=guarantee,
                     capability=capability_vec(spec, dims),
                 )
                 real = res.add(res.sub(ssn.total, total_guarantee), guarantee)

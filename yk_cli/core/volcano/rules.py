@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from yk_cli.core.lint.catalogue import Rule, error, warning
+from yk_cli.core.diagnostics import Rule, error, warning
+from yk_cli.core.lint.loader_rules import UNKNOWN_RULE, YAML_SYNTAX
 
 CONF_TYPE = error(
     "volcano-conf-type",
@@ -307,7 +308,7 @@ OBJECT_LINT_RULES: tuple[Rule, ...] = (
 VOLCANO_RULES: tuple[Rule, ...] = (*CONF_RULES, *CONF_LINT_RULES, *OBJECT_RULES, *OBJECT_LINT_RULES)
 """Every rule of `yk volcano validate`, in documentation order (besides yaml-syntax and unknown-rule)."""
 
-SHARED_RULE_IDS = ("yaml-syntax", "unknown-rule")
+SHARED_RULE_IDS = (YAML_SYNTAX.id, UNKNOWN_RULE.id)
 """Rules of `yk validate` that `yk volcano validate` reports too (unreadable YAML, a misspelt suppression)."""
 
 

@@ -17,7 +17,17 @@ from typing import TYPE_CHECKING
 
 from yk_cli.core.predicates.model import Namespace
 from yk_cli.core.volcano import resource as res
-from yk_cli.core.volcano.model import DEFAULT_QUEUE, POD_GROUP_PENDING, Cluster, Node, Pod, PodGroup, Queue
+from yk_cli.core.volcano.model import (
+    DEFAULT_QUEUE,
+    POD_GROUP_INQUEUE,
+    POD_GROUP_PENDING,
+    POD_GROUP_RUNNING,
+    Cluster,
+    Node,
+    Pod,
+    PodGroup,
+    Queue,
+)
 
 if TYPE_CHECKING:
     from yk_cli.core.volcano.framework import Framework
@@ -364,8 +374,15 @@ class Statement:
             queue = job.queue if job is not None else None
             if op.kind == "evict":
                 ssn.emit(
-                    event("evict", task=task.key, node=op.node.name, for_=op.preemptor, reason=op.reason,
-                          job=job_id, queue=queue)
+                    event(
+                        "evict",
+                        task=task.key,
+                        node=op.node.name,
+                        for_=op.preemptor,
+                        reason=op.reason,
+                        job=job_id,
+                        queue=queue,
+                    )
                 )
             elif op.kind == "pipeline":
                 ssn.emit(event("pipeline", task=task.key, node=op.node.name, job=job_id, queue=queue))
@@ -422,8 +439,15 @@ def open_session(cluster: Cluster, scheduler_name: str = "volcano") -> Session:
             priority, source = 0, f"class {name} undefined" if name else "no class"
         min_res = res.from_milli(group.min_resources, dims) if group.min_resources is not None else None
         job = JobInfo(
-            uid=group.uid, pod_group=group, queue=group.queue, priority=priority, priority_source=source,
-            min_available=group.min_member, phase=group.phase, allocated=res.zero(len(dims)), min_resources=min_res,
+            uid=group.uid,
+            pod_group=group,
+            queue=group.queue,
+            priority=priority,
+            priority_source=source,
+            min_available=group.min_member,
+            phase=group.phase,
+            allocated=res.zero(len(dims)),
+            min_resources=min_res,
         )
         groups[(group.namespace, group.name)] = job
     seen: set[str] = set()
@@ -442,8 +466,17 @@ def open_session(cluster: Cluster, scheduler_name: str = "volcano") -> Session:
             priority, source = pod.task_priority_annotation, "volcano.sh/task-priority"
         vec = res.from_milli(pod.request, dims)
         task = TaskInfo(
-            uid=pod.uid, namespace=pod.namespace, name=pod.name, pod=pod, resreq=vec, priority=priority,
-            priority_source=source, status=status, node="", best_effort=res.is_empty(vec), index=_name_index(pod.name),
+            uid=pod.uid,
+            namespace=pod.namespace,
+            name=pod.name,
+            pod=pod,
+            resreq=vec,
+            priority=priority,
+            priority_source=source,
+            status=status,
+            node="",
+            best_effort=res.is_empty(vec),
+            index=_name_index(pod.name),
         )
         owner = groups.get((pod.namespace, pod.group)) if ours and pod.group else None
         if owner is not None:
@@ -464,3 +497,16 @@ def open_session(cluster: Cluster, scheduler_name: str = "volcano") -> Session:
             continue
         ssn.jobs[job.uid] = job
     return ssn
+
+
+def inqueue_of(job: JobInfo, n: int) -> res.Vec | None:
+    """What a job holds in `inqueue` at session open: an Inqueue job its minResources; a Running one with enough
+    allocated tasks the part of its minResources not yet allocated."""
+    if job.min_resources is None:
+        return None
+    if job.phase == POD_GROUP_INQUEUE:
+        return list(job.min_resources)
+    allocated_tasks = job.count(*ALLOCATED_STATUSES)
+    if job.phase == POD_GROUP_RUNNING and allocated_tasks >= job.min_available:
+        return res.exceeded_part(job.min_resources, job.allocated)
+    return None

@@ -8,8 +8,7 @@ from typing import TYPE_CHECKING
 
 from yk_cli.core.config.model import PartitionConfig
 from yk_cli.core.config.queues import QueueTree
-from yk_cli.core.diagnostics import Path, Problem, format_path
-from yk_cli.core.lint.catalogue import Rule, error, warning
+from yk_cli.core.diagnostics import Path, Problem, Rule, error, format_path, warning
 from yk_cli.core.lint.resource_names import WORKLOAD_RESOURCE_NAME_TYPO, lint_workload_resource_names
 from yk_cli.core.resources import format_quantity
 from yk_cli.core.workload.predicate_lint import lint_predicates

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from yk_cli.core.lint.catalogue import Rule, error, warning
+from yk_cli.core.diagnostics import Rule, error, warning
 
 NOT_KUBERNETES = error(
     "cluster-not-kubernetes",

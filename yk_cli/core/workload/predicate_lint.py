@@ -23,8 +23,7 @@ from functools import cached_property
 from operator import attrgetter
 from typing import TYPE_CHECKING, TypeVar
 
-from yk_cli.core.diagnostics import Path, Problem
-from yk_cli.core.lint.catalogue import Rule, warning
+from yk_cli.core.diagnostics import Path, Problem, Rule, warning
 from yk_cli.core.predicates.model import (
     EQUAL,
     EXISTS,

@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from yk_cli.core.config.model import SchedulerConfig
-from yk_cli.core.diagnostics import Problem
+from yk_cli.core.diagnostics import Problem, Rule
 from yk_cli.core.lint import resource_names
-from yk_cli.core.lint.catalogue import Rule
 from yk_cli.core.lint.checks import properties, validator
 
 Check = Callable[[SchedulerConfig], Iterable[Problem]]

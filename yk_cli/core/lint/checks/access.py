@@ -6,8 +6,7 @@ from collections.abc import Iterator
 
 from yk_cli.core.config.model import SchedulerConfig
 from yk_cli.core.config.placement import ACL_GROUP_NAME, ACL_USER_NAME, parse_acl
-from yk_cli.core.diagnostics import Problem
-from yk_cli.core.lint.catalogue import warning
+from yk_cli.core.diagnostics import Problem, warning
 from yk_cli.core.lint.checks.walk import configured_queues
 
 NO_SUBMIT_ACL = warning(

@@ -6,8 +6,7 @@ import difflib
 from collections.abc import Iterator
 
 from yk_cli.core.config.model import SchedulerConfig
-from yk_cli.core.diagnostics import Problem
-from yk_cli.core.lint.catalogue import warning
+from yk_cli.core.diagnostics import Problem, warning
 from yk_cli.core.resources import VCORE
 
 RESOLVERS = ("os", "ldap", "test")

@@ -9,8 +9,7 @@ from dataclasses import dataclass
 from yk_cli.core.config.model import PartitionConfig, PlacementRule, SchedulerConfig
 from yk_cli.core.config.placement import KNOWN_RULES, build_rules
 from yk_cli.core.config.queues import QueueTree
-from yk_cli.core.diagnostics import Problem
-from yk_cli.core.lint.catalogue import warning
+from yk_cli.core.diagnostics import Problem, warning
 from yk_cli.core.lint.checks.walk import partition_trees
 
 _IDENTIFIER = re.compile(r"^[_a-zA-Z][a-zA-Z0-9_]*$")

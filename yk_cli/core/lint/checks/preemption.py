@@ -8,8 +8,7 @@ from yk_cli.core.config import properties as props
 from yk_cli.core.config.model import SchedulerConfig
 from yk_cli.core.config.properties import Source
 from yk_cli.core.config.queues import Queue
-from yk_cli.core.diagnostics import Problem
-from yk_cli.core.lint.catalogue import warning
+from yk_cli.core.diagnostics import Problem, warning
 from yk_cli.core.lint.checks.walk import partition_trees, property_entries, subtree
 from yk_cli.core.resources import QuantityError, parse_resource
 

@@ -9,8 +9,7 @@ from yk_cli.core.config import properties as props
 from yk_cli.core.config.model import SchedulerConfig
 from yk_cli.core.config.properties import INT32_MAX, INT32_MIN, QueueProperties
 from yk_cli.core.config.queues import Queue, QueueTree
-from yk_cli.core.diagnostics import Path, Problem
-from yk_cli.core.lint.catalogue import warning
+from yk_cli.core.diagnostics import Path, Problem, warning
 from yk_cli.core.lint.checks.placement import dynamic_targets
 from yk_cli.core.lint.checks.walk import partition_trees, property_path
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from yk_cli.core.config.model import SchedulerConfig
-from yk_cli.core.diagnostics import Problem
-from yk_cli.core.lint.catalogue import Rule
+from yk_cli.core.diagnostics import Problem, Rule
 from yk_cli.core.lint.checks import (
     access,
     partition_settings,

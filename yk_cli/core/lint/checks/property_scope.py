@@ -8,8 +8,7 @@ from yk_cli.core.config import properties as props
 from yk_cli.core.config.model import SchedulerConfig
 from yk_cli.core.config.properties import Source
 from yk_cli.core.config.queues import Queue, QueueTree
-from yk_cli.core.diagnostics import Problem
-from yk_cli.core.lint.catalogue import warning
+from yk_cli.core.diagnostics import Problem, warning
 from yk_cli.core.lint.checks.placement import DynamicTarget, dynamic_targets
 from yk_cli.core.lint.checks.walk import describe_queues, partition_trees, property_path, subtree
 

@@ -9,8 +9,7 @@ from collections.abc import Iterator
 from yk_cli.core.config import properties as props
 from yk_cli.core.config.model import SchedulerConfig
 from yk_cli.core.config.queues import QueueTree
-from yk_cli.core.diagnostics import Problem
-from yk_cli.core.lint.catalogue import warning
+from yk_cli.core.diagnostics import Problem, warning
 from yk_cli.core.lint.checks.walk import PropertyEntry, partition_trees, property_entries, subtree
 
 INVALID_VALUE = warning(

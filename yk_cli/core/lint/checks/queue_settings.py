@@ -6,8 +6,7 @@ from collections.abc import Iterator
 
 from yk_cli.core.config.model import Resources, SchedulerConfig
 from yk_cli.core.config.queues import template_is_empty
-from yk_cli.core.diagnostics import Problem
-from yk_cli.core.lint.catalogue import warning
+from yk_cli.core.diagnostics import Problem, warning
 from yk_cli.core.lint.checks.placement import creates_queues, rules_usable
 from yk_cli.core.lint.checks.walk import partition_trees
 from yk_cli.core.resources import VCORE, QuantityError, parse_resource

@@ -12,8 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from yk_cli.core.config.model import SchedulerConfig
-from yk_cli.core.diagnostics import Problem
-from yk_cli.core.lint.catalogue import Rule
+from yk_cli.core.diagnostics import Problem, Rule
 from yk_cli.core.lint.checks import validator_common as common
 from yk_cli.core.lint.checks import validator_limits as lim
 from yk_cli.core.lint.checks import validator_placement as place

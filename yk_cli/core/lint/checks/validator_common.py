@@ -6,8 +6,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from yk_cli.core.config.model import Limit, PartitionConfig, QueueConfig, SchedulerConfig
-from yk_cli.core.diagnostics import Path, Problem
-from yk_cli.core.lint.catalogue import error
+from yk_cli.core.diagnostics import Path, Problem, error
 from yk_cli.core.resources import INT64_MAX, QuantityError, Resource, parse_quantity
 
 QUANTITY_HINT = (

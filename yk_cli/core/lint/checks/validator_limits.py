@@ -7,8 +7,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from yk_cli.core.config.model import Limit, QueueConfig, SchedulerConfig
-from yk_cli.core.diagnostics import Path, Problem
-from yk_cli.core.lint.catalogue import Rule, error
+from yk_cli.core.diagnostics import Path, Problem, Rule, error
 from yk_cli.core.lint.checks.validator_common import (
     fits_max_undef,
     go_limit,

@@ -9,8 +9,7 @@ from enum import Enum
 
 from yk_cli.core.config.go_regexp import go_compile_error, go_regexp_compiles
 from yk_cli.core.config.model import Filter, PartitionConfig, PlacementRule, QueueConfig, SchedulerConfig
-from yk_cli.core.diagnostics import Problem
-from yk_cli.core.lint.catalogue import error
+from yk_cli.core.diagnostics import Problem, error
 from yk_cli.core.lint.checks.validator_limits import GROUP_NAME, USER_NAME
 
 RULE_NAME = re.compile(r"[_a-zA-Z][a-zA-Z0-9_]*")

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from yk_cli.core.config.model import QueueConfig, SchedulerConfig
-from yk_cli.core.diagnostics import Path, Problem
-from yk_cli.core.lint.catalogue import error
+from yk_cli.core.diagnostics import Path, Problem, error
 from yk_cli.core.lint.checks.validator_common import (
     INVALID_QUANTITY,
     QUANTITY_HINT,

@@ -6,8 +6,7 @@ import re
 from collections.abc import Iterator
 
 from yk_cli.core.config.model import Limit, PartitionConfig, QueueConfig, SchedulerConfig
-from yk_cli.core.diagnostics import Problem
-from yk_cli.core.lint.catalogue import error
+from yk_cli.core.diagnostics import Problem, error
 from yk_cli.core.lint.checks.validator_common import partitions_with_queues, walk
 
 QUEUE_NAME = re.compile(r"[a-zA-Z0-9_:#/@-]{1,64}")
