@@ -337,7 +337,7 @@ def _console(path: Path, command: str) -> tuple[list[str], list[str]]:
 @pytest.mark.parametrize(
     ("doc", "command"),
     [
-        ("README.md", f"yk priorities {' '.join(ARRIVALS)} --at 3m"),
+        ("docs/workload-tree-priorities.md", f"yk priorities {' '.join(ARRIVALS)} --at 3m"),
         ("README.md", f"yk priorities {' '.join(TENANTS)}"),
         ("docs/workload-tree-priorities.md", f"yk priorities {' '.join(ARRIVALS)}"),
     ],

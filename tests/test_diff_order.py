@@ -499,8 +499,8 @@ def test_a_git_path_that_is_a_directory_is_unreadable(run_yk, repo: Path) -> Non
 
 
 def _readme_examples() -> list[tuple[str, list[str]]]:
-    """The console blocks of the README's `yk diff` section: (command, expected lines)."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    """The console blocks of the `yk diff` section of docs/diff.md: (command, expected lines)."""
+    text = (ROOT / "docs" / "diff.md").read_text(encoding="utf-8")
     section = text[text.index("## `yk diff`\n") : text.index("\n## ", text.index("## `yk diff`\n") + 1)]
     out = []
     for block in section.split("```console\n")[1:]:
