@@ -95,6 +95,17 @@ def config_size(text: str | None) -> Iterator[None]:
         yield
 
 
+def color_wanted() -> bool:
+    """Colour only when standard output is a terminal, and never under NO_COLOR or TERM=dumb (no-color.org), as
+    `yk validate` and `yk diff` decide."""
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 def write_stdout(chunks: Iterable[str]) -> None:
     """Print text pieces in large writes; a closed pipe (`yk ... | head`) is not an error."""
     out = sys.stdout

@@ -58,7 +58,7 @@ def run_check_command(
         chosen = choose_format(fmt)
     except UsageError as err:
         raise fail_usage(str(err)) from None
-    from yk_cli.commands.tree import one_workload
+    from yk_cli.commands.inputs import one_workload
 
     workload = one_workload(workload, workload_option, cluster)
     if policy == "-" and "-" in (config, workload, cluster):
@@ -235,16 +235,13 @@ def _load(
 ) -> tuple[PartitionConfig, LoadedConfig, str, Workload | None]:
     """The partition, the loaded queue config, its text and the workload (Exit when an input cannot be used,
     what is wrong printed on standard error)."""
+    from yk_cli.commands.inputs import checked_inputs
+
+    inputs = checked_inputs(config, workload, cluster, partition_name, quiet, place=cluster is None)
     if cluster is not None:
-        from yk_cli.commands.simulate import load_cluster_scenario
-
-        scenario = load_cluster_scenario(cluster, config, partition_name, quiet)
         source, text = _config_source(config)
-        return scenario.partition, source, text, scenario.workload
-    from yk_cli.commands.tree import prepare_inputs
-
-    prepared = prepare_inputs(config, workload, partition_name, quiet)
-    return prepared.partition, prepared.config, _reread(config), prepared.workload
+        return inputs.partition, source, text, inputs.workload
+    return inputs.partition, inputs.config, _reread(config), inputs.workload
 
 
 class _ErrorLines(io.TextIOBase):

@@ -47,18 +47,14 @@ class WorkloadInput:
     source: str
 
 
-def _display(name: str) -> str:
-    return "<stdin>" if name == "-" else name
-
-
 def load_side(spec: str) -> Side:
     """Load one config (file, '-', ConfigMap or git:REV:PATH); a usage error when it cannot be read."""
     from yk_cli.commands.project import active_project
-    from yk_cli.commands.tree import builtin_default
     from yk_cli.core.diagnostics import Level
     from yk_cli.core.diff.config_diff import ConfigSide
     from yk_cli.core.yamldoc import SourceMap
     from yk_cli.load.gitref import load_config_input
+    from yk_cli.load.inputs import builtin_default
     from yk_cli.load.source import InputError
 
     project = active_project()
@@ -77,14 +73,14 @@ def load_side(spec: str) -> Side:
     return Side(spec, view, refused, result.text)
 
 
-def _partition(side: Side, name: str, label: str) -> PartitionConfig:
+def _partition(side: Side, name: str, label: str, given: bool) -> PartitionConfig:
+    """The partition of one side (load.inputs.choose_partition), or a usage error."""
+    from yk_cli.load.inputs import choose_partition, missing_partition
+
     found = {p.display_name: p for p in side.view.partitions}
-    partition = found.get(name)
-    if partition is None and len(found) == 1 and name == "default":
-        partition = next(iter(found.values()))
+    partition = choose_partition(found, name)
     if partition is None:
-        known = ", ".join(found) or "none"
-        raise fail_usage(f"{label} {side.view.file} has no partition {name!r} (it has: {known}); use --partition")
+        raise fail_usage(missing_partition(f"{label} {side.view.file}", name, found, given))
     return partition
 
 
@@ -94,11 +90,11 @@ def load_workload_input(
     """The workload (a file or a kubectl dump) and the partition each side runs it in; problems are reported like
     `yk validate` reports them and stop the command (exit 1) when they are errors on both sides: a queue the
     workload names that only one config has is a change the diff shows, not an error."""
-    from yk_cli.commands.tree import report_problems
+    from yk_cli.commands.inputs import report_problems
     from yk_cli.core.config.queues import build_queue_tree
     from yk_cli.core.diagnostics import EXIT_PROBLEMS, Level, Problem
     from yk_cli.core.workload.checks import may_create_queues
-    from yk_cli.load.source import InputError
+    from yk_cli.load.source import InputError, shown_name
 
     if workload is None and cluster is None:
         return None
@@ -113,14 +109,14 @@ def load_workload_input(
             data = read_input(cluster)
         except InputError as err:
             raise fail_usage(str(err)) from None
-        loaded_workload, _queues_yaml, found = cluster_from_bytes(data, _display(cluster))
-        texts[_display(cluster)] = decode_text(data)[0] or ""
+        loaded_workload, _queues_yaml, found = cluster_from_bytes(data, shown_name(cluster))
+        texts[shown_name(cluster)] = decode_text(data)[0] or ""
         problems.extend(found)
-        problems.extend(p.located(None, _display(cluster)) for p in lint_predicates(loaded_workload))
-        source = _display(cluster)
+        problems.extend(p.located(None, shown_name(cluster)) for p in lint_predicates(loaded_workload))
+        source = shown_name(cluster)
         by_side: list[list[Problem]] = [[], []]
-        name = partition or loaded_workload.partition
-        parts = _partition(old, name, "OLD"), _partition(new, name, "NEW")
+        name, given = partition or loaded_workload.partition, partition is not None
+        parts = _partition(old, name, "OLD", given), _partition(new, name, "NEW", given)
     else:
         from yk_cli.load.workload import read_workload
 
@@ -132,8 +128,8 @@ def load_workload_input(
         texts[loaded.file] = loaded.text
         problems.extend(loaded.problems)
         loaded_workload, source = loaded.workload, loaded.file
-        name = partition or loaded_workload.partition
-        parts = _partition(old, name, "OLD"), _partition(new, name, "NEW")
+        name, given = partition or loaded_workload.partition, partition is not None
+        parts = _partition(old, name, "OLD", given), _partition(new, name, "NEW", given)
         by_side = [loaded.check(build_queue_tree(p), may_create_queues(p)) for p in parts]
     keys = [{(p.rule, p.message) for p in found} for found in by_side]
     problems.extend(p for p in by_side[1] if (p.rule, p.message) in keys[0])  # on both sides: the workload's own
@@ -233,8 +229,8 @@ def diff_command(
 
     Example: yk diff git:main:queues.yaml queues.yaml workload.yaml --format markdown"""
     from yk_cli.cli import check_format
-    from yk_cli.commands.simulate import options_from
-    from yk_cli.commands.tree import one_workload
+    from yk_cli.commands.inputs import one_workload
+    from yk_cli.commands.run_options import options_from
     from yk_cli.core.diff.verdict import DEFAULT, failing, parse_fail_on
     from yk_cli.load.source import collector_paused
     from yk_cli.report.diff_common import FORMATS
@@ -273,6 +269,7 @@ def compute(
     from yk_cli.core.diff.config_diff import diff_config
     from yk_cli.core.diff.model import Diff, WorkloadChanges
     from yk_cli.core.diff.run_diff import diff_workload
+    from yk_cli.load.source import shown_name
 
     old, new = load_side(old_spec), load_side(new_spec)
     config = diff_config(old.view, new.view)
@@ -283,7 +280,7 @@ def compute(
     changes = None
     source = part = ""
     if workload is not None or cluster is not None:
-        source = _display(cluster if cluster is not None else workload or "")
+        source = shown_name(cluster if cluster is not None else workload or "")
         refused = [label for label, side in (("OLD", old), ("NEW", new)) if side.refused]
         if refused:
             part = partition or ""  # the workload was not read: its own partition is unknown

@@ -21,7 +21,7 @@ from yk_cli.commands.options import (
 from yk_cli.commands.project import project_options
 
 if TYPE_CHECKING:
-    from yk_cli.commands.tree import Inputs
+    from yk_cli.load.inputs import Inputs
 
 EXPLAIN_FORMATS = ("text", "json", "markdown")
 
@@ -99,7 +99,7 @@ def explain_arguments(
     """(CONFIG, WORKLOAD), ASK_A and ASK_B from the positional arguments: CONFIG WORKLOAD ASK_A [ASK_B]; with
     -w/--workload, CONFIG ASK_A [ASK_B]; with --cluster, [CONFIG] ASK_A [ASK_B] (two arguments are CONFIG and ASK_A
     when the first is a file, else two asks). A usage error for anything else, or for a workload given twice."""
-    from yk_cli.commands.tree import CLUSTER_AND_WORKLOAD, WORKLOAD_TWICE, is_file_argument
+    from yk_cli.commands.inputs import CLUSTER_AND_WORKLOAD, WORKLOAD_TWICE, is_file_argument
 
     if cluster is not None and workload_option is not None:
         raise fail_usage(CLUSTER_AND_WORKLOAD)
@@ -140,8 +140,8 @@ def run_pod_story(
     cluster: str | None = None,
 ) -> str:
     """Load, run the dry run with every preemption candidate recorded, and tell the pod's story."""
-    from yk_cli.commands.simulate import located
     from yk_cli.core.analysis.explain_preemption import UnknownPod, pod_story, pods_named
+    from yk_cli.core.analysis.trace_view import located
     from yk_cli.core.sim.run import SimulationOptions, simulate
     from yk_cli.report import pod_story as render
 
@@ -217,7 +217,7 @@ def _inputs(
 ) -> Inputs:
     """Check the YuniKorn version (a usage error), then load and check the config and the workload (or the
     --cluster dump); the inputs' source names them as the reports show it."""
-    from yk_cli.commands.tree import load_inputs
+    from yk_cli.commands.inputs import checked_inputs
     from yk_cli.core.sim.run import version_tuple
 
     try:
@@ -226,11 +226,4 @@ def _inputs(
         raise fail_usage(str(err)) from None
     if cluster is None and (config is None or workload is None):
         raise fail_usage("give CONFIG and WORKLOAD, or --cluster DUMP")
-    inputs = load_inputs(config, workload, cluster, partition, quiet)
-    if cluster is None:
-        inputs.source = f"{_display(config or '')} + {_display(workload or '')}"
-    return inputs
-
-
-def _display(name: str) -> str:
-    return "<stdin>" if name == "-" else name
+    return checked_inputs(config, workload, cluster, partition, quiet, place=True)

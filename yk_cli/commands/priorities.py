@@ -6,24 +6,13 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from yk_cli.cli import QUIET_FLAGS, check_format, config_size, fail_usage, plain_arguments, run_fast, write_stdout
+from yk_cli.commands.inputs import at_time, checked_inputs, one_workload
 from yk_cli.commands.project import CONFIG_FLAGS, CONFIG_OPTIONS, project_options
 
 if TYPE_CHECKING:
     from yk_cli.report.priorities_common import PriorityView
 
 PRIORITY_FORMATS = ("text", "json", "markdown")
-
-
-def at_time(text: str | None) -> int:
-    """--at: a duration from the start of the run in nanoseconds (0 without one), or a usage error."""
-    from yk_cli.core.config.properties import parse_go_duration
-
-    if text is None:
-        return 0
-    at = parse_go_duration(text.strip())
-    if at is None or at < 0:
-        raise fail_usage(f"--at {text!r} is not a duration from the start of the run (e.g. 0s, 90s, 5m, 1h30m)")
-    return at
 
 
 def print_priorities(
@@ -41,7 +30,6 @@ def print_priorities(
 ) -> None:
     """Check the format and the inputs given, compute, print (Exit on problems). The workload is the positional
     WORKLOAD or -w/--workload (workload_option), or a --cluster dump."""
-    from yk_cli.commands.tree import one_workload
     from yk_cli.load.source import collector_paused
 
     check_format(fmt, PRIORITY_FORMATS)
@@ -120,13 +108,12 @@ def priority_view(
     """Load and check both inputs (or a --cluster dump and its queue config), place the applications and compute
     every priority at the virtual time `at` (nanoseconds from the start; the dry run's state then, see
     core.analysis.snapshot) (Exit on problems)."""
-    from yk_cli.commands.tree import load_inputs
     from yk_cli.core.analysis.snapshot import placeholder_steps, state_at
     from yk_cli.core.ordering.priority import explain_pending
     from yk_cli.core.sim.unmodelled import unmodelled
     from yk_cli.report.priorities_common import PriorityView
 
-    inputs = load_inputs(config, workload, cluster, partition, quiet)
+    inputs = checked_inputs(config, workload, cluster, partition, quiet, place=True)
     assert inputs.workload is not None
     snapshot = state_at(inputs.partition, inputs.tree, inputs.workload, inputs.placed, at)
     return PriorityView(

@@ -197,8 +197,17 @@ def read_input(name: str, stdin: bytes | None = None, limit: int | None = None) 
         raise InputError(f"{name}: cannot read: {err.strerror or err}") from err
 
 
+STDIN = "<stdin>"
+"""How problems and reports name standard input ('-' on the command line)."""
+
+
+def shown_name(name: str) -> str:
+    """An input's name as problems and reports show it: the path, or <stdin> for '-'."""
+    return STDIN if name == "-" else name
+
+
 def _read_limited(name: str, stdin: bytes | None, limit: int) -> bytes:
-    display = "<stdin>" if name == "-" else name
+    display = shown_name(name)
     if name == "-":
         data = stdin if stdin is not None else sys.stdin.buffer.read(limit + 1)
         if len(data) > limit:

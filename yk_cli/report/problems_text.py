@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 
 from yk_cli.core.diagnostics import Level, Problem
 from yk_cli.report.problems_json import summary
@@ -81,3 +81,31 @@ def summary_line(problems: Sequence[Problem], files: int) -> str:
 def is_failing(p: Problem, strict: bool) -> bool:
     """Whether a problem fails the run."""
     return p.level == Level.ERROR or (strict and p.level == Level.WARNING)
+
+
+def warning_summary(
+    warnings: list[Problem], files: list[str], config_problems: list[Problem], existing: Set[str] = frozenset()
+) -> str:
+    """One line for warnings an earlier `yk validate` (or the workload's author) has seen: how many in which file,
+    and where to read them: `3 warnings in queues.yaml: run yk validate queues.yaml`; for the workload, which rules
+    at which lines: `1 warning in workload.yaml: workload-priority-mismatch (line 10)`. existing: the files that are
+    files on disk (the others, standard input say, get a plain `run yk validate`)."""
+    parts = []
+    for file in [*files, *sorted({p.file for p in warnings} - set(files))]:
+        mine = [p for p in warnings if p.file == file]
+        if not mine:
+            continue
+        hints = []
+        if any(p in config_problems for p in mine):
+            hints.append(f"run yk validate {file}" if file in existing else "run yk validate")
+        lines: dict[str, list[int]] = {}
+        for problem in sorted((p for p in mine if p not in config_problems), key=Problem.sort_key):
+            found = lines.setdefault(problem.rule, [])
+            if problem.span is not None and problem.span.line not in found:
+                found.append(problem.span.line)
+        for rule, numbers in lines.items():
+            shown = ", ".join(map(str, numbers[:5])) + (", …" if len(numbers) > 5 else "")
+            hints.append(f"{rule} (line{'s' if len(numbers) > 1 else ''} {shown})" if numbers else rule)
+        count = f"{len(mine)} warning{'s' if len(mine) != 1 else ''}"
+        parts.append(f"{count} in {file}: {', '.join(hints)}")
+    return "; ".join(parts)

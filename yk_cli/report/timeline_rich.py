@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from io import StringIO
 
-from yk_cli.core.analysis.timeline import NANOS, RUNNING, Timeline
-from yk_cli.report.trace_common import when
+from yk_cli.core.analysis.timeline import NANOS, RUNNING, Timeline, timeline
+from yk_cli.core.analysis.trace_view import TraceFilter, view
+from yk_cli.core.sim.trace import Trace
+from yk_cli.report.trace_common import filter_line, summary_line, title, when
 
 SHADES = " ░▒▓█"
 MARK = "✕"
@@ -92,3 +94,12 @@ def render(line: Timeline, by: str = "queue", width: int = 100, color: bool = Fa
     legend = f"  {SHADES[1]}{SHADES[2]}{SHADES[3]}{SHADES[4]} pods running (darker: more)  {MARK} preemption (victims)"
     console.print(legend)
     return buffer.getvalue()
+
+
+def render_report(trace: Trace, source: str, chosen: TraceFilter, by: str, width: int, color: bool) -> str:
+    """`yk simulate --timeline` as text: the title, the timeline of the shown steps, and the summary line."""
+    out = [title(trace, source), ""]
+    if chosen.active:
+        out += [filter_line(chosen), ""]
+    drawn = render(timeline(trace, view(trace, chosen).events), by, width, color)
+    return "\n".join(out) + "\n" + drawn + "\nSummary: " + summary_line(trace.summary) + "\n"

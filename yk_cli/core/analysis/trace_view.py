@@ -6,8 +6,8 @@ Filters choose rows, never decisions: the trace is always the run of the whole p
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 
 from yk_cli.core.analysis.preemption_loops import PreemptionLoop, find_loops
 from yk_cli.core.sim.trace import (
@@ -200,3 +200,14 @@ def _hint(name: str, known: list[str], queue: bool) -> str:
         return ""
     listed = ", ".join(known[:8]) + (f", ... ({len(known)} in all)" if len(known) > 8 else "")
     return f" (it has: {listed})"
+
+
+def located(trace: Trace, locate: Callable[[tuple[str | int, ...]], str] | None) -> Trace:
+    """The trace with `(file:line)` of the limit entry after each pending reason that names a user or group limit."""
+    if locate is None or not any(p.where for p in trace.pending):
+        return trace
+    pending = []
+    for ask in trace.pending:
+        where = locate(ask.where) if ask.where else ""
+        pending.append(replace(ask, reason=f"{ask.reason} ({where})") if where else ask)
+    return replace(trace, pending=tuple(pending))
