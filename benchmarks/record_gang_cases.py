@@ -2,10 +2,10 @@
 
 Run: `python benchmarks/record_gang_cases.py --count 40 --seed 1 --runs 3 --out tests/data/oracle-gang` (needs the
 oracle binary: `--oracle PATH`, else $YK_ORACLE, else ../shared/oracle/bin/simulate). Each scenario comes from
-tests/gang_oracle.py's seeded generator; it is kept when the oracle gives the same canonical answer on `--runs`
+tests/oracle/gang_oracle.py's seeded generator; it is kept when the oracle gives the same canonical answer on `--runs`
 runs (placeholder timers run in real time and Go map order picks which placeholder a real pod replaces) and yk
 loads it. A case folder holds queues.yaml, workload.yaml and expected.json (`events` and `pending` in
-tests/gang_oracle.py's canonical form). Folders named gang-NNNN in DIR are replaced.
+tests/oracle/gang_oracle.py's canonical form). Folders named gang-NNNN in DIR are replaced.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.gang_oracle import canonical_oracle, generate, workload_yaml  # noqa: E402
-from tests.oracle import oracle_binary, to_oracle  # noqa: E402
+from tests.helpers.oracle import oracle_binary, to_oracle  # noqa: E402
+from tests.oracle.gang_oracle import canonical_oracle, generate, workload_yaml  # noqa: E402
 
 CASE_NAME = re.compile(r"^gang-\d{4}$")
 

@@ -4,11 +4,12 @@ Run: `python benchmarks/record_limit_cases.py --count N --seed S --out DIR` (the
 `--count 40 --seed 1 --runs 20 --out tests/data/oracle-limits`). Needs the oracle binary (`--oracle PATH`, else
 $YK_ORACLE, else ../shared/oracle/bin/simulate; see ../shared/oracle/README.md).
 
-Scenarios come from tests/oracle_limit_cases.py's seeded generator. A scenario is kept only when the core accepts its
-config (the generator makes some the core's validator refuses: limits above a parent's, and so on) and gives the same
-answer on `--runs` runs (the core breaks some complete ties at random). Cases are written as DIR/limits-0001 ...
+Scenarios come from tests/oracle/oracle_limit_cases.py's seeded generator. A scenario is kept only when the core
+accepts its config (the generator makes some the core's validator refuses: limits above a parent's, and so on) and
+gives the same answer on `--runs` runs (the core breaks some complete ties at random). Cases are written as
+DIR/limits-0001 ...
 (queues.yaml, workload.yaml with users and groups, expected.json); folders of that name in DIR are replaced. What yk
-simulates is not looked at here: tests/test_oracle_limits.py compares.
+simulates is not looked at here: tests/oracle/test_oracle_limits.py compares.
 """
 
 from __future__ import annotations
@@ -24,9 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.oracle import oracle_binary  # noqa: E402
-from tests.oracle_cases import stable_result  # noqa: E402
-from tests.oracle_limit_cases import generate, write_limit_case  # noqa: E402
+from tests.helpers.oracle import oracle_binary  # noqa: E402
+from tests.oracle.oracle_cases import stable_result  # noqa: E402
+from tests.oracle.oracle_limit_cases import generate, write_limit_case  # noqa: E402
 
 CASE_NAME = re.compile(r"^limits-\d{4}$")
 

@@ -4,7 +4,7 @@ Run: `python benchmarks/record_oracle_cases.py --count N --seed S --out DIR` (th
 `--count 150 --big 20 --seed 1 --runs 20 --out tests/data/oracle`). Needs the oracle binary (`--oracle PATH`, else
 $YK_ORACLE, else ../shared/oracle/bin/simulate; build it as ../shared/oracle/README.md says).
 
-Each scenario comes from tests/oracle_cases.py's seeded generator (small clusters; `--big M` adds M larger
+Each scenario comes from tests/oracle/oracle_cases.py's seeded generator (small clusters; `--big M` adds M larger
 ones: 10-30 nodes, 50-200 running allocations). A scenario is kept only when
 * `yk validate queues.yaml` and `yk simulate queues.yaml workload.yaml --until 0s --format json` (the yk of this
   checkout, `python -m yk_cli`) both exit 0: yk loads it (what it simulates is not compared here);
@@ -33,8 +33,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.oracle import oracle_binary  # noqa: E402
-from tests.oracle_cases import Case, Result, generate, preempts, stable_result, workload_yaml, write_case  # noqa: E402
+from tests.helpers.oracle import oracle_binary  # noqa: E402
+from tests.oracle.oracle_cases import Case, Result, generate, preempts, stable_result, workload_yaml, write_case  # noqa: E402
 
 CASE_NAME = re.compile(r"^(big-)?preempt-\d{4}$")
 

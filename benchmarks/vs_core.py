@@ -19,7 +19,7 @@ The workloads (issue 13), seeded and byte-identical run to run:
   the core's is reported as a note there.
 
 Each workload is written as yk input (queues.yaml + workload.yaml, and the same workload as workload.json, which
-yk reads too) and as the core's JSON scenario (tests/oracle.py `to_oracle`, the mapping the conformance cases
+yk reads too) and as the core's JSON scenario (tests/helpers/oracle.py `to_oracle`, the mapping the conformance cases
 were recorded with). yk runs as `yk simulate queues.yaml WORKLOAD` (the venv's `yk` script) with the default
 text output and with `--format json`, stdout to a file; the core as `simulate -quiet -procs N scenario.json`.
 Every run is a fresh process, timed from spawn to exit (wall) with its user+sys CPU time and peak RSS from
@@ -55,7 +55,7 @@ if str(ROOT) not in sys.path:
 
 from benchmarks.simulate import SIZES as SIMULATE_SIZES  # noqa: E402
 from benchmarks.simulate import Size, preempt_texts, without_preemption  # noqa: E402
-from tests.oracle import DEFAULT_BINARY, to_oracle  # noqa: E402
+from tests.helpers.oracle import DEFAULT_BINARY, to_oracle  # noqa: E402
 from yk_cli.core.config.properties import parse_go_duration  # noqa: E402
 from yk_cli.core.workload.generate import generate  # noqa: E402
 from yk_cli.load.yamlreader import read_plain  # noqa: E402

@@ -6,19 +6,15 @@ import os
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+from tests.helpers.paths import CONFORMANCE, DATA, GOLDEN, REALWORLD, ROOT, SAMPLES
 from yk_cli.cli import app
 
-ROOT = Path(__file__).resolve().parent.parent
-SAMPLES = ROOT / "samples"
-DATA = ROOT / "tests" / "data"
-"""Test data kept in the repository: conformance cases, real-world configs (see each folder's README)."""
-CONFORMANCE = DATA / "conformance"
-REALWORLD = DATA / "realworld"
+__all__ = ["CONFORMANCE", "DATA", "GOLDEN", "REALWORLD", "ROOT", "SAMPLES", "dedent", "run_program", "run_yk"]
+
 
 
 @pytest.fixture

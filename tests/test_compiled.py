@@ -2,7 +2,7 @@
 both write the same bytes.
 
 The rest of the suite runs whichever engine the install has (compiled after `YK_COMPILE=1 pip install -e .`, as the
-test command installs; tests/test_install.py checks that it was); the comparisons here run the other one too, in
+test command installs; tests/cli/test_install.py checks that it was); the comparisons here run the other one too, in
 subprocesses, and skip when nothing was compiled.
 """
 
@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_jsonout import WORKLOADS, _config_of
+from tests.helpers.paths import ROOT
+from tests.report.test_jsonout import WORKLOADS, _config_of
 from yk_cli import compiled
 from yk_cli.core.sim import run as engine_run
 
-ROOT = Path(__file__).resolve().parent.parent
 SIM_DIR = ROOT / "yk_cli" / "core" / "sim"
 needs_compiled = pytest.mark.skipif(
     compiled.pure_reason({}) != "", reason=f"the engine is not compiled here ({compiled.pure_reason({})})"

@@ -11,7 +11,7 @@ ConfigMap whose conf has any loader problem, a value of an unexpected type, a ba
 duplicate object, a pod without `pods` in a form it knows, a node-predicate field the API server would refuse, an
 error of the lints of `yk volcano validate`, a `# yk: disable=` comment): the caller then runs load_volcano, which
 reports every problem with its position. The lints' warnings (which `yk volcano simulate` only counts) are kept in
-`problems`, without a position. tests/test_volcano_simulate_fast.py checks both give the same cluster.
+`problems`, without a position. tests/load/test_volcano_simulate_fast.py checks both give the same cluster.
 """
 
 from __future__ import annotations

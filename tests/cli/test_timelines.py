@@ -1,0 +1,105 @@
+"""`yk simulate --starts`, `--timeline` (text) and the Mermaid gantt of `--format markdown`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.cli.mermaid_gantt import blocks, check
+from tests.cli.test_priorities import _in_checkout  # noqa: F401 - the autouse fixture runs here too
+from tests.conftest import ROOT
+from yk_cli.commands import progress
+
+ARRIVALS = ("samples/workloads/queues/arrivals.yaml", "samples/workloads/arrivals.yaml")
+
+
+def ok(run_yk, *args: str) -> str:
+    result = run_yk("simulate", *args)
+    assert (result.exit_code, result.stderr) == (0, "")
+    return result.stdout
+
+
+def test_starts_table(run_yk) -> None:
+    assert ok(run_yk, *ARRIVALS, "--starts") == (
+        "yk simulate: samples/workloads/queues/arrivals.yaml + samples/workloads/arrivals.yaml; partition default: "
+        "2 nodes, 3 applications, 3 asks\n\n"
+        "APPLICATION/ASK     QUEUE                PRIORITY  SUBMIT  START  WAIT  NODE (REASON)\n"
+        "web/web-1           root.tenants.team-a  P100      1m30s   2m0s   30s   node-1\n"
+        "reports/render      root.tenants.team-b  P10       3m0s    5m0s   2m0s  node-2\n"
+        "reports/render-all  root.tenants.team-b  P10       4m0s    never  -     (cluster-full: the cluster is full: "
+        "{memory: 56Gi, vcore: 14} of {memory: 64Gi, vcore: 16} in use, the ask needs {memory: 16Gi, vcore: 4}; no "
+        "preemption: no guarantee on root.tenants.team-b or its parents)\n\n"
+        "Summary: 2 allocations, 1 completion, 1 reservation, 1 preemption, 1 pending; 4 steps in 5m0s (nothing left "
+        "to do)\n"
+    )
+
+
+def test_starts_markdown_and_usage(run_yk) -> None:
+    text = ok(run_yk, *ARRIVALS, "--starts", "-f", "markdown")
+    assert "| web/web-1 | `root.tenants.team-a` | P100 | 1m30s | 2m0s | 30s | node-1 |" in text
+    result = run_yk("simulate", *ARRIVALS, "--starts", "-f", "json")
+    assert result.exit_code == 2 and "--starts is a text or markdown table" in result.stderr
+    result = run_yk("simulate", *ARRIVALS, "--starts", "--timeline")
+    assert result.exit_code == 2 and "not both" in result.stderr
+    result = run_yk("simulate", *ARRIVALS, "--timeline", "pod")
+    assert result.exit_code != 0
+
+
+def test_timeline_text(run_yk) -> None:
+    text = ok(run_yk, *ARRIVALS, "--timeline")
+    lines = text.splitlines()
+    assert lines[2] == "Timeline by queue (virtual clock, 0s to 5m0s):"  # the run's end, not past it
+    rows = {line.split("│")[0].strip(): line.split("│")[1] for line in lines[3:6]}
+    assert set(rows) == {"root.batch", "root.tenants.team-a", "root.tenants.team-b"}
+    width = len(rows["root.batch"])
+    assert all(len(cells) == width for cells in rows.values())
+    assert rows["root.batch"].count("✕") == 1  # etl-2 preempted at 2m
+    assert rows["root.tenants.team-a"].startswith(" ") and rows["root.tenants.team-a"].rstrip().endswith("█")
+    assert rows["root.tenants.team-b"] == " " * (width - 1) + "█"  # render starts at 5m0s, as the run ends
+    assert lines[-1].startswith("Summary: 2 allocations")
+    assert "\x1b[" not in text  # plain characters off a terminal
+    by_node = ok(run_yk, *ARRIVALS, "--timeline", "node")
+    assert "Timeline by node" in by_node and "  node-1 │" in by_node
+    assert ok(run_yk, "--timeline", *ARRIVALS) == text  # --timeline alone, before the files
+
+
+def _markdown_inputs() -> list[tuple[str, str]]:
+    pairs = [
+        (str(Path("samples/workloads/queues") / p.name), str(Path("samples/workloads") / p.name))
+        for p in sorted((ROOT / "samples/workloads/queues").glob("*.yaml"))
+        if (ROOT / "samples/workloads" / p.name).exists()
+    ]
+    return [("samples/queues/tenants.yaml", "samples/workloads/tenants.yaml"), *pairs]
+
+
+@pytest.mark.parametrize(("config", "workload"), _markdown_inputs())
+@pytest.mark.parametrize("by", ["queue", "node"])
+def test_every_sample_gantt_parses(run_yk, config: str, workload: str, by: str) -> None:
+    result = run_yk("simulate", config, workload, "-f", "markdown", "--timeline", by, "-q")
+    assert result.exit_code == 0, result.stderr
+    found = blocks(result.stdout)
+    if "| Step |" in result.stdout:
+        assert len(found) == 1
+        sections = check(found[0])
+        assert sum(len(tasks) for tasks in sections.values()) >= 1
+
+
+def test_gantt_rejects_what_mermaid_would_misread() -> None:
+    good = ["gantt", "    dateFormat HH:mm:ss", "    section root.a", "    a-1 :done, 00:00:00, 00:01:00"]
+    check(good)
+    for bad in (
+        "    a:1 :00:00:00, 00:01:00",
+        "    a-1 :00:01:00, 00:00:00",
+        "    a-1 :00:00:00",
+        "    a#1 :00:00:00, 1s",
+    ):
+        with pytest.raises(AssertionError):
+            check([*good[:3], bad])
+
+
+def test_no_progress_bar_off_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
+    assert progress.wanted() is False
+    with progress.progress("x", 10, lambda: (1, "")):
+        pass
+    assert capsys.readouterr().err == ""
