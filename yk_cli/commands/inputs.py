@@ -12,6 +12,7 @@ from yk_cli.core.diagnostics import Level, Problem
 
 if TYPE_CHECKING:
     from yk_cli.load.inputs import InputReport, Inputs
+    from yk_cli.load.volcano import VolcanoInputs
 
 WORKLOAD_TWICE = "give the workload once: WORKLOAD or -w/--workload PATH, not both"
 CLUSTER_AND_WORKLOAD = "give WORKLOAD or --cluster DUMP, not both"
@@ -111,3 +112,41 @@ def report_problems(
         named = {*texts, *(p.file for p in problems)}
         existing = {file for file in named if os.path.isfile(file)}
         sys.stderr.write(warning_summary(problems, list(texts), config_problems, existing) + "\n")
+
+
+def volcano_inputs(dumps: list[str], conf: str | None, quiet: bool) -> VolcanoInputs:
+    """Load the dumps (one cluster) and the conf, and check them as `yk volcano validate --one-cluster` does: with
+    an error, every problem printed as `yk volcano validate` prints them, exit 1; with warnings alone, one summary
+    line on standard error (none when quiet). The project config (.yk.yaml) in force drops the rules it disables
+    and the warnings of files it ignores. Bad usage and unreadable inputs exit 2."""
+    from yk_cli.commands.project import active_project
+    from yk_cli.core.diagnostics import EXIT_PROBLEMS
+    from yk_cli.load.inputs import InputsRefused, read_volcano_inputs
+    from yk_cli.load.project import is_ignored
+    from yk_cli.load.volcano import InputError
+    from yk_cli.report.problems import render_problems
+    from yk_cli.report.validate_volcano import volcano_warning_summary
+
+    project = active_project()
+
+    def shown(problems: list[Problem]) -> list[Problem]:
+        kept = project.shown(problems)
+        return [p for p in kept if p.level == Level.ERROR or not (p.file and is_ignored(project, p.file))]
+
+    try:
+        inputs, problems = read_volcano_inputs(dumps, conf, shown)
+    except InputsRefused as refused:
+        raise fail_usage(refused.message) from None
+    except InputError as err:
+        raise fail_usage(str(err)) from None
+    if any(p.level == Level.ERROR for p in problems):
+        sys.stderr.write(render_problems("text", problems, inputs.texts, len(inputs.files)))
+        if not inputs.conf.loaded:
+            sys.stderr.write(
+                "yk: the scheduler conf does not load: Volcano would refuse it and keep its previous configuration "
+                "(at start-up, its built-in default). Fix it, or leave out --conf to simulate the default.\n"
+            )
+        raise Exit(EXIT_PROBLEMS)
+    if problems and not quiet:
+        sys.stderr.write(volcano_warning_summary(problems, inputs.files, dumps, conf) + "\n")
+    return inputs

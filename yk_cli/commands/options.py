@@ -53,3 +53,12 @@ WorkloadOption = Annotated[
         help="Workload file: nodes, applications, asks; '-' for stdin (or give it as WORKLOAD).",
     ),
 ]
+VolcanoConfOption = Annotated[
+    Optional[str],
+    typer.Option(
+        "--conf",
+        metavar="FILE",
+        help="volcano-scheduler.conf (or its ConfigMap); default: the dump's volcano-scheduler-configmap, else "
+        "Volcano's built-in default.",
+    ),
+]

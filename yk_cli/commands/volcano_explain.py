@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 from yk_cli.cli import check_format, fail_usage, write_stdout
 from yk_cli.commands.application import YkCommand
-from yk_cli.commands.options import NoConfigOption, ProjectConfigOption, QuietOption
+from yk_cli.commands.options import NoConfigOption, ProjectConfigOption, QuietOption, VolcanoConfOption
 from yk_cli.commands.project import project_options
 from yk_cli.commands.volcano import volcano_app
 
@@ -34,14 +34,7 @@ def explain(
             "pod `<ns>/<pod>` (the namespace may be left out when the name is unique).",
         ),
     ],
-    conf: Annotated[
-        Optional[str],
-        typer.Option(
-            "--conf", metavar="FILE",
-            help="volcano-scheduler.conf (or its ConfigMap); default: the dump's volcano-scheduler-configmap, else "
-            "Volcano's built-in default.",
-        ),
-    ] = None,
+    conf: VolcanoConfOption = None,
     fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text or json.")] = "text",
     proposal: Annotated[
         bool,
@@ -99,10 +92,10 @@ def explain_report(
     dumps: list[str], names: list[str], conf: str | None, fmt: str, proposal: bool, quiet: bool
 ) -> str:
     """Load, explain, render; unknown names are usage errors (exit 2) with a did-you-mean."""
-    from yk_cli.commands.volcano_simulate import load_inputs
+    from yk_cli.commands.inputs import volcano_inputs
     from yk_cli.core.volcano.explain import UnknownName, explain_pair, pod_story
 
-    inputs = load_inputs(dumps, conf, quiet)
+    inputs = volcano_inputs(dumps, conf, quiet)
     try:
         if len(names) == 2:
             pair = explain_pair(inputs.cluster, inputs.conf.effective, names[0], names[1], proposal)

@@ -84,3 +84,21 @@ def render(
             rules = {**rules, INPUT_ERROR.id: INPUT_ERROR}
         return sarif.render(problems, rules, version, base)
     raise ValueError(f"unknown format {fmt!r}")
+
+
+def volcano_warning_summary(warnings: list[Problem], files: list[str], dumps: list[str], conf: str | None) -> str:
+    """One line for the warnings of the inputs, as in YuniKorn mode: how many in which file, and the command that
+    prints them in full: `2 warnings in dump.yaml: run yk volcano validate dump.yaml`."""
+    import shlex
+
+    parts = []
+    for file in [*files, *sorted({p.file for p in warnings} - set(files))]:
+        count = sum(1 for p in warnings if p.file == file)
+        if count:
+            parts.append(f"{count} warning{'s' * (count != 1)} in {file or 'the inputs'}")
+    if "-" in dumps or conf == "-":
+        return f"{'; '.join(parts)}: run yk volcano validate"
+    read = len(files) - (conf is not None)
+    words = ["yk", "volcano", "validate", *(["--one-cluster"] if read > 1 else []), *dumps]
+    words += ["--conf", conf] if conf is not None else []
+    return f"{'; '.join(parts)}: run {' '.join(shlex.quote(w) for w in words)}"
