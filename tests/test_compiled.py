@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.paths import ROOT
-from tests.report.test_jsonout import WORKLOADS, _config_of
+from tests.helpers.samples import WORKLOADS, _config_of
 from yk_cli import compiled
 from yk_cli.core.sim import run as engine_run
 

@@ -11,13 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_priorities import _in_checkout  # noqa: F401 - the autouse fixture runs here too
 from tests.conftest import ROOT, run_program
 from yk_cli.core.analysis.snapshot import TIMER_STEPS, _at_start, _from_run, state_at
 from yk_cli.core.config.queues import build_queue_tree
 from yk_cli.core.ordering.priority import MIN_PRIORITY
 from yk_cli.core.sim.run import simulate
 from yk_cli.core.sim.trace import Arrival, TraceEvent
+
+pytestmark = pytest.mark.usefixtures("in_root")
+"""Run from the checkout, so that reports name files by the short relative names of the goldens."""
 
 ARRIVALS = ("samples/workloads/queues/arrivals.yaml", "samples/workloads/arrivals.yaml")
 TENANTS = ("samples/queues/tenants.yaml", "samples/workloads/tenants.yaml")

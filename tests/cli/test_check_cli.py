@@ -3,36 +3,21 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import jsonschema
 import pytest
 
 from tests.conftest import ROOT, dedent, run_program
+from tests.helpers import paths
+from tests.helpers.golden import check_golden
 
-GOLDEN = ROOT / "tests" / "golden"
-SARIF_SCHEMA = json.loads((ROOT / "tests" / "data" / "sarif-schema-2.1.0.json").read_text())
+SARIF_SCHEMA = json.loads((paths.DATA / "sarif-schema-2.1.0.json").read_text())
 FAILING = "samples/policies/production-failing.yaml"
 PASSING = "samples/policies/production.yaml"
 DRY_RUN = "samples/policies/production-dry-run.yaml"
 CONFIG = "samples/queues/production.yaml"
 WORKLOAD = "samples/workloads/production.yaml"
-
-
-@pytest.fixture
-def in_root(monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Run from the checkout, so that reports name files relative to it."""
-    monkeypatch.chdir(ROOT)
-    return ROOT
-
-
-def check_golden(name: str, actual: str) -> None:
-    """Compare with tests/golden/<name>; UPDATE_GOLDEN=1 rewrites the file instead."""
-    path = GOLDEN / name
-    if os.environ.get("UPDATE_GOLDEN") == "1":
-        path.write_text(actual, encoding="utf-8")
-    assert actual == path.read_text(encoding="utf-8"), f"{name} differs; UPDATE_GOLDEN=1 pytest rewrites it"
 
 
 @pytest.mark.parametrize(

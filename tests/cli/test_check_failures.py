@@ -11,8 +11,9 @@ import jsonschema
 import pytest
 
 from tests.conftest import ROOT, SAMPLES, dedent
+from tests.helpers import paths
 
-SARIF_SCHEMA = json.loads((ROOT / "tests" / "data" / "sarif-schema-2.1.0.json").read_text())
+SARIF_SCHEMA = json.loads((paths.DATA / "sarif-schema-2.1.0.json").read_text())
 CONFIG = SAMPLES / "queues" / "production.yaml"
 TENANTS = SAMPLES / "queues" / "tenants.yaml"
 BAD_CONFIG = (SAMPLES / "queues" / "invalid" / "limit-max-resources.yaml").read_text(encoding="utf-8")
@@ -36,12 +37,6 @@ CII = (
     "root.batch.ci?); max-at-most is proved on the queues the config defines"
 )
 FENCE = "assertion 'fenced': fenced: fence is priority, preemption, both (did you mean 'priority'?)"
-
-
-@pytest.fixture
-def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
 
 
 def _write(name: str, text: str) -> str:

@@ -12,21 +12,22 @@ import jsonschema
 import pytest
 
 from tests.cli.mermaid_gantt import blocks, check
-from tests.cli.test_priorities import golden
 from tests.conftest import ROOT
+from tests.helpers import paths
+from tests.helpers.golden import check_golden
 
-DATA = ROOT / "tests" / "data" / "diff"
+DATA = paths.DATA / "diff"
 SCHEMA = json.loads((ROOT / "schemas" / "diff.schema.json").read_text(encoding="utf-8"))
 FILES = ("old.yaml", "new.yaml", "wl.yaml")
 
 
 @pytest.fixture
-def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A working directory holding old.yaml, new.yaml and wl.yaml (short relative names in every report)."""
+def here(here: Path) -> Path:
+    """The working directory (conftest's `here`) holding old.yaml, new.yaml and wl.yaml (short relative names in
+    every report)."""
     for name in FILES:
-        shutil.copy(DATA / name, tmp_path / name)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+        shutil.copy(DATA / name, here / name)
+    return here
 
 
 def run(run_yk, *args: str) -> tuple[int, str, str]:
@@ -74,7 +75,7 @@ def test_a_config_against_itself_is_empty(run_yk, here: Path, fmt: str) -> None:
 def test_goldens(run_yk, here: Path, fmt: str, name: str) -> None:
     code, out, err = run(run_yk, *FILES, "-f", fmt)
     assert (code, err) == (0, "")
-    golden(f"diff_scenario.{name}", out)
+    check_golden(f"diff_scenario.{name}", out)
 
 
 def test_the_summary_line_a_reviewer_reads_first(run_yk, here: Path) -> None:

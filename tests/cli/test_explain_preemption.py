@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_formats import check_golden as golden
 from tests.conftest import CONFORMANCE, run_program
+from tests.helpers.golden import check_golden
 from yk_cli.commands.explain import run_pod_story
 
 CASE = CONFORMANCE / "preempt" / "preempt-10012"
@@ -139,10 +139,10 @@ def test_the_preemption_sample_explained_golden(fmt: str) -> None:
     """The README's preemption example: every try, every candidate and its verdict."""
     code, out, _ = run_program("simulate", *SAMPLE, "--explain-preemption", "--format", fmt)
     assert code == 0
-    golden(f"simulate_preemption_explained.{'txt' if fmt == 'text' else 'md'}", out)
+    check_golden(f"simulate_preemption_explained.{'txt' if fmt == 'text' else 'md'}", out)
 
 
 def test_the_preemption_sample_pod_story_golden() -> None:
     code, out, _ = run_program("explain", *SAMPLE, "report-1")
     assert code == 0
-    golden("explain_pod_report-1.txt", out)
+    check_golden("explain_pod_report-1.txt", out)

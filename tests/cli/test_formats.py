@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import re
 import sys
 from pathlib import Path
@@ -12,7 +11,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from tests.conftest import ROOT, SAMPLES, dedent
+from tests.conftest import SAMPLES, dedent
+from tests.helpers import paths
+from tests.helpers.golden import check_golden
 from yk_cli.commands.validate import fast_path, run_validate
 from yk_cli.core.diagnostics import Level, Problem, Span
 from yk_cli.core.lint.catalogue import all_rules
@@ -21,8 +22,7 @@ from yk_cli.load.config import load_config
 from yk_cli.report import github, sarif
 from yk_cli.report.problems import FORMATS, render_problems
 
-GOLDEN = ROOT / "tests" / "golden"
-SARIF_SCHEMA = json.loads((ROOT / "tests" / "data" / "sarif-schema-2.1.0.json").read_text())
+SARIF_SCHEMA = json.loads((paths.DATA / "sarif-schema-2.1.0.json").read_text())
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 QUEUES = dedent(
@@ -104,15 +104,6 @@ def loader_problems() -> tuple[list[Problem], dict[str, str]]:
         texts[result.file] = result.text
     problems.sort(key=Problem.sort_key)
     return problems, texts
-
-
-def check_golden(name: str, actual: str) -> None:
-    """Compare with tests/golden/<name>; UPDATE_GOLDEN=1 rewrites the file instead."""
-    path = GOLDEN / name
-    if os.environ.get("UPDATE_GOLDEN") == "1":
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(actual, encoding="utf-8")
-    assert actual == path.read_text(encoding="utf-8"), f"{name} differs; UPDATE_GOLDEN=1 pytest rewrites it"
 
 
 def render(fmt: str, workdir: Path, **options: object) -> str:

@@ -16,11 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from tests.cli.test_fuzz_validate import OPS, mutate
+from tests.cli.helpers import OPS, mutate
 from tests.conftest import ROOT
 from yk_cli.commands.application import app
 
-SEEDED = settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+SEEDED = settings(max_examples=40, derandomize=True, suppress_health_check=list(HealthCheck))
 OK_EXITS = {0, 1, 2}
 
 CONFIGS = ["samples/queues/tenants.yaml", "samples/queues/production.yaml", "samples/queues/production-configmap.yaml"]

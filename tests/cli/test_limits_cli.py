@@ -8,6 +8,8 @@ import json
 from pathlib import Path
 
 from tests.conftest import ROOT
+from tests.helpers import paths
+from tests.helpers.golden import check_golden
 
 DUMP = ROOT / "samples" / "cluster" / "dump.yaml"
 
@@ -100,7 +102,7 @@ def test_explain_of_one_pod_still_waiting_names_the_limit_and_its_line(run_yk, t
 
 
 SAMPLE = ("samples/workloads/queues/limits.yaml", "samples/workloads/limits.yaml")
-GOLDEN = ROOT / "tests" / "data" / "limits-sample.txt"
+SAMPLE_TRACE = paths.DATA / "limits-sample.txt"
 
 
 def test_the_limits_sample_trace(run_yk) -> None:
@@ -108,4 +110,4 @@ def test_the_limits_sample_trace(run_yk) -> None:
     root.analytics); dave's second notebook waits for the data-science group's 24Gi, erin's third for her 16Gi."""
     result = run_yk("simulate", *SAMPLE)
     assert result.exit_code == 0, result.stderr
-    assert result.stdout == GOLDEN.read_text(encoding="utf-8")
+    check_golden(SAMPLE_TRACE, result.stdout)

@@ -7,7 +7,11 @@ import re
 
 import pytest
 
-from tests.cli.test_priorities import _in_checkout, golden  # noqa: F401 - the autouse fixture runs here too
+from tests.helpers.golden import check_golden
+
+pytestmark = pytest.mark.usefixtures("in_root")
+"""Run from the checkout, so that reports name files by the short relative names of the goldens."""
+
 
 TENANTS = ("samples/queues/tenants.yaml", "samples/workloads/tenants.yaml")
 PREEMPTION = ("samples/workloads/queues/preemption.yaml", "samples/workloads/preemption.yaml")
@@ -58,7 +62,7 @@ def test_tree_markdown_holds_the_mermaid_chart_and_the_settings(run_yk) -> None:
         "| `root.system.system-high` | priority.offset | 1000 | set here (samples/queues/tenants.yaml:17) |" in text
     )
     assert "Pending, running and priorities" not in text  # no workload, no time
-    golden("tree_tenants.md", text)
+    check_golden("tree_tenants.md", text)
 
 
 def test_tree_markdown_with_a_workload(run_yk) -> None:
@@ -72,7 +76,7 @@ def test_tree_markdown_with_a_workload(run_yk) -> None:
 
 
 def test_priorities_markdown_golden(run_yk) -> None:
-    golden("priorities_tenants.md", ok(run_yk, "priorities", *TENANTS, "-f", "markdown"))
+    check_golden("priorities_tenants.md", ok(run_yk, "priorities", *TENANTS, "-f", "markdown"))
 
 
 def test_explain_markdown(run_yk) -> None:
@@ -84,7 +88,7 @@ def test_explain_markdown(run_yk) -> None:
     )
     assert "| priority | 0 | -997 | **first difference** |" in text
     assert "| tenant-a | 10 | priority.policy fence: root.tenants.tenant-a shows only its offset 10 |" in text
-    golden("explain_tenants.md", text)
+    check_golden("explain_tenants.md", text)
     story = ok(run_yk, "explain", *PREEMPTION, "report-1", "-f", "markdown")
     assert "**dashboards/report-1 (root.batch.reports) was never preempted; 3 preemption tries looked at it.**" in (
         story

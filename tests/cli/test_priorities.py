@@ -3,43 +3,24 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, dedent, run_program
-from tests.helpers.paths import GOLDEN
-from yk_cli.core.config.model import decode_config
-from yk_cli.core.config.queues import QueueTree, build_queue_tree
+from tests.cli.helpers import tree_of
+from tests.conftest import ROOT, run_program
+from tests.helpers.golden import check_golden
 from yk_cli.core.ordering.priority import MAX_PRIORITY, MIN_PRIORITY, PriorityCache, effective_ask_priority, explain_ask
 from yk_cli.core.workload.model import Ask
-from yk_cli.load.source import parse_yaml
+
+pytestmark = pytest.mark.usefixtures("in_root")
+"""Run from the checkout, so that reports name files by the short relative names of the goldens."""
 
 TENANTS = ("samples/queues/tenants.yaml", "samples/workloads/tenants.yaml")
 FENCED = ("samples/workloads/queues/fenced-teams.yaml", "samples/workloads/fenced-teams.yaml")
 CLAMP = ("samples/workloads/queues/classes-and-clamp.yaml", "samples/workloads/classes-and-clamp.yaml")
 
 
-@pytest.fixture(autouse=True)
-def _in_checkout(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Run from the checkout so file names in the output are the short relative ones of the goldens."""
-    monkeypatch.chdir(ROOT)
-
-
-def golden(name: str, text: str) -> None:
-    """Compare with tests/golden/<name>; UPDATE_GOLDEN=1 rewrites it (as in test_formats)."""
-    path = GOLDEN / name
-    if os.environ.get("UPDATE_GOLDEN") == "1":
-        path.write_text(text, encoding="utf-8")
-    assert text == path.read_text(encoding="utf-8")
-
-
-def tree_of(yaml_text: str) -> QueueTree:
-    """The default partition's tree of an inline queue config."""
-    config, problems = decode_config(parse_yaml(dedent(yaml_text)).documents[0])
-    assert problems == []
-    return build_queue_tree(config.partitions[0])
 
 
 def queue_priorities(run_yk, config: str, workload: str) -> dict[str, int | None]:
@@ -71,14 +52,14 @@ def test_tenant_sample_gives_the_documents_numbers(run_yk) -> None:
 def test_tenant_sample_text_golden(run_yk) -> None:
     result = run_yk("priorities", *TENANTS)
     assert result.exit_code == 0 and result.stderr == ""
-    golden("priorities_tenants.txt", result.stdout)
+    check_golden("priorities_tenants.txt", result.stdout)
 
 
 def test_fenced_teams_json_golden(run_yk) -> None:
     result = run_yk("priorities", *FENCED, "--format", "json")
     assert result.exit_code == 0
     json.loads(result.stdout)
-    golden("priorities_fenced-teams.json", result.stdout)
+    check_golden("priorities_fenced-teams.json", result.stdout)
 
 
 def test_nested_fences_and_the_empty_fenced_queue(run_yk) -> None:

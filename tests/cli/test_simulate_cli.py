@@ -14,13 +14,15 @@ import jsonschema
 import pytest
 from ruamel.yaml import YAML
 
-from tests.cli.test_priorities import _in_checkout, golden  # noqa: F401 - the autouse fixture runs here too
+from tests.cli.helpers import SCHEMA, SCHEMA_PATH, TIMED_CONFIG, ok, validator
 from tests.conftest import ROOT, dedent
+from tests.helpers.golden import check_golden
 from yk_cli.core.sim import trace as codes
 from yk_cli.report.trace_common import STOPPED
 
-SCHEMA_PATH = ROOT / "schemas" / "trace.schema.json"
-SCHEMA = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+pytestmark = pytest.mark.usefixtures("in_root")
+"""Run from the checkout, so that reports name files by the short relative names of the goldens."""
+
 DUMP = "samples/cluster/dump.yaml"
 FENCED = ("samples/workloads/queues/fenced-teams.yaml", "samples/workloads/fenced-teams.yaml")
 CHANGES = "priorityChanges"
@@ -41,16 +43,8 @@ SEED_TABLE = [
 ]
 
 
-def ok(run_yk, *args: str, input: str | None = None) -> str:
-    """Run yk; it must succeed with nothing on stderr. Returns stdout."""
-    result = run_yk(*args, input=input)
-    assert result.exit_code == 0, result.stderr
-    assert result.stderr == ""
-    return result.stdout
 
 
-def validator() -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(SCHEMA, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
 
 
 def text_table(text: str) -> list[tuple[int, str, int, list[str]]]:
@@ -96,7 +90,7 @@ def test_no_arguments_prints_the_documents_table(run_yk) -> None:
     assert text_table(text) == SEED_TABLE
     assert "Summary: 11 allocations, 0 completions, 0 reservations, 0 pending; 11 steps in 0s" in text
     assert text.endswith("Pending asks: none\n")
-    golden("simulate_tenants.txt", text)
+    check_golden("simulate_tenants.txt", text)
 
 
 def test_no_arguments_json_golden(run_yk) -> None:
@@ -107,7 +101,7 @@ def test_no_arguments_json_golden(run_yk) -> None:
     assert {e["time"] for e in data["events"]} == {0}
     assert data["pending"] == []
     assert data["summary"]["allocations"] == 11
-    golden("simulate_tenants.json", text)
+    check_golden("simulate_tenants.json", text)
 
 
 def test_no_arguments_markdown_golden(run_yk) -> None:
@@ -117,7 +111,7 @@ def test_no_arguments_markdown_golden(run_yk) -> None:
     for row, (step, queue, prio, changes) in zip(rows, SEED_TABLE, strict=True):
         cells = [cell.strip() for cell in row.strip("|").split(" | ")]
         assert (int(cells[0]), cells[3], cells[4], cells[7].split("<br>")) == (step, f"`{queue}`", f"P{prio}", changes)
-    golden("simulate_tenants.md", text)
+    check_golden("simulate_tenants.md", text)
 
 
 def test_the_bundled_example_is_the_sample_pair(run_yk) -> None:
@@ -132,15 +126,6 @@ def test_the_bundled_example_is_the_sample_pair(run_yk) -> None:
 
 # --- --until and --max-steps -------------------------------------------------------------------------------------
 
-TIMED_CONFIG = """
-partitions:
-  - name: default
-    queues:
-      - name: root
-        submitacl: '*'
-        queues:
-          - name: leaf
-"""
 TIMED_WORKLOAD = """
 nodes:
   - {name: n1, resources: {memory: 10}}
@@ -267,10 +252,10 @@ def test_warnings_do_not_stop_the_run(run_yk) -> None:
 def test_cluster_dump_golden(run_yk) -> None:
     text = ok(run_yk, "simulate", "--cluster", DUMP)
     assert text.startswith(f"yk simulate: {DUMP} (queue config from its ConfigMap); partition default: 7 nodes")
-    golden("simulate_cluster.txt", text)
+    check_golden("simulate_cluster.txt", text)
     output = ok(run_yk, "simulate", "--cluster", DUMP, "-f", "json")
     validator().validate(json.loads(output))
-    golden("simulate_cluster.json", output)
+    check_golden("simulate_cluster.json", output)
 
 
 def test_cluster_dump_places_pods_like_the_shim(run_yk) -> None:

@@ -10,9 +10,9 @@ from typing import Any
 import jsonschema
 import pytest
 
-from tests.cli.test_priorities import _in_checkout, golden  # noqa: F401 - the autouse fixture runs here too
-from tests.cli.test_simulate_cli import SCHEMA, TIMED_CONFIG, ok, validator
+from tests.cli.helpers import SCHEMA, TIMED_CONFIG, ok, validator
 from tests.conftest import dedent
+from tests.helpers.golden import check_golden
 from yk_cli.core.analysis.trace_view import TraceFilter, unknown_names, view
 from yk_cli.core.sim.trace import (
     ALLOCATE,
@@ -25,6 +25,9 @@ from yk_cli.core.sim.trace import (
     TraceEvent,
     Victim,
 )
+
+pytestmark = pytest.mark.usefixtures("in_root")
+"""Run from the checkout, so that reports name files by the short relative names of the goldens."""
 
 ARRIVALS = ("samples/workloads/queues/arrivals.yaml", "samples/workloads/arrivals.yaml")
 PREEMPTION = ("samples/workloads/queues/preemption.yaml", "samples/workloads/preemption.yaml")
@@ -64,8 +67,8 @@ def test_arrivals_are_rows_between_the_steps_golden(run_yk) -> None:
     assert "      1m30s  arrive    root.tenants.team-a  P100      web-1               team-a: n/a -> 100" in lines
     assert "      4m0s   arrive    root.tenants.team-b  P10       render-all" in lines
     assert FILTERED not in text
-    golden("simulate_arrivals.txt", text)
-    golden("simulate_arrivals.md", ok(run_yk, "simulate", *ARRIVALS, "-f", "markdown"))
+    check_golden("simulate_arrivals.txt", text)
+    check_golden("simulate_arrivals.md", ok(run_yk, "simulate", *ARRIVALS, "-f", "markdown"))
 
 
 def test_arrivals_in_json(run_yk) -> None:
@@ -119,7 +122,7 @@ def test_arrivals_in_json(run_yk) -> None:
         ("complete", "nightly/etl-3"),
         ("allocate", "reports/render"),
     ]
-    golden("simulate_arrivals.json", json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    check_golden("simulate_arrivals.json", json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
 ARRIVAL_WORKLOAD = """
@@ -199,7 +202,7 @@ def test_queue_filter_text_and_json_goldens(run_yk) -> None:
     text = ok(run_yk, "simulate", *ARRIVALS, "--queue", "root.tenants")
     assert text.splitlines()[2] == f"{FILTERED}queue root.tenants and below {WHOLE_RUN}"
     assert "Shown: 3 of 4 steps, 3 of 3 arrivals, 1 of 1 pending ask" in text
-    golden("simulate_arrivals_tenants.txt", text)
+    check_golden("simulate_arrivals_tenants.txt", text)
     data = as_json(run_yk, *ARRIVALS, "--queue", "root.tenants")
     assert data["filters"] == {
         "active": True,
@@ -210,7 +213,7 @@ def test_queue_filter_text_and_json_goldens(run_yk) -> None:
     }
     assert [e["step"] for e in data["events"]] == [1, 2, 4]  # the batch completion is left out
     assert data["summary"]["steps"] == 4  # the summary counts the whole run
-    golden("simulate_arrivals_tenants.json", json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    check_golden("simulate_arrivals_tenants.json", json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
 def test_queue_filter_keeps_a_preemption_by_its_victims_whole(run_yk) -> None:
@@ -293,7 +296,7 @@ def test_pending_only(run_yk) -> None:
 def test_summary_golden(run_yk) -> None:
     text = ok(run_yk, "simulate", *ARRIVALS, "--summary")
     assert "STEP" not in text and "Pending asks" not in text
-    golden("simulate_arrivals_summary.txt", text)
+    check_golden("simulate_arrivals_summary.txt", text)
     data = as_json(run_yk, *ARRIVALS, "--summary")
     assert (data["events"], data["arrivals"], data["pending"], data["attempts"]) == ([], [], [], [])
     assert [(t["queuePath"], t["allocated"], t["pending"], t["preempted"]) for t in data["queueTotals"]] == [

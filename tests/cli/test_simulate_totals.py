@@ -10,8 +10,10 @@ from typing import Any
 
 import pytest
 
-from tests.cli.test_priorities import _in_checkout  # noqa: F401 - the autouse fixture runs here too
 from yk_cli.core.analysis.trace_view import in_subtree
+
+pytestmark = pytest.mark.usefixtures("in_root")
+"""Run from the checkout, so that reports name files by the short relative names of the goldens."""
 
 ARRIVALS = ("samples/workloads/queues/arrivals.yaml", "samples/workloads/arrivals.yaml")
 PREEMPTION = ("samples/workloads/queues/preemption.yaml", "samples/workloads/preemption.yaml")

@@ -11,8 +11,8 @@ import json
 
 import pytest
 
-from tests.cli.test_formats import check_golden
 from tests.conftest import ROOT
+from tests.helpers.golden import check_golden
 
 SAMPLE = ("samples/workloads/queues/spark-team.yaml", "samples/workloads/spark-team.yaml")
 

@@ -7,9 +7,11 @@ from pathlib import Path
 import pytest
 
 from tests.cli.mermaid_gantt import blocks, check
-from tests.cli.test_priorities import _in_checkout  # noqa: F401 - the autouse fixture runs here too
 from tests.conftest import ROOT
 from yk_cli.commands import progress
+
+pytestmark = pytest.mark.usefixtures("in_root")
+"""Run from the checkout, so that reports name files by the short relative names of the goldens."""
 
 ARRIVALS = ("samples/workloads/queues/arrivals.yaml", "samples/workloads/arrivals.yaml")
 

@@ -7,10 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_priorities import _in_checkout, golden, tree_of  # noqa: F401 - the autouse fixture runs here too
+from tests.cli.helpers import tree_of
 from tests.conftest import ROOT, dedent, run_program
+from tests.helpers.golden import check_golden
 from yk_cli.core.config.guarantees import overall_state, queue_guarantees, type_states
 from yk_cli.report.tree_mermaid import escape
+
+pytestmark = pytest.mark.usefixtures("in_root")
+"""Run from the checkout, so that reports name files by the short relative names of the goldens."""
 
 TENANTS = ("samples/queues/tenants.yaml", "samples/workloads/tenants.yaml")
 FENCED = ("samples/workloads/queues/fenced-teams.yaml", "samples/workloads/fenced-teams.yaml")
@@ -35,26 +39,26 @@ def tree_json(run_yk, config: str, workload: str | None = None) -> dict[str, dic
 def test_text_golden_without_workload(run_yk) -> None:
     result = run_yk("tree", TENANTS[0])
     assert result.exit_code == 0 and result.stderr == ""
-    golden("tree_tenants.txt", result.stdout)
+    check_golden("tree_tenants.txt", result.stdout)
 
 
 def test_text_golden_with_workload(run_yk) -> None:
     result = run_yk("tree", FENCED[0], "--workload", FENCED[1])
     assert result.exit_code == 0
-    golden("tree_fenced-teams.txt", result.stdout)
+    check_golden("tree_fenced-teams.txt", result.stdout)
 
 
 def test_json_golden(run_yk) -> None:
     result = run_yk("tree", TENANTS[0], "-w", TENANTS[1], "--format", "json")
     assert result.exit_code == 0
-    golden("tree_tenants.json", result.stdout)
+    check_golden("tree_tenants.json", result.stdout)
 
 
 def test_mermaid_golden(run_yk) -> None:
     result = run_yk("tree", FENCED[0], "-w", FENCED[1], "--format", "mermaid")
     assert result.exit_code == 0
     assert result.stdout.startswith("flowchart TD\n")
-    golden("tree_fenced-teams.mmd", result.stdout)
+    check_golden("tree_fenced-teams.mmd", result.stdout)
 
 
 @pytest.mark.parametrize(
@@ -64,7 +68,7 @@ def test_mermaid_golden(run_yk) -> None:
 def test_guarantee_goldens(run_yk, fmt: str, name: str) -> None:
     result = run_yk("tree", *GUARANTEES[:1], "-w", GUARANTEES[1], "--format", fmt)
     assert result.exit_code == 0 and result.stderr == ""
-    golden(name, result.stdout)
+    check_golden(name, result.stdout)
 
 
 def test_guarantee_states_in_json(run_yk) -> None:

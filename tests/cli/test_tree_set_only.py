@@ -7,8 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_priorities import _in_checkout, golden  # noqa: F401 - the autouse fixture runs here too
 from tests.conftest import dedent, run_program
+from tests.helpers.golden import check_golden
+
+pytestmark = pytest.mark.usefixtures("in_root")
+"""Run from the checkout, so that reports name files by the short relative names of the goldens."""
 
 NAMESPACES = ("samples/workloads/queues/namespaces.yaml", "samples/workloads/namespaces.yaml")
 GUARANTEES = ("samples/workloads/queues/guarantees.yaml", "samples/workloads/guarantees.yaml")
@@ -26,7 +29,7 @@ GUARANTEES = ("samples/workloads/queues/guarantees.yaml", "samples/workloads/gua
 def test_set_only_goldens(run_yk, args: tuple[str, ...], name: str) -> None:
     result = run_yk(*args)
     assert (result.exit_code, result.stderr) == (0, "")
-    golden(name, result.stdout)
+    check_golden(name, result.stdout)
 
 
 CONFIG = dedent(

@@ -10,10 +10,11 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from tests.conftest import ROOT, SAMPLES, dedent
+from tests.conftest import SAMPLES, dedent
+from tests.helpers import paths
 from yk_cli.commands.validate import fast_path
 
-SARIF_SCHEMA = json.loads((ROOT / "tests" / "data" / "sarif-schema-2.1.0.json").read_text())
+SARIF_SCHEMA = json.loads((paths.DATA / "sarif-schema-2.1.0.json").read_text())
 CLEAN = "partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: '*'\n"
 ERRORS = dedent(
     """

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.cli.test_priorities import _in_checkout, golden  # noqa: F401 - the autouse fixture runs here too
-from tests.core.volcano.test_volcano_simulate_units import PLUGINS, _conf, clusters
+from tests.helpers.golden import check_golden
 from tests.helpers.paths import ROOT
+from tests.helpers.volcano import PLUGINS, _conf, clusters
 from yk_cli.core.volcano.explain import UnknownName, explain_pair, pod_story
 from yk_cli.core.volcano.model import Cluster
 from yk_cli.core.volcano.proposal_view import ProposalObserver
@@ -21,6 +21,9 @@ from yk_cli.core.volcano.simulate import simulate
 from yk_cli.report.volcano_explain_json import pair_json, pod_json, render
 from yk_cli.report.volcano_explain_text import render_pair, render_pod
 from yk_cli.report.volcano_sim_text import render as render_simulation
+
+pytestmark = pytest.mark.usefixtures("in_root")
+"""Run from the checkout, so that reports name files by the short relative names of the goldens."""
 
 CLUSTER = "samples/volcano/cluster.yaml"
 SEED = "samples/volcano/seed-example.yaml"
@@ -48,7 +51,7 @@ def explain(run_yk, *args: str) -> tuple[str, dict]:
 
 def test_same_queue_job_priority_decides(run_yk) -> None:
     text, data = explain(run_yk, CLUSTER, "etl/backfill-2025", "quarter-close")
-    golden("volcano_explain_same_queue.txt", text)
+    check_golden("volcano_explain_same_queue.txt", text)
     assert data["swapped"] is True and data["level"] == "jobs"
     assert data["first"]["name"] == "etl/quarter-close" and data["compared_at"] == "allocate pop 7"
     assert data["decided_by"] == {
@@ -61,7 +64,7 @@ def test_same_queue_job_priority_decides(run_yk) -> None:
 
 def test_different_queues_queue_order_decides_not_job_priority(run_yk) -> None:
     text, data = explain(run_yk, CLUSTER, "ml/sweep-17", "etl/quarter-close")
-    golden("volcano_explain_queues.txt", text)
+    check_golden("volcano_explain_queues.txt", text)
     assert data["level"] == "queues" and not data["swapped"]
     assert data["first"]["allocate_visit"] == 5 and data["second"]["allocate_visit"] == 7
     decided = data["decided_by"]
@@ -76,7 +79,7 @@ def test_different_queues_queue_order_decides_not_job_priority(run_yk) -> None:
 
 def test_never_served_job_says_why(run_yk) -> None:
     text, data = explain(run_yk, CLUSTER, "ml/llm-pretrain", "ml/sweep-17")
-    golden("volcano_explain_never.txt", text)
+    check_golden("volcano_explain_never.txt", text)
     assert data["swapped"] and data["second"]["allocate_visit"] is None
     assert data["second"]["reasons"] == [
         "enqueue: the PodGroup stays Pending: overcommit JobEnqueueable rejects it (its minResources cpu 64, memory "
@@ -86,7 +89,7 @@ def test_never_served_job_says_why(run_yk) -> None:
 
 def test_evicted_pod(run_yk) -> None:
     text, data = explain(run_yk, CLUSTER, "etl/nightly-rollup-0")
-    golden("volcano_explain_evicted.txt", text)
+    check_golden("volcano_explain_evicted.txt", text)
     assert data["verdict"] == "evicted"
     assert data["eviction"] == {"action": "preempt", "for": "etl/quarter-close-0", "node": "node-a"}
     (record,) = data["selections"]
@@ -96,7 +99,7 @@ def test_evicted_pod(run_yk) -> None:
 
 def test_spared_pod(run_yk) -> None:
     text, data = explain(run_yk, CLUSTER, "shop/checkout-0")
-    golden("volcano_explain_spared.txt", text)
+    check_golden("volcano_explain_spared.txt", text)
     assert data["verdict"] == "spared" and data["eviction"] is None
     assert data["selections"][0]["role"] == "never a candidate: in queue prod: preempt never crosses queues"
 
@@ -121,7 +124,7 @@ def test_two_tasks_of_one_job(run_yk) -> None:
 
 def test_seed_example_with_the_proposal(run_yk) -> None:
     text, data = explain(run_yk, SEED, "seed/b2", "seed/a1", "--proposal")
-    golden("volcano_explain_seed_proposal.txt", text)
+    check_golden("volcano_explain_seed_proposal.txt", text)
     assert data["swapped"] and data["first"]["name"] == "seed/a1"
     assert data["decided_by"]["first_value"] == "priority 10, share 0.5"
     proposal = data["proposal"]
@@ -134,7 +137,7 @@ def test_seed_example_with_the_proposal(run_yk) -> None:
 def test_simulate_proposal_table_2(run_yk) -> None:
     result = run_yk("volcano", "simulate", SEED, "--proposal")
     assert result.exit_code == 0
-    golden("volcano_simulate_seed_proposal.txt", result.stdout)
+    check_golden("volcano_simulate_seed_proposal.txt", result.stdout)
     data = json.loads(run_yk("volcano", "simulate", SEED, "--proposal", "--format", "json").stdout)
     jsonschema.validate(data, SIM_SCHEMA)
     jobs = data["proposal"]["job_first"]
@@ -149,7 +152,7 @@ def test_simulate_proposal_table_2(run_yk) -> None:
 def test_simulate_proposal_table_1_ordering(run_yk) -> None:
     result = run_yk("volcano", "simulate", TABLE1, "--proposal", "-q")
     assert result.exit_code == 0
-    golden("volcano_simulate_table1_proposal.txt", result.stdout)
+    check_golden("volcano_simulate_table1_proposal.txt", result.stdout)
     data = json.loads(run_yk("volcano", "simulate", TABLE1, "--proposal", "--format", "json", "-q").stdout)
     jsonschema.validate(data, SIM_SCHEMA)
     proposal = data["proposal"]
@@ -244,7 +247,7 @@ def _names(cluster: Cluster) -> list[str]:
     return [g.uid for g in cluster.pod_groups] + [p.key for p in cluster.pods] + [p.name for p in cluster.pods]
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=120)
 @given(
     cluster=clusters(),
     actions=st.lists(st.sampled_from(["enqueue", "allocate", "preempt", "reclaim", "backfill"]), max_size=5),

@@ -36,9 +36,10 @@ CONF_WARNING = dedent(
 
 
 @pytest.fixture
-def in_root(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(ROOT)
-    monkeypatch.setenv("HOME", str(ROOT))
+def in_root(in_root: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """conftest's `in_root`, with the checkout as HOME too."""
+    monkeypatch.setenv("HOME", str(in_root))
+    return in_root
 
 
 @pytest.fixture

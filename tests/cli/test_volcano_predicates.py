@@ -15,10 +15,12 @@ from typing import Any
 import jsonschema
 import pytest
 
-from tests.cli.test_priorities import _in_checkout  # noqa: F401 - the autouse fixture runs here too
 from tests.helpers.paths import ROOT
 from yk_cli.load.volcano import load_volcano
 from yk_cli.load.volcano_fast import load_volcano_fast
+
+pytestmark = pytest.mark.usefixtures("in_root")
+"""Run from the checkout, so that reports name files by the short relative names of the goldens."""
 
 SAMPLE = "samples/volcano/predicates.yaml"
 SIM_SCHEMA = json.loads((ROOT / "schemas" / "volcano-simulate.schema.json").read_text())
@@ -179,7 +181,7 @@ def test_without_the_predicates_plugin_nothing_filters(run_yk, tmp_path: Path) -
 
 
 def test_the_sample_reads_the_same_from_json(tmp_path: Path) -> None:
-    from tests.load.test_volcano_simulate_fast import as_json
+    from tests.helpers.volcano import as_json
 
     fast = load_volcano_fast([str(as_json(ROOT / SAMPLE, tmp_path))])
     assert fast is not None

@@ -8,13 +8,17 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from tests.cli.test_priorities import _in_checkout, golden  # noqa: F401 - the autouse fixture runs here too
+from tests.helpers import paths
+from tests.helpers.golden import check_golden
 from tests.helpers.paths import ROOT
 from yk_cli.core.volcano.simulate import simulate
 from yk_cli.load.volcano import load_volcano
 from yk_cli.report.volcano_sim_json import render_json
 
-CASES = ROOT / "tests" / "data" / "volcano" / "cases"
+pytestmark = pytest.mark.usefixtures("in_root")
+"""Run from the checkout, so that reports name files by the short relative names of the goldens."""
+
+CASES = paths.DATA / "volcano" / "cases"
 SCHEMA = json.loads((ROOT / "schemas" / "volcano-simulate.schema.json").read_text())
 SAMPLES = ROOT / "samples" / "volcano"
 
@@ -170,14 +174,14 @@ def test_seed_example_three_cpus_leaves_one_idle(run_yk) -> None:
 def test_seed_example_text_golden(run_yk) -> None:
     result = run_yk("volcano", "simulate", "samples/volcano/seed-example.yaml")
     assert result.exit_code == 0 and result.stderr == ""
-    golden("volcano_simulate_seed.txt", result.stdout)
+    check_golden("volcano_simulate_seed.txt", result.stdout)
 
 
 def test_seed_example_markdown_golden(run_yk) -> None:
     """The simulate family's formats (text, json, markdown), as `yk simulate` has them."""
     result = run_yk("volcano", "simulate", "samples/volcano/seed-example.yaml", "--format", "markdown")
     assert result.exit_code == 0 and result.stderr == ""
-    golden("volcano_simulate_seed.md", result.stdout)
+    check_golden("volcano_simulate_seed.md", result.stdout)
     proposal = run_yk("volcano", "simulate", "samples/volcano/seed-example.yaml", "-f", "markdown", "--proposal")
     assert "\n### Proposal view\n\n```text\nProposal view: design proposal" in proposal.stdout
     assert proposal.stdout.endswith("```\n")

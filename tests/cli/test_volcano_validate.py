@@ -4,7 +4,6 @@ four output formats, suppression, the V05 companions through the CLI, and random
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import jsonschema
@@ -13,11 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import DATA, ROOT, dedent
+from tests.helpers.golden import check_golden
 from yk_cli.core.diagnostics import Level, Problem
 from yk_cli.core.lint.catalogue import volcano_catalogue
 from yk_cli.load.volcano_check import check_volcano
 
-GOLDEN = ROOT / "tests" / "golden"
 SARIF_SCHEMA = json.loads((DATA / "sarif-schema-2.1.0.json").read_text())
 V05 = DATA / "volcano" / "cases" / "v05-config-defaults"
 CONF_SAMPLE = "samples/volcano/invalid/volcano-scheduler.conf"
@@ -634,14 +633,6 @@ def test_github_format(run_yk, monkeypatch: pytest.MonkeyPatch) -> None:
     assert lines[-1] == "yk: 1 file checked: 0 errors, 10 warnings"
 
 
-def check_golden(name: str, actual: str) -> None:
-    """Compare with tests/golden/<name>; UPDATE_GOLDEN=1 rewrites the file instead."""
-    path = GOLDEN / name
-    if os.environ.get("UPDATE_GOLDEN") == "1":
-        path.write_text(actual, encoding="utf-8")
-    assert actual == path.read_text(encoding="utf-8"), f"{name} differs; UPDATE_GOLDEN=1 pytest rewrites it"
-
-
 def test_which_conf_was_checked(run_yk, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     Path("dump.yaml").write_text(QUEUE + "metadata: {name: a}\n")
@@ -796,7 +787,7 @@ VALUES = st.recursive(
 )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(documents=st.lists(VALUES, min_size=1, max_size=4), conf=st.none() | VALUES)
 def test_random_dumps_and_confs_never_raise(tmp_path: Path, documents: list[object], conf: object) -> None:
     dump = tmp_path / "dump.yaml"
@@ -810,7 +801,7 @@ def test_random_dumps_and_confs_never_raise(tmp_path: Path, documents: list[obje
     assert check_volcano(names).problems == first
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=st.text(alphabet="ab:- \n{}[]\"'#|&*!\t", max_size=120))
 def test_random_text_never_raises(tmp_path: Path, text: str) -> None:
     path = tmp_path / "x.yaml"

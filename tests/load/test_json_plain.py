@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import DATA, ROOT, SAMPLES
-from tests.load.test_yamlreader import CORPUS
+from tests.load.corpus import CORPUS
 from yk_cli.load import yamlreader
 from yk_cli.load.source import MAX_DEPTH, collector_paused
 from yk_cli.load.workload import _full_parse, parse_workload
@@ -236,7 +236,7 @@ JSON_VALUES = st.recursive(
 )
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400)
 @given(
     value=st.one_of(st.lists(JSON_VALUES, max_size=4), st.dictionaries(st.text(max_size=6), JSON_VALUES, max_size=4)),
     indent=st.sampled_from([None, 0, 1, 2]),
@@ -248,7 +248,7 @@ def test_random_json_reads_as_yaml_reads_it(value: Any, indent: int | None, asci
         agrees(text)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300)
 @given(data=st.data())
 def test_random_edits_of_json_never_read_otherwise(data: st.DataObject) -> None:
     text = json.dumps(data.draw(JSON_VALUES.filter(lambda v: isinstance(v, dict | list))), indent=1)

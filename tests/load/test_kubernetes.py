@@ -765,7 +765,7 @@ TREES = st.recursive(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(TREES)
 def test_arbitrary_structures_never_raise(tree: Any) -> None:
     workload, _, problems = load(text=json.dumps(tree))
@@ -773,7 +773,7 @@ def test_arbitrary_structures_never_raise(tree: Any) -> None:
     assert all(isinstance(p, Problem) and p.rule in all_rules() for p in problems)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(st.binary(max_size=200))
 def test_arbitrary_bytes_never_raise(data: bytes) -> None:
     workload, _, problems = cluster_from_bytes(data, "x")

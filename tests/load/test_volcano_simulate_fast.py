@@ -8,32 +8,21 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import paths
 from tests.helpers.paths import ROOT
+from tests.helpers.volcano import as_json
 from yk_cli.core.diagnostics import Level
-from yk_cli.load.source import parse_yaml
 from yk_cli.load.volcano import load_volcano
 from yk_cli.load.volcano_check import lint_inputs
 from yk_cli.load.volcano_fast import load_volcano_fast
 
-DUMPS = sorted((ROOT / "tests" / "data" / "volcano" / "cases").rglob("objects.yaml")) + sorted(
+DUMPS = sorted((paths.DATA / "volcano" / "cases").rglob("objects.yaml")) + sorted(
     (ROOT / "samples" / "volcano").glob("*.yaml")
 )
 
 
-def plain(node):  # type: ignore[no-untyped-def]
-    """A YAML node as the JSON `kubectl -o json` would print for it."""
-    if node.kind == "map":
-        return {k.text: plain(v) for k, v in node.pairs}
-    if node.kind == "seq":
-        return [plain(item) for item in node.items]
-    return node.value if node.style == "" and node.tag in ("int", "bool", "null") else node.text
 
 
-def as_json(path: Path, tmp_path: Path) -> Path:
-    (document,) = parse_yaml(path.read_text()).documents
-    target = tmp_path / (path.parent.name + "-" + path.stem + ".json")
-    target.write_text(json.dumps(plain(document), indent=2))
-    return target
 
 
 @pytest.mark.parametrize("path", DUMPS, ids=lambda p: p.relative_to(ROOT).as_posix())

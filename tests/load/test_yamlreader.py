@@ -10,10 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import DATA, REALWORLD, ROOT, SAMPLES, dedent
+from tests.conftest import ROOT, SAMPLES, dedent
+from tests.load.corpus import CORPUS
 from tests.load.yaml_reference import parse_yaml_ruamel
 from yk_cli.core.diagnostics import Span
 from yk_cli.core.yamldoc import Node
@@ -100,48 +101,10 @@ def node_plain(text: str) -> Any:
     return document.data
 
 
-def corpus() -> list[tuple[str, str]]:
-    """(name, text) of every YAML text at hand: samples, real-world configs and the queues.yaml inside them."""
-    texts = [(str(p.relative_to(ROOT)), p.read_text()) for p in sorted(SAMPLES.rglob("*.yaml"))]
-    texts += [
-        (str(p.relative_to(ROOT)), p.read_text())
-        for p in sorted(DATA.rglob("*.yaml"))
-        if REALWORLD not in p.parents and p.stat().st_size < 200_000
-    ]
-    for path in sorted((REALWORLD / "configs").glob("*.yaml")):
-        text = path.read_text()
-        texts.append((path.name, text))
-        for i, doc in enumerate(_embedded(text)):
-            texts.append((f"{path.name}#{i}", doc))
-    return texts
 
 
-def _embedded(text: str) -> list[str]:
-    from ruamel.yaml import YAML
-
-    try:
-        docs = list(YAML(typ="safe", pure=True).load_all(text))
-    except Exception:
-        return []
-    found: list[str] = []
-
-    def walk(value: object) -> None:
-        if isinstance(value, dict):
-            for key, inner in value.items():
-                if key == "queues.yaml" and isinstance(inner, str):
-                    found.append(inner)
-                else:
-                    walk(inner)
-        elif isinstance(value, list):
-            for inner in value:
-                walk(inner)
-
-    for doc in docs:
-        walk(doc)
-    return found
 
 
-CORPUS = corpus()
 
 
 @pytest.mark.parametrize(("name", "text"), CORPUS, ids=[name for name, _ in CORPUS])
@@ -489,7 +452,7 @@ def _scalar(text: str, rng: random.Random) -> str:
     return text
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300)
 @given(value=st.dictionaries(st.sampled_from(["a", "b", "c"]), VALUES, min_size=1, max_size=3), seed=st.integers())
 def test_random_documents(value: dict[str, object], seed: int) -> None:
     agrees("\n".join(render(value, 0, random.Random(seed))) + "\n")
@@ -498,7 +461,7 @@ def test_random_documents(value: dict[str, object], seed: int) -> None:
 MUTABLE = [text for _, text in CORPUS if not parse_yaml_ruamel(text).problems][:30]
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400)
 @given(index=st.integers(0, max(len(MUTABLE) - 1, 0)), data=st.data())
 def test_random_edits_of_real_configs(index: int, data: st.DataObject) -> None:
     if not MUTABLE:

@@ -44,6 +44,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if __name__ == "__main__" and str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from tests.helpers import paths  # noqa: E402
 from tests.helpers.oracle import expected_json, oracle_output, parse_output  # noqa: E402
 from tests.oracle.gang_oracle import UNTIL as GANG_UNTIL  # noqa: E402
 from tests.oracle.gang_oracle import canonical_oracle  # noqa: E402
@@ -515,7 +516,7 @@ def agree(folder: Path) -> None:
 
     workload = YAML(typ="safe").load((folder / "workload.yaml").read_text(encoding="utf-8")) or {}
     if not has_gang(workload):
-        from tests.oracle.test_conformance import agree as agree_conformance
+        from tests.oracle.conformance import agree as agree_conformance
 
         agree_conformance(folder, "1.9")  # the core the oracle runs (be3bb487): yk's 1.9
         return
@@ -574,7 +575,7 @@ def main() -> int:
     parser.add_argument("--count", type=int, default=40)
     parser.add_argument("--seed", default="1")
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--out", type=Path, default=ROOT / "tests" / "data" / "oracle-predicates")
+    parser.add_argument("--out", type=Path, default=paths.DATA / "oracle-predicates")
     parser.add_argument("--oracle", type=Path, default=None)
     args = parser.parse_args()
     binary = args.oracle or oracle_binary()

@@ -18,7 +18,7 @@ import pytest
 
 from tests.helpers import paths
 from tests.helpers.oracle import to_oracle
-from tests.oracle.test_conformance import agree
+from tests.oracle.conformance import agree
 
 DATA = paths.DATA / "oracle"
 

@@ -17,9 +17,9 @@ from ruamel.yaml import YAML
 
 from tests.helpers import paths
 from tests.helpers.oracle import oracle_binary
+from tests.oracle.conformance import agree
 from tests.oracle.oracle_cases import stable_result
 from tests.oracle.oracle_limit_cases import generate, write_limit_case
-from tests.oracle.test_conformance import agree
 
 DATA = paths.DATA / "oracle-limits"
 CASES = sorted(path for path in DATA.iterdir() if (path / "expected.json").is_file()) if DATA.is_dir() else []

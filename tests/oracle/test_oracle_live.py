@@ -19,8 +19,8 @@ import pytest
 from ruamel.yaml import YAML
 
 from tests.helpers.oracle import oracle_binary, run_oracle, to_oracle
+from tests.oracle.conformance import CHECK, CONFORMANCE, agree
 from tests.oracle.oracle_cases import generate, stable_result, write_case
-from tests.oracle.test_conformance import CHECK, CONFORMANCE, agree
 
 BINARY = oracle_binary()
 SEED = os.environ.get("YK_ORACLE_SEED", "live")

@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import ROOT, SAMPLES
+from tests.helpers.samples import WORKLOADS, _config_of
 from yk_cli.report import jsonout
 
 orjson = pytest.importorskip("orjson")
@@ -169,7 +170,7 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400)
 @given(json_values)
 def test_random_documents(value: Any) -> None:
     saved, jsonout.orjson = jsonout.orjson, orjson
@@ -226,12 +227,8 @@ def test_every_json_file_under_tests(encoder: str, path: Path) -> None:
 # --- every JSON report the samples make ----------------------------------------------------------------------
 
 
-def _config_of(workload: Path) -> str:
-    first = workload.read_text().splitlines()[0]
-    return first.split(": ", 1)[1] if first.startswith("# config: ") else "samples/queues/tenants.yaml"
 
 
-WORKLOADS = sorted((SAMPLES / "workloads").glob("*.yaml"))
 QUEUES = sorted((SAMPLES / "queues").glob("*.yaml")) + sorted((SAMPLES / "queues" / "invalid").glob("*.yaml"))
 VOLCANO = sorted((SAMPLES / "volcano").glob("*.yaml"))
 

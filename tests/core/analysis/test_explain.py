@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 
 from tests.conftest import ROOT, dedent
-from tests.core.sim.test_preemption import preempting_case
+from tests.helpers.scenarios import preempting_case
 from yk_cli.core.analysis.explain import (
     BOTH_PENDING,
     OTHER_BLOCKED,
@@ -36,13 +36,10 @@ from yk_cli.load.config import load_config
 from yk_cli.load.workload import parse_workload
 from yk_cli.report.generate_yaml import config_yaml, workload_yaml
 
+pytestmark = pytest.mark.usefixtures("in_root")
+"""Run from the checkout, so that reports name files by the short relative names of the goldens."""
+
 TENANTS = ("samples/queues/tenants.yaml", "samples/workloads/tenants.yaml")
-
-
-@pytest.fixture(autouse=True)
-def _in_checkout(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Run from the checkout so file names in the output are the short relative ones."""
-    monkeypatch.chdir(ROOT)
 
 
 def files(tmp_path: Path, queues: str, workload: str) -> tuple[str, str]:
@@ -759,7 +756,7 @@ def test_comparison_reads_the_keys_the_engine_sorted_with() -> None:
 def _resumed_matches(config: str, work: str) -> int:
     """For every pair of asks in the workload: halting before the first of them is allocated and resuming gives the
     trace of an uninterrupted run. Returns how many runs halted."""
-    from tests.core.sim.test_simulation import scenario
+    from tests.helpers.scenarios import scenario
 
     partition, tree, loaded = scenario(config, work)
     whole = simulate(partition, tree, loaded, SimulationOptions())
@@ -786,7 +783,7 @@ def test_explain_runs_once_and_resuming_changes_nothing() -> None:
     assert _resumed_matches(config, work) > 0
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40)
 @given(preempting_case())
 def test_resuming_after_a_halt_changes_nothing_on_random_workloads(case: tuple[dict, dict]) -> None:
     _resumed_matches(json.dumps(case[0]), json.dumps(case[1]))

@@ -10,8 +10,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.core.sim.test_simulation import run
 from tests.helpers.paths import ROOT
+from tests.helpers.scenarios import run
 from yk_cli.core.analysis.preemption_loops import PreemptionLoop, _may_loop, find_loops, lineages, preemption_graph
 from yk_cli.core.sim import trace as codes
 from yk_cli.core.sim.trace import Summary, Trace, TraceEvent, Victim
@@ -250,7 +250,7 @@ def test_without_the_late_pods_the_engine_produces_no_loop() -> None:
     assert find_loops(result) == []
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(
     st.lists(
         st.tuples(st.sampled_from("abcde"), st.sampled_from("abcde"), st.integers(0, 2), st.booleans(), st.booleans()),

@@ -131,7 +131,7 @@ def _under(path: str, queue: str) -> bool:
     return path == queue or path.startswith(queue + ".")
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=100, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(scenarios())
 def test_static_cannot_preempt_is_never_contradicted_by_a_dry_run(scenario: tuple[str, Workload]) -> None:
     config, workload = scenario

@@ -13,12 +13,13 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from tests.cli.test_priorities import golden
 from tests.conftest import ROOT, SAMPLES
+from tests.helpers import paths
+from tests.helpers.golden import check_golden
 
-DATA = ROOT / "tests" / "data" / "diff"
+DATA = paths.DATA / "diff"
 SCHEMA = json.loads((ROOT / "schemas" / "diff.schema.json").read_text(encoding="utf-8"))
-SARIF_SCHEMA = json.loads((ROOT / "tests" / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
+SARIF_SCHEMA = json.loads((paths.DATA / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
 TENANTS = ("old.yaml", "new.yaml", "wl.yaml")
 
 
@@ -157,7 +158,7 @@ def test_the_order_is_the_first_thing_the_text_report_shows(run_yk, tenants: Pat
 def test_tenant_goldens(run_yk, tenants: Path, fmt: str, name: str) -> None:
     code, out, err = run(run_yk, *TENANTS, "-f", fmt)
     assert (code, err) == (0, "")
-    golden(f"diff_tenants.{name}", out)
+    check_golden(f"diff_tenants.{name}", out)
     assert run(run_yk, *TENANTS, "-f", fmt)[1] == out  # byte-identical
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from yk_cli.core.predicates.model import (
@@ -294,7 +294,7 @@ operations = st.lists(
 )
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300)
 @given(pool=pools(), ops=operations, data=st.data())
 def test_incremental_matches_rebuild_and_reference(
     pool: list[PodSpec], ops: list[tuple[str, int, NodeFacts]], data: st.DataObject

@@ -14,12 +14,12 @@ import random
 from textwrap import dedent
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.cli.test_formats import check_golden
 from tests.core.sim.finished_run import FinishedRun, finish
 from tests.helpers import paths
+from tests.helpers.golden import check_golden
 from yk_cli.commands.run_options import options_from
 from yk_cli.commands.simulate import simulation_report
 from yk_cli.core.config.model import decode_config
@@ -291,7 +291,7 @@ def backoff_case(draw: st.DrawFn) -> tuple[str, str]:
     return "\n".join(lines) + "\n", workload
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150)
 @given(backoff_case())
 def test_no_application_is_placed_from_the_walk_while_in_backoff(case: tuple[str, str]) -> None:
     config, workload = case

@@ -17,12 +17,12 @@ from __future__ import annotations
 import json
 from textwrap import dedent
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.cli.test_formats import check_golden
 from tests.core.sim.finished_run import FinishedRun, finish
 from tests.helpers import paths
+from tests.helpers.golden import check_golden
 from tests.helpers.paths import ROOT
 from yk_cli.commands.run_options import options_from
 from yk_cli.commands.simulate import simulation_report
@@ -550,7 +550,7 @@ def _held_placeholders(trace: Trace) -> dict[str, list[int]]:
     return out
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80)
 @given(gang_workloads())
 def test_gang_invariants(text: str) -> None:
     sim = run(text, queues=INVARIANT_QUEUES)

@@ -15,44 +15,18 @@ import sys
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings
 
-from tests.cli.test_priorities import golden
 from tests.conftest import ROOT
-from tests.core.sim.test_simulation import SECOND, pending, run
+from tests.helpers.golden import check_golden
+from tests.helpers.scenarios import SECOND, alloc, app, ask, pending, preempting_case, q, run, wl
 from yk_cli.core.sim import trace as codes
 from yk_cli.core.sim.trace import Trace
 from yk_cli.report import trace_text
 
-OLD = "-60s"
-"""Submit time of asks that have waited longer than the default 30 s preemption.delay."""
-
-
 # --- builders ----------------------------------------------------------------------------------------------------
 
 
-def q(
-    name: str,
-    g: int | None = None,
-    mx: int | None = None,
-    kids: list[dict[str, Any]] | None = None,
-    **props: Any,
-) -> dict[str, Any]:
-    """A queue: guaranteed / max memory, child queues, properties (keyword names with '_' for '.')."""
-    out: dict[str, Any] = {"name": name}
-    res: dict[str, Any] = {}
-    if g is not None:
-        res["guaranteed"] = {"memory": g}
-    if mx is not None:
-        res["max"] = {"memory": mx}
-    if res:
-        out["resources"] = res
-    if props:
-        out["properties"] = {k.replace("_", "."): str(v) for k, v in props.items()}
-    if kids:
-        out["queues"] = kids
-    return out
 
 
 def cfg(*queues: dict[str, Any], enabled: bool = True) -> str:
@@ -66,35 +40,12 @@ def cfg(*queues: dict[str, Any], enabled: bool = True) -> str:
     return json.dumps({"partitions": [partition]})
 
 
-def alloc(name: str, mem: int, node: str = "n1", age: int = 10, priority: int = 0, **extra: Any) -> dict[str, Any]:
-    """A running pod started `age` seconds before the run (larger age = older)."""
-    return {
-        "name": name,
-        "node": node,
-        "priority": priority,
-        "resources": {"memory": mem},
-        "startTime": f"-{age}s",
-        **extra,
-    }
 
 
-def ask(name: str, mem: int, priority: int = 0, submit: str = OLD, **extra: Any) -> dict[str, Any]:
-    """A pending pod, by default old enough to preempt."""
-    return {"name": name, "priority": priority, "resources": {"memory": mem}, "submitTime": submit, **extra}
 
 
-def app(app_id: str, queue: str, allocs: list[dict[str, Any]] = (), asks: list[dict[str, Any]] = ()) -> dict[str, Any]:  # type: ignore[assignment]
-    return {"id": app_id, "queue": queue, "allocations": list(allocs), "asks": list(asks)}
 
 
-def wl(*apps: dict[str, Any], nodes: dict[str, int] | None = None, classes: list[dict[str, Any]] | None = None) -> str:
-    """A workload: nodes (name -> memory, default one node n1 of 10) and applications."""
-    nodes = nodes or {"n1": 10}
-    out: dict[str, Any] = {"nodes": [{"name": n, "resources": {"memory": m}} for n, m in nodes.items()]}
-    if classes:
-        out["priorityClasses"] = classes
-    out["applications"] = list(apps)
-    return json.dumps(out)
 
 
 def preempts(trace: Trace) -> list[tuple[str, str, tuple[str, ...]]]:
@@ -666,7 +617,7 @@ def test_flow1_prod_reaches_its_guarantee_and_nothing_loops() -> None:
     trace = flow(prod_g=4, test_g=4, prod_running=1, test_running=4, prod_pending=3)
     assert preempts(trace) == [("pa0", "n1", ("t3",))]
     assert set(pending(trace)) == {"pa1", "pa2", trace.events[0].victims[0].restarted_as}
-    golden("preempt_flow1.txt", trace_text.render(trace, "flow 1"))
+    check_golden("preempt_flow1.txt", trace_text.render(trace, "flow 1"))
 
 
 def test_flow2_the_core_preempts_once_below_the_victim_guarantee() -> None:
@@ -675,7 +626,7 @@ def test_flow2_the_core_preempts_once_below_the_victim_guarantee() -> None:
     trace = flow(prod_g=4, test_g=7, prod_running=1, test_running=4, prod_pending=2)
     assert preempts(trace) == [("pa0", "n1", ("t3",))]
     assert set(pending(trace)) == {"pa1", trace.events[0].victims[0].restarted_as}
-    golden("preempt_flow2.txt", trace_text.render(trace, "flow 2"))
+    check_golden("preempt_flow2.txt", trace_text.render(trace, "flow 2"))
 
 
 def test_flow2_with_the_victim_queue_exactly_at_its_guarantee_nothing_happens() -> None:
@@ -692,7 +643,7 @@ def test_flow3_prod_preempts_one_pod_at_a_time_up_to_its_guarantee() -> None:
     restarted = {v.restarted_as for e in trace.events for v in e.victims}
     assert len(restarted) == 3
     assert set(pending(trace)) == {"pa3", *restarted}
-    golden("preempt_flow3.txt", trace_text.render(trace, "flow 3"))
+    check_golden("preempt_flow3.txt", trace_text.render(trace, "flow 3"))
 
 
 # --- YuniKorn 1.8: a full parent is no fence (reference 7.4) ------------------------------------------------------
@@ -734,65 +685,6 @@ def test_a_full_parent_fences_the_search_as_in_yunikorn_head() -> None:
 # --- invariants on random preempting workloads ------------------------------------------------------------------
 
 
-@st.composite
-def preempting_case(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Two parents of two leaves (random guarantees, fence and disabled policies, no offsets), full nodes of
-    running pods (random priority, opt-out, originator, restart, some ending during the run) and asks (mostly old,
-    some DaemonSet, some Never, some running for a while)."""
-    leaves: list[str] = []
-    parents = []
-    for p in range(2):
-        kids = []
-        for c in range(2):
-            name = f"l{p}{c}"
-            leaves.append(f"root.p{p}.{name}")
-            props = {}
-            if draw(st.integers(0, 5)) == 0:
-                props["preemption_policy"] = "disabled"
-            kids.append(q(name, g=draw(st.sampled_from([None, None, 2, 4, 8])), **props))
-        props = {}
-        policy = draw(st.sampled_from([None, None, "fence", "disabled"]))
-        if policy:
-            props["preemption_policy"] = policy
-        parents.append(q(f"p{p}", g=draw(st.sampled_from([None, 6, 12])), kids=kids, **props))
-    node_count = draw(st.integers(1, 3))
-    nodes = {f"n{i}": draw(st.integers(4, 10)) for i in range(1, node_count + 1)}
-    apps: dict[str, dict[str, Any]] = {leaf: app(f"app-{leaf.rsplit('.', 1)[1]}", leaf) for leaf in leaves}
-    serial = 0
-    for node, capacity in nodes.items():
-        free = capacity
-        while free > 0:
-            size = min(free, draw(st.integers(1, 4)))
-            free -= size
-            serial += 1
-            extra: dict[str, Any] = {}
-            if draw(st.integers(0, 4)) == 0:
-                extra["allowPreemption"] = False
-            if draw(st.integers(0, 6)) == 0:
-                extra["originator"] = True
-            if draw(st.booleans()):
-                extra["restartOnPreemption"] = True
-            if draw(st.integers(0, 3)) == 0:  # ends during the run: later tries see a changed cluster
-                extra["duration"] = f"{draw(st.integers(1, 12)) * 7}s"
-            pod = alloc(f"r{serial}", size, node, draw(st.integers(1, 50)), draw(st.integers(0, 3)), **extra)
-            apps[draw(st.sampled_from(leaves))]["allocations"].append(pod)
-    for i in range(draw(st.integers(1, 6))):
-        extra = {}
-        kind = draw(st.integers(0, 7))
-        if kind == 0:
-            extra["requiredNode"] = draw(st.sampled_from(sorted(nodes)))
-        elif kind == 1:
-            extra["preemptionPolicy"] = "Never"
-        submit = draw(st.sampled_from([OLD, OLD, "0s", "20s"]))
-        new = ask(f"k{i}", draw(st.integers(1, 5)), draw(st.integers(0, 3)), submit=submit)
-        if draw(st.integers(0, 2)) == 0:
-            extra["duration"] = f"{draw(st.integers(1, 10)) * 11}s"
-        apps[draw(st.sampled_from(leaves))]["asks"].append({**new, **extra})
-    config = {"partitions": [{"name": "default", "queues": [{"name": "root", "submitacl": "*", "queues": parents}]}]}
-    # a spare empty node now and then, so that DaemonSet asks have root headroom
-    if draw(st.integers(0, 2)) == 0:
-        nodes["spare"] = 5
-    return config, json.loads(wl(*apps.values(), nodes=nodes))
 
 
 def queue_props(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -867,7 +759,7 @@ def without_guarantees(config: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200)
 @given(preempting_case())
 def test_invariants_on_random_preempting_workloads(case: tuple[dict[str, Any], dict[str, Any]]) -> None:
     config, work = case
@@ -877,7 +769,7 @@ def test_invariants_on_random_preempting_workloads(case: tuple[dict[str, Any], d
     assert all(e.reason.startswith("required node") for e in trace.events if e.type == codes.PREEMPT)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60)
 @given(preempting_case())
 def test_explaining_changes_no_step_and_no_try(case: tuple[dict[str, Any], dict[str, Any]]) -> None:
     """--explain-preemption only adds candidates: the same steps and the same tries at the same times."""
@@ -889,12 +781,12 @@ def test_explaining_changes_no_step_and_no_try(case: tuple[dict[str, Any], dict[
     ]
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80)
 @given(preempting_case())
 def test_skipped_retries_change_no_step(case: tuple[dict[str, Any], dict[str, Any]]) -> None:
     """A retry is skipped (the ask dormant, a twin's failed try reused, a victim search reused) only when it would
     fail the same way: running every 15 s retry in full gives the same steps."""
-    from tests.core.sim.test_simulation import scenario
+    from tests.helpers.scenarios import scenario
     from yk_cli.core.sim.run import Simulation, SimulationOptions
 
     config, work = json.dumps(case[0]), json.dumps(case[1])
@@ -913,7 +805,7 @@ def test_random_cases_do_preempt() -> None:
     """The generator is worth its time: a fixed sample of its cases preempts, both ways."""
     found = {"queue": 0, "daemonset": 0}
 
-    @settings(max_examples=100, deadline=None, database=None, derandomize=True)
+    @settings(max_examples=100, database=None, derandomize=True)
     @given(preempting_case())
     def count(case: tuple[dict[str, Any], dict[str, Any]]) -> None:
         for e in run(json.dumps(case[0]), json.dumps(case[1])).events:

@@ -13,8 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.conftest import run_program
-from tests.core.sim.test_preemption import alloc, app, ask, q, wl
-from tests.core.sim.test_simulation import SECOND, pending, run, scenario
+from tests.helpers.scenarios import SECOND, alloc, app, ask, pending, q, run, scenario, wl
 from yk_cli.core.sim import trace as codes
 from yk_cli.core.sim.quota import sgte_only_existing, usage_ratio_key
 from yk_cli.core.sim.run import SimulationOptions, simulate

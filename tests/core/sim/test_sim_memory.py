@@ -7,7 +7,7 @@ import gc
 from collections import Counter
 
 from benchmarks.simulate import SIZES, preempt_texts
-from tests.core.sim.test_simulation import scenario
+from tests.helpers.scenarios import scenario
 from yk_cli.core.sim.run import SimulationOptions, simulate
 
 

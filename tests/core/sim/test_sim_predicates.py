@@ -8,12 +8,12 @@ from its source (yunikorn-core be3bb487): the single best node of a reservation,
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.cli.test_formats import check_golden as golden
 from tests.conftest import run_program
-from tests.core.sim.test_simulation import SECOND, allocated, pending, run, steps
+from tests.helpers.golden import check_golden
+from tests.helpers.scenarios import SECOND, allocated, pending, run, steps
 from yk_cli.core.sim import trace as codes
 from yk_cli.report.trace_text import render as render_text
 
@@ -495,10 +495,10 @@ def test_the_node_predicates_sample_golden(fmt: str) -> None:
     """samples/workloads/node-predicates.yaml (the README's example): every placement and every pending line."""
     code, out, err = run_program("simulate", *SAMPLE, "--format", fmt)
     assert (code, err) == (0, "")
-    golden(f"simulate_node_predicates.{'json' if fmt == 'json' else 'txt'}", out)
+    check_golden(f"simulate_node_predicates.{'json' if fmt == 'json' else 'txt'}", out)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25)
 @given(st.data())
 def test_inert_predicate_fields_change_nothing(data: st.DataObject) -> None:
     """A workload's trace is byte-identical once node labels, pod namespaces and labels, tolerations of taints no

@@ -13,12 +13,12 @@ from textwrap import dedent
 from typing import Any
 
 import hypothesis
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
 from tests.core.sim.sim_reference import Reference
-from tests.core.sim.test_simulation import random_case, scenario
+from tests.helpers.scenarios import random_case, scenario
 from yk_cli.core.diagnostics import Level
 from yk_cli.core.sim.run import SimulationOptions, simulate
 from yk_cli.load.workload import parse_workload
@@ -156,7 +156,7 @@ def busy_case(draw: st.DrawFn) -> tuple[str, str, str]:
     return json.dumps(config), json.dumps(workload), draw(st.sampled_from(["1.5", "1.8"]))
 
 
-@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=EXAMPLES)
 @given(random_case())
 def test_engine_matches_the_naive_reference(case: tuple[str, str, str]) -> None:
     config, workload, version = case
@@ -164,7 +164,7 @@ def test_engine_matches_the_naive_reference(case: tuple[str, str, str]) -> None:
     compare(config, workload, version, record=True)
 
 
-@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=EXAMPLES)
 @given(busy_case())
 def test_engine_matches_the_naive_reference_in_a_crowded_cluster(case: tuple[str, str, str]) -> None:
     config, workload, version = case

@@ -11,55 +11,15 @@ from typing import Any
 
 import hypothesis
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import assume, given, settings
 
 from tests.conftest import dedent
-from yk_cli.core.config.model import decode_config
-from yk_cli.core.config.queues import QueueTree, build_queue_tree
+from tests.helpers.scenarios import allocated, pending, random_case, run, scenario, steps
 from yk_cli.core.diagnostics import Level
 from yk_cli.core.ordering import policies
 from yk_cli.core.sim import trace as codes
 from yk_cli.core.sim.run import SimulationOptions, simulate
-from yk_cli.core.sim.trace import Trace
-from yk_cli.core.workload.model import Workload
-from yk_cli.load.source import parse_yaml
 from yk_cli.load.workload import parse_workload
-
-SECOND = 1_000_000_000
-
-
-def scenario(config: str, workload: str) -> tuple[Any, QueueTree, Workload]:
-    """Partition, tree and workload of inline texts (which must load without errors)."""
-    decoded, problems = decode_config(parse_yaml(dedent(config)).documents[0])
-    assert problems == []
-    partition = decoded.partitions[0]
-    loaded = parse_workload(dedent(workload))
-    assert [p.message for p in loaded.problems if p.level == Level.ERROR] == []
-    return partition, build_queue_tree(partition), loaded.workload
-
-
-def run(config: str, workload: str, **options: Any) -> Trace:
-    """Simulate inline texts; options are SimulationOptions fields (until in seconds)."""
-    if options.get("until") is not None:
-        options["until"] = int(options["until"] * SECOND)
-    partition, tree, loaded = scenario(config, workload)
-    return simulate(partition, tree, loaded, SimulationOptions(**options))
-
-
-def allocated(trace: Trace) -> list[str]:
-    """The asks allocated, in order."""
-    return [e.ask for e in trace.events if e.type == codes.ALLOCATE]
-
-
-def steps(trace: Trace) -> list[tuple[float, str, str, str]]:
-    """(seconds, event type, ask, node) of every event."""
-    return [(e.time / SECOND, e.type, e.ask, e.node) for e in trace.events]
-
-
-def pending(trace: Trace) -> dict[str, tuple[str, str]]:
-    """ask -> (reason code, reason) of every pending ask."""
-    return {p.ask: (p.code, p.reason) for p in trace.pending}
 
 
 def one_leaf(nodesort: str = "", leaf: str = "") -> str:
@@ -740,98 +700,8 @@ def test_placement_rules_apply_to_applications_that_name_a_queue() -> None:
 
 # --- invariants on random workloads ----------------------------------------------------------------------------
 
-RESOURCE_TYPES = ("memory", "vcore")
 
 
-@st.composite
-def random_case(draw: st.DrawFn) -> tuple[str, str, str]:
-    """A random small config, workload and YuniKorn version (JSON texts, which are YAML)."""
-    sizes = st.integers(min_value=1, max_value=12)
-
-    def resources(allow_empty: bool = False) -> dict[str, int]:
-        chosen = draw(st.lists(st.sampled_from(RESOURCE_TYPES), min_size=0 if allow_empty else 1, unique=True))
-        return {name: draw(sizes) for name in sorted(chosen)}
-
-    def queue(name: str, depth: int) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": name}
-        if draw(st.integers(0, 2)) == 0:
-            out["resources"] = {"max": resources()}
-            if draw(st.booleans()):
-                out["resources"]["guaranteed"] = resources()
-        if draw(st.integers(0, 3)) == 0:
-            out["maxapplications"] = draw(st.integers(1, 3))
-        out["properties"] = {
-            "application.sort.policy": draw(st.sampled_from(["fifo", "fair", "stateaware"])),
-            "application.sort.priority": draw(st.sampled_from(["enabled", "disabled"])),
-        }
-        children = draw(st.integers(0, 2)) if depth < 2 else 0
-        if children:
-            out["queues"] = [queue(f"{name}-{i}", depth + 1) for i in range(children)]
-        return out
-
-    top = [queue(f"q{i}", 1) for i in range(draw(st.integers(1, 3)))]
-    config = {
-        "partitions": [
-            {
-                "name": "default",
-                "nodesortpolicy": {"type": draw(st.sampled_from(["fair", "binpacking"]))},
-                "queues": [{"name": "root", "submitacl": "*", "queues": top}],
-            }
-        ]
-    }
-    leaves: list[str] = []
-
-    def collect(q: dict[str, Any], prefix: str) -> None:
-        path = f"{prefix}.{q['name']}"
-        if "queues" in q:
-            for child in q["queues"]:
-                collect(child, path)
-        else:
-            leaves.append(path)
-
-    for q in top:
-        collect(q, "root")
-    nodes = [
-        {
-            "name": f"n{i}",
-            "resources": {"memory": draw(st.integers(4, 20)), "vcore": draw(st.integers(1, 8))},
-            "schedulable": draw(st.integers(0, 5)) > 0,
-        }
-        for i in range(draw(st.integers(1, 4)))
-    ]
-    apps = []
-    for a in range(draw(st.integers(1, 5))):
-        app_asks = [
-            {
-                "name": f"a{a}-{k}",
-                "priority": draw(st.integers(-3, 3)),
-                "resources": resources(allow_empty=True),
-                "submitTime": f"{draw(st.integers(-5, 8))}s",
-                **({"duration": f"{draw(st.integers(1, 40))}s"} if draw(st.booleans()) else {}),
-            }
-            for k in range(draw(st.integers(1, 4)))
-        ]
-        app: dict[str, Any] = {
-            "id": f"app{a}",
-            "queue": draw(st.sampled_from(leaves)),
-            "submitTime": f"{draw(st.integers(-5, 5))}s",
-            "asks": app_asks,
-        }
-        if draw(st.integers(0, 3)) == 0:
-            node = draw(st.sampled_from(nodes))
-            app["allocations"] = [
-                {
-                    "name": f"r{a}",
-                    "node": node["name"],
-                    "resources": {"memory": draw(st.integers(1, 4))},
-                    "startTime": "-30s",
-                    **({"duration": f"{draw(st.integers(1, 40))}s"} if draw(st.booleans()) else {}),
-                }
-            ]
-        apps.append(app)
-    workload = {"nodes": nodes, "applications": apps}
-    version = draw(st.sampled_from(["1.5", "1.8"]))
-    return json.dumps(config), json.dumps(workload), version
 
 
 def check_invariants(config: str, workload_text: str, version: str) -> None:
@@ -913,7 +783,7 @@ def check_invariants(config: str, workload_text: str, version: str) -> None:
         hypothesis.event(kind)  # --hypothesis-show-statistics shows what the random cases exercised
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150)
 @given(random_case())
 def test_invariants_on_random_workloads(case: tuple[str, str, str]) -> None:
     config, workload, version = case

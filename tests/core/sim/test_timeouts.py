@@ -3,7 +3,7 @@ user's) headroom is cancelled once it is more than 2 x 60 minutes old, as Applic
 
 from __future__ import annotations
 
-from tests.core.sim.test_simulation import SECOND, run
+from tests.helpers.scenarios import SECOND, run
 
 CONFIG = """
 partitions:

@@ -10,10 +10,10 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.core.sim.test_simulation import run, scenario
+from tests.helpers.scenarios import run, scenario
 from yk_cli.core.sim import trace as codes
 from yk_cli.core.sim.run import SimulationOptions, simulate
 from yk_cli.core.sim.ugm import GROUP, USER, WILDCARD, Ugm, limit_config
@@ -265,7 +265,7 @@ def limited_case(draw: st.DrawFn) -> tuple[str, str, dict[str, Any]]:
     return config, workload, limits
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150)
 @given(limited_case())
 def test_no_user_or_group_ever_goes_above_its_limit(case: tuple[str, str, dict[str, Any]]) -> None:
     """Replayed against fresh trackers, every allocation of the trace fits every limit that applies when it is made

@@ -7,10 +7,11 @@ import json
 import math
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.helpers.paths import DATA
+from tests.helpers.volcano import GI, PLUGINS, _conf, clusters
 from yk_cli.core.volcano.conf import PluginOption, SchedulerConf, Tier, _defaulted, default_conf
 from yk_cli.core.volcano.framework import PERMIT, Plugin
 from yk_cli.core.volcano.model import Cluster, Node, Pod, PodGroup, PriorityClass, Queue
@@ -20,7 +21,6 @@ from yk_cli.report.volcano_sim_json import render_json
 from yk_cli.report.volcano_sim_text import render
 
 CASES = DATA / "volcano" / "cases"
-GI = 2**30 * 1000
 G = 10**9 * 1000
 
 
@@ -178,62 +178,13 @@ def test_victim_tiers_intersect_and_empty_set_moves_on() -> None:
 
 # --- random dumps ---------------------------------------------------------------------------------------------------
 
-@st.composite
-def clusters(draw: st.DrawFn) -> Cluster:
-    n_nodes = draw(st.integers(0, 3))
-    nodes = tuple(
-        Node(f"n{i}", {"cpu": draw(st.integers(0, 4)) * 1000, "memory": draw(st.integers(0, 4)) * GI,
-                       "pods": draw(st.integers(0, 5)) * 1000},
-             ready=draw(st.booleans()), unschedulable=draw(st.booleans()))
-        for i in range(n_nodes)
-    )
-    queue_names = ["q0", "q1", "q2"][: draw(st.integers(1, 3))]
-    queues = tuple(
-        Queue(name, weight=draw(st.integers(0, 3)), priority=draw(st.integers(0, 2)),
-              capability=draw(st.sampled_from([None, {"cpu": 2000}, {"cpu": 0, "memory": GI}])),
-              deserved=draw(st.sampled_from([None, {"cpu": 1000}, {"cpu": 3000, "memory": 2 * GI}])),
-              guarantee=draw(st.sampled_from([None, {"cpu": 500}])),
-              reclaimable=draw(st.booleans()), parent=draw(st.sampled_from([None, "q0"])) if name != "q0" else None,
-              created=draw(st.sampled_from([None, 1.0, 2.0])))
-        for name in queue_names
-    )
-    groups = tuple(
-        PodGroup("ns", f"g{i}", queue=draw(st.sampled_from([*queue_names, "missing", "default"])),
-                 min_member=draw(st.integers(0, 3)), phase=draw(st.sampled_from(["Pending", "Inqueue", "Running"])),
-                 priority_class_name=draw(st.sampled_from(["", "hi", "nope"])),
-                 min_resources=draw(st.sampled_from([None, {"cpu": 1000}, {"cpu": 5000, "memory": GI}])))
-        for i in range(draw(st.integers(0, 4)))
-    )
-    pods = []
-    for i in range(draw(st.integers(0, 8))):
-        phase = draw(st.sampled_from(["Pending", "Running", "Succeeded"]))
-        placed = phase != "Pending" or draw(st.booleans())
-        node = draw(st.sampled_from(["", *[n.name for n in nodes]])) if placed else ""
-        pods.append(Pod(
-            "ns" if draw(st.booleans()) else "kube-system", f"p-x-{i}", f"uid-{i}",
-            group=draw(st.sampled_from(["", *[g.name for g in groups]])),
-            request={"cpu": draw(st.integers(0, 3)) * 500, "memory": draw(st.integers(0, 2)) * GI, "pods": 1000},
-            priority=draw(st.sampled_from([None, 5, 50])), preemptable=draw(st.booleans()), node_name=node,
-            phase=phase, scheduler_name=draw(st.sampled_from(["volcano", "default-scheduler"])),
-            preemption_policy=draw(st.sampled_from(["", "Never"])),
-        ))
-    classes = (PriorityClass("hi", 10, global_default=draw(st.booleans())),)
-    return Cluster(queues=queues, pod_groups=groups, pods=tuple(pods), priority_classes=classes, nodes=nodes)
 
 
-def _conf(draw_actions: list[str], plugins: list[str], hierarchy: bool) -> SchedulerConf:
-    options = []
-    for name in plugins:
-        flags = _defaulted({"enableHierarchy": hierarchy} if name == "capacity" else {})
-        options.append(PluginOption(name, flags))
-    half = len(options) // 2
-    return SchedulerConf(tuple(draw_actions), (Tier(tuple(options[:half])), Tier(tuple(options[half:]))))
 
 
-PLUGINS = ["priority", "gang", "conformance", "drf", "proportion", "capacity", "overcommit", "predicates", "binpack"]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150)
 @given(
     cluster=clusters(),
     actions=st.lists(st.sampled_from(["enqueue", "allocate", "preempt", "reclaim", "backfill", "shuffle"]),

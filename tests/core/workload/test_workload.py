@@ -626,7 +626,7 @@ _FLOW = st.recursive(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(st.lists(st.tuples(st.sampled_from(["p", "q", "r"]), st.lists(_FLOW, min_size=1, max_size=4)), max_size=3))
 def test_plain_reader_matches_on_generated_documents(blocks: list[tuple[str, list[str]]]) -> None:
     seen: set[str] = set()
@@ -647,7 +647,7 @@ GATE_ASK_KEYS = ("name", "priority", "priorityClass", "count", "resources", "pre
                  "bogus")  # fmt: skip
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(st.data())
 def test_gate_agrees_with_jsonschema(data: st.DataObject) -> None:
     from jsonschema import Draft202012Validator
