@@ -95,6 +95,14 @@ def config_size(text: str | None) -> Iterator[None]:
         yield
 
 
+def ci_format(fmt: str | None, allowed: Sequence[str]) -> str:
+    """The format asked for, else github under GitHub Actions, else text; UsageError for a name not allowed."""
+    chosen = fmt if fmt is not None else ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
+    if chosen not in allowed:
+        raise UsageError(f"unknown format {chosen!r}; choose one of {', '.join(allowed)}")
+    return chosen
+
+
 def color_wanted() -> bool:
     """Colour only when standard output is a terminal, and never under NO_COLOR or TERM=dumb (no-color.org), as
     `yk validate` and `yk diff` decide."""

@@ -51,11 +51,10 @@ def run_check_command(
 ) -> int:
     """Parse the options that need no input, then load, check and print; the exit status. When the policy or an
     input cannot be used, the json, github and sarif reports still come out, with those problems in them."""
-    from yk_cli.cli import UsageError
-    from yk_cli.commands.validate import choose_format
+    from yk_cli.cli import UsageError, ci_format
 
     try:
-        chosen = choose_format(fmt)
+        chosen = ci_format(fmt, FORMATS)
     except UsageError as err:
         raise fail_usage(str(err)) from None
     from yk_cli.commands.inputs import one_workload
@@ -93,7 +92,9 @@ class _Inputs:
     fmt: str
 
     def shown(self, name: str | None) -> str | None:
-        return None if name is None else "<stdin>" if name == "-" else name
+        from yk_cli.load.source import shown_name
+
+        return None if name is None else shown_name(name)
 
     def workload_shown(self) -> str | None:
         """The workload as the reports name it (a dump: `DUMP (cluster dump)`)."""

@@ -4,13 +4,12 @@ ask's effective priority and the two dry runs compared."""
 from __future__ import annotations
 
 import os
-import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from yk_cli.cli import Exit, config_size, fail_usage, write_stdout
+from yk_cli.cli import Exit, color_wanted, config_size, fail_usage, write_stdout
 from yk_cli.commands.application import YkCommand, app
 from yk_cli.commands.options import MaxSizeOption, NoConfigOption, ProjectConfigOption, WorkloadOption
 from yk_cli.commands.project import project_options
@@ -330,17 +329,8 @@ def render(
     from yk_cli.report import diff_text
 
     text = diff_text.render(result, conditions, holding)
-    if _color_wanted():
+    if color_wanted():
         import shutil
 
         return diff_text.colorize(text, shutil.get_terminal_size((100, 24)).columns)
     return text
-
-
-def _color_wanted() -> bool:
-    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
-        return False
-    try:
-        return sys.stdout.isatty()
-    except (AttributeError, ValueError):
-        return False

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 from yk_cli.cli import (
     Exit,
     UsageError,
+    ci_format,
+    color_wanted,
     config_size,
     plain_arguments,
     usage_message,
@@ -23,14 +25,6 @@ from yk_cli.report.problems import FORMATS
 
 if TYPE_CHECKING:
     from yk_cli.load.config import LoadResult
-
-
-def choose_format(fmt: str | None) -> str:
-    """The format asked for, else github under GitHub Actions, else text; UsageError for an unknown name."""
-    chosen = fmt if fmt is not None else ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
-    if chosen not in FORMATS:
-        raise UsageError(f"unknown format {chosen!r}; choose one of {', '.join(FORMATS)}")
-    return chosen
 
 
 def run_validate(
@@ -48,7 +42,7 @@ def run_validate(
     and a cluster dump are linted too, every problem in full. An input that cannot be checked (missing, unreadable,
     without the partition asked for) is named on standard error, and in the json, github and sarif reports as an
     input-error problem; the exit status is then 2."""
-    chosen = choose_format(fmt)
+    chosen = ci_format(fmt, FORMATS)
     if not files and workload is None and cluster is None:
         raise UsageError("no files given (use '-' for standard input)")
     if [*files, workload, cluster].count("-") > 1:
@@ -56,7 +50,7 @@ def run_validate(
     from yk_cli.commands.project import active_project
     from yk_cli.load.config import load_config
     from yk_cli.load.project import is_ignored
-    from yk_cli.load.source import InputError, collector_paused, expand_inputs
+    from yk_cli.load.source import InputError, collector_paused, expand_inputs, shown_name
 
     project = active_project()
     strict = strict if strict is not None else bool(project.strict)
@@ -81,7 +75,7 @@ def run_validate(
             with collector_paused():
                 result = load_config(name, policy_group)
         except InputError as err:
-            unreadable.append((_shown(name), str(err)))  # reported once the others are checked
+            unreadable.append((shown_name(name), str(err)))  # reported once the others are checked
             continue
         found = project.applied(result.problems)
         if partition is not None:
@@ -117,10 +111,6 @@ def run_validate(
     return EXIT_USAGE if unreadable else exit_code(problems, strict)
 
 
-def _shown(name: str) -> str:
-    return "<stdin>" if name == "-" else name
-
-
 def _partition_names(result: LoadResult) -> list[str]:
     """The partitions the file's queue configs define, in order (none when no config was decoded)."""
     names: list[str] = []
@@ -143,18 +133,18 @@ def lint_workload(
     text to `texts`, or (name, message) to `unreadable`; the note to print when it is not checked against a config."""
     from yk_cli.core.config.queues import build_queue_tree
     from yk_cli.core.workload.checks import may_create_queues
-    from yk_cli.load.source import InputError
+    from yk_cli.load.source import InputError, shown_name
     from yk_cli.load.workload import read_workload
 
     try:
         loaded = read_workload(name)
     except InputError as err:
-        unreadable.append((_shown(name), str(err)))
+        unreadable.append((shown_name(name), str(err)))
         return None
     texts[loaded.file] = loaded.text
     problems.extend(loaded.problems)
     if config is None or isinstance(config, str):
-        why = "no queue config given" if config is None else f"{_shown(config)} could not be checked"
+        why = "no queue config given" if config is None else f"{shown_name(config)} could not be checked"
         return (
             f"{why}: the queues of {loaded.file} are not checked against one "
             f"(yk validate CONFIG --workload {loaded.file})"
@@ -176,14 +166,14 @@ def lint_cluster(name: str, problems: list[Problem], texts: dict[str, str], unre
     `yk validate DUMP` checks), to `problems`, its text to `texts`, or (name, message) to `unreadable`."""
     from yk_cli.core.workload.predicate_lint import lint_predicates
     from yk_cli.load.kubernetes import cluster_from_bytes
-    from yk_cli.load.source import InputError, decode_text, read_input
+    from yk_cli.load.source import InputError, decode_text, read_input, shown_name
 
     try:
         data = read_input(name)
     except InputError as err:
-        unreadable.append((_shown(name), str(err)))
+        unreadable.append((shown_name(name), str(err)))
         return
-    shown = _shown(name)
+    shown = shown_name(name)
     workload, _, found = cluster_from_bytes(data, shown)
     problems.extend(found)
     problems.extend(p.located(None, shown) for p in lint_predicates(workload))
@@ -219,19 +209,9 @@ def _render(fmt: str, problems: list[Problem], texts: dict[str, str], files: int
     from yk_cli import __version__
     from yk_cli.report.problems import render_problems
 
-    color = fmt == "text" and _color_wanted()
+    color = fmt == "text" and color_wanted()
     width = shutil.get_terminal_size((100, 24)).columns if color else 100
     return render_problems(fmt, problems, texts, files, color=color, width=width, base=os.getcwd(), version=__version__)
-
-
-def _color_wanted() -> bool:
-    """Colour only on a terminal, and never under NO_COLOR or TERM=dumb."""
-    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
-        return False
-    try:
-        return sys.stdout.isatty()
-    except (AttributeError, ValueError):
-        return False
 
 
 def _in_partition(problem: Problem, result: LoadResult, name: str) -> bool:

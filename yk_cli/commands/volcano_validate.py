@@ -8,13 +8,13 @@ from typing import Annotated, Optional
 
 import typer
 
-from yk_cli.cli import Exit, UsageError, fail_usage, usage_message, write_stdout
+from yk_cli.cli import Exit, UsageError, ci_format, color_wanted, fail_usage, usage_message, write_stdout
 from yk_cli.commands.application import YkCommand
 from yk_cli.commands.options import CiFormatOption, NoConfigOption, ProjectConfigOption
 from yk_cli.commands.project import project_options
-from yk_cli.commands.validate import _color_wanted, choose_format
 from yk_cli.commands.volcano import volcano_app
 from yk_cli.core.diagnostics import EXIT_USAGE, Problem, exit_code
+from yk_cli.report.problems import FORMATS
 
 
 @volcano_app.command(name="validate", cls=YkCommand)
@@ -75,7 +75,7 @@ def run_volcano_validate(
     """Check the inputs, print the report and return the exit status (UsageError for bad usage). The project config
     in force (.yk.yaml) skips ignored files, drops disabled rules, raises rules it raises and gives strict's
     default, as for `yk validate`."""
-    chosen = choose_format(fmt)
+    chosen = ci_format(fmt, FORMATS)
     if not files:
         raise UsageError("no files given (use '-' for standard input)")
     if [*files, conf].count("-") > 1:
@@ -117,7 +117,7 @@ def run_volcano_validate(
         from yk_cli.report.problems import input_problem
 
         shown = problems if chosen == "text" else [*problems, *(input_problem(f, m) for f, m in unreadable)]
-        color = chosen == "text" and _color_wanted()
+        color = chosen == "text" and color_wanted()
         width = shutil.get_terminal_size((100, 24)).columns if color else 100
         report = render(
             chosen,

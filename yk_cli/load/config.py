@@ -11,7 +11,7 @@ from yk_cli.core.lint.checks import run_checks
 from yk_cli.core.lint.loader_rules import CONFIG_TOO_LARGE
 from yk_cli.core.yamldoc import Node, SourceMap
 from yk_cli.load.configmap import find_queue_configs
-from yk_cli.load.source import InputTooLarge, config_limit, decode_text, format_size, read_input
+from yk_cli.load.source import InputTooLarge, config_limit, decode_text, format_size, read_input, shown_name
 from yk_cli.load.suppress import unsuppressed
 
 
@@ -40,7 +40,7 @@ class LoadResult:
 
 def load_config(name: str, policy_group: str = "queues", stdin: bytes | None = None, check: bool = True) -> LoadResult:
     """Read, parse, decode and (with check) validate every queue config in a file. Raises InputError if unreadable."""
-    display = "<stdin>" if name == "-" else name
+    display = shown_name(name)
     result = LoadResult(file=display)
     try:
         data = read_input(name, stdin, config_limit())

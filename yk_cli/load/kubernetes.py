@@ -56,7 +56,7 @@ from yk_cli.load.pod_constraints import (
     pod_constraints,
     task_group_constraints,
 )
-from yk_cli.load.source import decode_text, parse_yaml, read_input
+from yk_cli.load.source import decode_text, parse_yaml, read_input, shown_name
 from yk_cli.load.yamlreader import has_surrogate_escape, loads_like_go
 
 SCHEDULER_NAME = "yunikorn"
@@ -705,7 +705,7 @@ def _config(reader: _Reader, objects: list[_Object]) -> dict[str, str]:
 def load_cluster(path_or_dash: str) -> tuple[Workload, str | None, list[Problem]]:
     """Read a `kubectl get nodes,pods,priorityclasses -A -o yaml` dump into a workload, queues.yaml and problems."""
     data = read_input(path_or_dash)
-    display = "<stdin>" if path_or_dash == "-" else path_or_dash
+    display = shown_name(path_or_dash)
     return cluster_from_bytes(data, display)
 
 

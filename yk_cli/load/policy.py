@@ -27,7 +27,7 @@ from yk_cli.core.config.properties import parse_go_duration
 from yk_cli.core.diagnostics import Span
 from yk_cli.core.resources import QuantityError, Resource, parse_quantity
 from yk_cli.core.yamldoc import Node
-from yk_cli.load.source import InputError, decode_text, parse_yaml, read_input
+from yk_cli.load.source import InputError, decode_text, parse_yaml, read_input, shown_name
 
 TOP_KEYS = ("priorityRange", "partition", "assertions")
 """Every top-level key of a policy file."""
@@ -73,7 +73,7 @@ def _split(message: str) -> tuple[str, int, int, str]:
 
 def read_policy(name: str) -> Policy:
     """Read and check a policy file ('-' for standard input); PolicyError for an unreadable or broken one."""
-    shown = "<stdin>" if name == "-" else name
+    shown = shown_name(name)
     try:
         data = read_input(name, limit=MAX_POLICY_BYTES)
     except InputError as err:

@@ -20,7 +20,7 @@ from yk_cli.core.lint.project import (
     rule_setting_problem,
 )
 from yk_cli.core.yamldoc import Node
-from yk_cli.load.source import InputError, decode_text, parse_size, parse_yaml, read_input
+from yk_cli.load.source import STDIN, InputError, decode_text, parse_size, parse_yaml, read_input
 
 CONFIG_NAMES = (".yk.yaml", ".yk.yml")
 """The names a project config may have, in the order they are looked for in each folder."""
@@ -246,7 +246,7 @@ def _null(node: Node) -> bool:
 
 def relative_to_base(config: ProjectConfig, file: str) -> str | None:
     """A file's path relative to the config's folder with `/` separators, or None when it is outside it."""
-    if not config.base or file in ("-", "<stdin>"):
+    if not config.base or file in ("-", STDIN):
         return None
     relative = os.path.relpath(os.path.abspath(file), config.base)
     if relative == os.curdir or relative.startswith(os.pardir):

@@ -51,6 +51,7 @@ from yk_cli.load.source import (
     decode_text,
     parse_yaml,
     read_input,
+    shown_name,
     yaml_files_below,
 )
 
@@ -458,7 +459,7 @@ def _collect(reader: ObjectReader, document: YamlNode, text: str, out: VolcanoIn
 def _read(name: str, out: VolcanoInputs, stdin: bytes | None = None) -> tuple[list[YamlNode], str, str]:
     """(documents, display name, text) of one input ('-': `stdin` when given); InputError when it cannot be read."""
     data = read_input(name, stdin)
-    shown = "<stdin>" if name == "-" else name
+    shown = shown_name(name)
     text, problem = decode_text(data)
     if text is None:
         assert problem is not None

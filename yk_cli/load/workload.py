@@ -41,7 +41,7 @@ from yk_cli.core.workload.model import (
 )
 from yk_cli.core.yamldoc import Node, SourceMap, plain_number
 from yk_cli.load.schema import Gate, SchemaRules, compile_gate, load_schema, schema_problems
-from yk_cli.load.source import collector_paused, decode_text, parse_yaml, read_input
+from yk_cli.load.source import collector_paused, decode_text, parse_yaml, read_input, shown_name
 from yk_cli.load.yamlreader import read_plain
 
 SCHEMA_FILE = "workload.schema.json"
@@ -95,7 +95,7 @@ def read_workload(
     name: str, tree: QueueTree | None = None, *, stdin: bytes | None = None, dynamic_queues: bool = False
 ) -> LoadedWorkload:
     """Read a workload file ('-' for stdin) into a LoadedWorkload. Raises InputError if unreadable."""
-    display = "<stdin>" if name == "-" else name
+    display = shown_name(name)
     text, problem = decode_text(read_input(name, stdin))  # the bytes are not kept while the text is parsed
     if text is None:
         assert problem is not None
