@@ -29,8 +29,6 @@ from yk_cli.core.config import properties as props
 from yk_cli.core.sim.build import RunState
 from yk_cli.core.sim.state import AppState, AskState, QState, fits
 
-WAKE = 21
-"""Heap event kind: an application's backoff deadline (obj: the application)."""
 PARKED = 1 << 62
 """AppState.backoff of a parked application: skipped until a change re-arms it."""
 
@@ -82,7 +80,7 @@ class BackoffState:
 
     def epoch(self, state: RunState) -> int:
         """A counter that moves with every change an application's walk could see."""
-        return state.gen + self.changes
+        return state.counters.gen + self.changes
 
 
 def setup(state: RunState) -> BackoffState | None:
@@ -121,7 +119,7 @@ def unpark(state: RunState) -> None:
         return
     found.checked = epoch
     keep: list[AppState] = []
-    now = state.now
+    now = state.clock.now
     for app in found.parked:
         entry = found.entries.get(app)
         if entry is None or not entry.parked:
@@ -134,16 +132,16 @@ def unpark(state: RunState) -> None:
         entry.deadline = entry.base + links * delay
         entry.parked, entry.epoch = False, -1
         if entry.deadline > now:
-            state.push(entry.deadline, WAKE, app)
+            state.clock.push_wake(entry.deadline, app)
         app.backoff = entry.deadline
     found.parked = keep
 
 
-def stale(state: RunState, app: object, time: int) -> bool:
+def stale(state: RunState, app: AppState, time: int) -> bool:
     """A deadline that no longer matters: the application left backoff or got a later one, or nothing changed since
     its walk (then it is parked: the core's walk at the deadline would back it off again the same way)."""
     found = state.backoff
-    assert found is not None and isinstance(app, AppState)
+    assert found is not None
     entry = found.entries.get(app)
     if entry is None or entry.parked or entry.deadline != time:
         return True
@@ -176,7 +174,7 @@ def walk_leaf(
     extra = [app.key() for app in leaf.members if app.entry is None and app.npending > 0 and leaf.res_apps.get(app)]
     if extra:
         entries = sorted([*entries, *extra])
-    now = state.now
+    now = state.clock.now
     for item in entries:
         app: AppState = item[-1]
         if not app.started and not new_ok:
@@ -245,10 +243,10 @@ def _back_off(state: RunState, app: AppState, count: int, setting: Setting) -> N
     """The application waits for now + delay (sa.backoffDeadline)."""
     found = state.backoff
     assert found is not None
-    deadline = state.now + setting.delay
-    found.entries[app] = Entry(state.now, found.epoch(state), count, deadline)
+    deadline = state.clock.now + setting.delay
+    found.entries[app] = Entry(state.clock.now, found.epoch(state), count, deadline)
     app.backoff = deadline
-    state.push(deadline, WAKE, app)
+    state.clock.push_wake(deadline, app)
 
 
 def in_backoff(state: RunState, app: AppState) -> tuple[int, int, Setting] | None:
@@ -264,8 +262,8 @@ def in_backoff(state: RunState, app: AppState) -> tuple[int, int, Setting] | Non
     deadline = entry.deadline
     if entry.parked:
         deadline = entry.base
-        while deadline <= state.now:
+        while deadline <= state.clock.now:
             deadline += setting.delay
-    elif deadline <= state.now:
+    elif deadline <= state.clock.now:
         return None
     return deadline, entry.count, setting

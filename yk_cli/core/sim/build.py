@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import heapq
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -15,6 +14,7 @@ from yk_cli.core.ordering.priority import PriorityCache
 from yk_cli.core.predicates.classes import NodeGroups
 from yk_cli.core.predicates.model import NodeFacts, PodSpec
 from yk_cli.core.predicates.tracker import PodTracker
+from yk_cli.core.sim.events import Clock, Reservation
 from yk_cli.core.sim.nodes import Fit, NodeIndex, NodeState
 from yk_cli.core.sim.state import (
     INF,
@@ -26,7 +26,7 @@ from yk_cli.core.sim.state import (
     fit_of,
     vector,
 )
-from yk_cli.core.sim.trace import QUEUE_MISSING, UNPLACED, PreemptionAttempt, TraceEvent
+from yk_cli.core.sim.trace import QUEUE_MISSING, UNPLACED, PreemptionAttempt
 from yk_cli.core.sim.ugm import DEFAULT_USER, Ugm, limit_config
 from yk_cli.core.workload.model import Application, Workload
 
@@ -34,22 +34,84 @@ if TYPE_CHECKING:
     from yk_cli.core.sim.backoff import BackoffState
     from yk_cli.core.sim.gang import GangState
 
-ARRIVE, COMPLETE, OLD, STARTED, PREEMPT_READY, QUOTA, GANG_TIMER = 0, 1, 2, 3, 4, 5, 6
-"""Kinds of heap events: an ask arrives, an allocation completes, an ask becomes old enough to reserve,
-an application's Starting state times out (YuniKorn <= 1.5), an ask's preemption.delay or 15 s retry wait ends,
-a queue's quota.preemption.delay ends (quota preemption, see quota.py), a gang's placeholder timeout ends (gang.py)."""
-RESERVATION_DELAY = 2_000_000_000
-"""Nanoseconds an ask must have waited (strictly more) before it may reserve a node."""
-CYCLE_INTERVAL = 100_000_000
-"""YuniKorn's scheduling loop runs at least every 100 ms: yk wakes up that long after an ask may reserve."""
-STARTING_TIMEOUT = 300_000_000_000
-"""YuniKorn <= 1.5: an application leaves Starting for Running after 5 minutes with one allocation."""
+
+@dataclass(eq=False, slots=True)
+class Counters:
+    """Tallies of what the run did (the summary's figures) and the sequence numbers and change counters it keeps."""
+
+    allocations: int = 0
+    completions: int = 0
+    reservations: int = 0
+    preemptions: int = 0
+    """Preemption outcomes (an ask's victims released and the node reserved for it)."""
+    victims: int = 0
+    restarts: int = 0
+    """Asks created for preempted pods with restartOnPreemption."""
+    steps: int = 0
+    """Trace steps so far (kept by the run)."""
+    nres: int = 0
+    """Reservations held now."""
+    res_seq: int = 0
+    """Counter giving applications their reservation order."""
+    alloc_seq: int = 0
+    """Creation order of allocations (running ones first, in file order)."""
+    gen: int = 0
+    """Counts changes that can alter a preemption attempt's result: allocations, releases, reservations."""
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
+class Caches:
+    """What the engine remembers only to save work: each entry is recomputed (or dropped) when it no longer holds."""
+
+    fits: dict[Size, Fit] = field(default_factory=dict)
+    """Size vector -> its non-zero pairs (RunState.fit)."""
+    reserve_dead: set[Size] = field(default_factory=set)
+    """Sizes no unreserved node is large enough for, so an old ask of that size cannot reserve."""
+    vectors: dict[int, Size] = field(default_factory=dict)
+    """Set-up only: resource map object id -> vector (asks expanded from one entry share their map)."""
+    nodes_by_name: list[NodeState] = field(default_factory=list)
+    """The nodes in name order (filled on first use by the preemption node search)."""
+    search_cache: dict[tuple[object, ...], tuple[Any, ...]] = field(default_factory=dict)
+    """(leaf, priority, type mask, fence) -> the last victim search there (preemption.Attempt._find_victims), valid
+    while its usage scope's sver is unchanged."""
+    search_kept: int = 0
+    """Entries left in search_cache after its last purge of stale searches (the next purge waits for it to double)."""
+    failed_attempts: dict[tuple[object, ...], tuple[Any, ...]] = field(default_factory=dict)
+    """(leaf, priority, size, branch, reserved node) -> (dependency, its counter then, verdict, fence, candidates)
+    of a failed attempt: a twin ask fails the same way while the counter has not moved."""
+    res_maps: dict[Size, dict[str, int]] = field(default_factory=dict)
+    """Size vector -> the core's resource map of it (preemption works on maps)."""
+    oldest_reservation: tuple[int | None] | None = None
+    """(creation time of the oldest ask holding a reservation, or None when none does); None: not known since the
+    last reservation change."""
+
+
+@dataclass(eq=False, slots=True)
+class Waiting:
+    """Asks set aside for a later stage of the cycle or a later cycle (each list's owner named below)."""
+
+    young: list[AskState] = field(default_factory=list)
+    """Asks that arrived at the current time too young to reserve (commit.schedule_old)."""
+    dormant: list[AskState] = field(default_factory=list)
+    """Asks whose 15 s retry wait ended while nothing changed since their last try (preconditions.py)."""
+    dormant_gen: int = 0
+    """Counters.gen when the dormant asks were last looked at (preconditions.py)."""
+    woken: list[AskState] = field(default_factory=list)
+    """Dormant asks whose queue's subtree usage changed: their next try is due (preconditions.py)."""
+    required_waiting: list[AskState] = field(default_factory=list)
+    """Required-node asks that reserved their node and do not fit it yet: the next cycle tries to preempt for them
+    (run.Simulation._required_preemptions)."""
+    expiring: list[Reservation] = field(default_factory=list)
+    """(reserved ask, reservation time) past the reservation's 2 x 60 min wait: cancelled once the ask fails a headroom
+    (timeouts.py)."""
+
+
+@dataclass(eq=False, slots=True)
 class RunState:
-    """Everything a dry run mutates, built once by build_state."""
+    """Everything a dry run mutates, built once by build_state: the model (partition, queues, nodes, applications,
+    asks) at the top, and its parts: the clock, the counters, the caches, the waiting asks and the subsystems."""
 
+    # --- the model ---
     partition: PartitionConfig
     tree: QueueTree
     types: list[str]
@@ -64,104 +126,55 @@ class RunState:
     cache: PriorityCache
     legacy: bool
     """YuniKorn 1.5 or older: stateaware filters applications and apps pass through Starting."""
-    now: int = 0
-    heap: list[tuple[int, int, int, object]] = field(default_factory=list)
-    seq: int = 0
-    fits: dict[Size, Fit] = field(default_factory=dict)
-    reserve_dead: set[Size] = field(default_factory=set)
-    """Sizes no unreserved node is large enough for, so an old ask of that size cannot reserve."""
-    nres: int = 0
-    res_seq: int = 0
-    """Counter giving applications their reservation order."""
-    allocations: int = 0
-    completions: int = 0
-    reservations: int = 0
-    arrivals: list[tuple[int, int, AskState]] = field(default_factory=list)
-    """Every ask arrival as (time, seq, ask), sorted: consumed in order beside the heap (cheaper than heap pops)."""
-    next_arrival: int = 0
-    vectors: dict[int, Size] = field(default_factory=dict)
-    """Set-up only: resource map object id -> vector (asks expanded from one entry share their map)."""
-    young: list[AskState] = field(default_factory=list)
-    """Asks that arrived at the current time too young to reserve (see commit.schedule_old)."""
-    preemption_enabled: bool = True
-    """The partition's preemption.enabled (queue preemption; required-node preemption ignores it)."""
-    preemptions: int = 0
-    """Preemption outcomes (an ask's victims released and the node reserved for it)."""
-    victims: int = 0
-    gen: int = 0
-    """Counts changes that can alter a preemption attempt's result: allocations, releases, reservations."""
-    dormant: list[AskState] = field(default_factory=list)
-    """Asks whose 15 s retry wait ended while nothing changed since their last try (see preconditions.py)."""
-    dormant_gen: int = 0
-    nodes_by_name: list[NodeState] = field(default_factory=list)
-    """The nodes in name order (filled on first use by the preemption node search)."""
-    every_retry: bool = False
-    """Check mode for tests: no dormant asks and no shared failed tries (every 15 s retry runs in full); the same
-    steps must come out, only more tries."""
-    search_cache: dict[tuple[object, ...], tuple[Any, ...]] = field(default_factory=dict)
-    """(leaf, priority, type mask, fence) -> the last victim search there (preemption.Attempt._find_victims), valid
-    while its usage scope's sver is unchanged."""
-    search_kept: int = 0
-    """Entries left in search_cache after its last purge of stale searches (the next purge waits for it to double)."""
-    woken: list[AskState] = field(default_factory=list)
-    """Dormant asks whose queue's subtree usage changed: their next try is due (see preconditions.py)."""
-    failed_attempts: dict[tuple[object, ...], tuple[Any, ...]] = field(default_factory=dict)
-    """(leaf, priority, size, branch, reserved node) -> (dependency, its counter then, verdict, fence, candidates)
-    of a failed attempt: a twin ask fails the same way while the counter has not moved."""
-    side_events: list[TraceEvent] = field(default_factory=list)
-    """Trace events a cycle caused besides its outcome (required-node preemption, cancelled reservations)."""
-    alloc_seq: int = 0
-    """Creation order of allocations (running ones first, in file order)."""
     type_index: dict[str, int] = field(default_factory=dict)
     """Resource type name -> its place in the run's vectors."""
     reserved_nodes: dict[NodeState, None] = field(default_factory=dict)
     """Nodes holding a reservation (insertion-ordered set)."""
-    oldest_reservation: tuple[int | None] | None = None
-    """(creation time of the oldest ask holding a reservation, or None when none does); None: not known since the
-    last reservation change."""
-    max_fence: bool = False
-    """YuniKorn after 1.8: a queue whose max the ask would exceed stops the victim search (YUNIKORN-3241)."""
-    explain: bool = False
-    """Record every candidate's verdict in each preemption attempt (yk simulate --explain-preemption)."""
-    attempt_log: list[PreemptionAttempt] = field(default_factory=list)
-    """Every preemption try as a trace.PreemptionAttempt."""
-    steps: int = 0
-    """Trace steps so far (kept by the run)."""
-    required_waiting: list[AskState] = field(default_factory=list)
-    """Required-node asks that reserved their node and do not fit it yet: the next cycle tries to preempt for them."""
-    res_maps: dict[Size, dict[str, int]] = field(default_factory=dict)
-    """Size vector -> the core's resource map of it (preemption works on maps)."""
-    restarts: int = 0
-    """Asks created for preempted pods with restartOnPreemption."""
     restart_counts: dict[tuple[str, str], int] = field(default_factory=dict)
     """(application, original pod) -> its restarts so far: restarts are numbered per pod (.r1, .r2, ...)."""
     restart_origin: dict[tuple[str, str], str] = field(default_factory=dict)
     """(application, restarted ask) -> the original pod it stands for (a restart of a restart counts for it)."""
+    groups: NodeGroups | None = None
+    """The static node predicates: which nodes each pod spec may go to (sizes of constrained asks carry it)."""
+    tracker: PodTracker | None = None
+    """The pod-dependent predicates (host ports, pod affinity, topology spread): None when no pod of the run has
+    any, so nothing is tracked."""
+    # --- how the run models the core (set once) ---
+    preemption_enabled: bool = True
+    """The partition's preemption.enabled (queue preemption; required-node preemption ignores it)."""
+    max_fence: bool = False
+    """YuniKorn after 1.8: a queue whose max the ask would exceed stops the victim search (YUNIKORN-3241)."""
+    explain: bool = False
+    """Record every candidate's verdict in each preemption attempt (yk simulate --explain-preemption)."""
+    every_retry: bool = False
+    """Check mode for tests: no dormant asks and no shared failed tries (every 15 s retry runs in full); the same
+    steps must come out, only more tries."""
+    # --- the parts ---
+    clock: Clock = field(default_factory=Clock)
+    """The virtual time, the event heap and the arrivals (events.py; driven by run.py)."""
+    counters: Counters = field(default_factory=Counters)
+    caches: Caches = field(default_factory=Caches)
+    waiting: Waiting = field(default_factory=Waiting)
+    attempt_log: list[PreemptionAttempt] = field(default_factory=list)
+    """Every preemption try as a trace.PreemptionAttempt."""
     gang: GangState | None = None
     """Gang scheduling (gang.py): None when no application has task groups."""
     ugm: Ugm | None = None
     """The user-group manager when the partition sets user or group limits (see ugm.py)."""
     backoff: BackoffState | None = None
     """Application backoff (backoff.py): None when no leaf sets application.unschedasks.backoff."""
-    expiring: list[tuple[AskState, int]] = field(default_factory=list)
-    """(reserved ask, reservation time) past the reservation's 2 x 60 min wait: cancelled once the ask fails a headroom
-    (timeouts.py)."""
-    groups: NodeGroups | None = None
-    """The static node predicates: which nodes each pod spec may go to (sizes of constrained asks carry it)."""
-    tracker: PodTracker | None = None
-    """The pod-dependent predicates (host ports, pod affinity, topology spread): None when no pod of the run has
-    any, so nothing is tracked."""
 
-    def push(self, time: int, kind: int, obj: object) -> None:
-        """Schedule a heap event; equal times keep insertion order."""
-        self.seq += 1
-        heapq.heappush(self.heap, (time, self.seq, kind, obj))
+    @property
+    def now(self) -> int:
+        """The virtual time (clock.now), for readers outside the engine."""
+        return self.clock.now
 
     def fit(self, size: Size) -> Fit:
         """The cached non-zero pairs of a size."""
-        found = self.fits.get(size)
+        fits = self.caches.fits
+        found = fits.get(size)
         if found is None:
-            found = self.fits[size] = fit_of(size)
+            found = fits[size] = fit_of(size)
         return found
 
 
@@ -276,7 +289,7 @@ def build_state(
     never = {pc.name for pc in workload.priority_classes if pc.preemption_policy == "Never"}
     for app in workload.applications:
         _application(state, app, placements, index_of, never)
-    state.arrivals.sort(key=lambda item: (item[0], item[1]))
+    state.clock.sort_arrivals()
     for node in nodes:
         if node.schedulable:
             state.index.add(node)
@@ -384,7 +397,7 @@ def _application(
         for i, v in enumerate(size):
             node.available[i] -= v
         node.rescore()
-        state.alloc_seq += 1
+        state.counters.alloc_seq += 1
         running = AllocState(
             alloc.name,
             runtime,
@@ -398,7 +411,7 @@ def _application(
             alloc.start_time,
             alloc.originator,
             alloc.required_node,
-            state.alloc_seq,
+            state.counters.alloc_seq,
             alloc.restart_on_preemption,
             alloc.priority_class not in never,
             alloc.pod,
@@ -411,7 +424,7 @@ def _application(
             continue
         if alloc.duration is not None:
             running.end = max(alloc.duration, 0)
-            state.push(running.end, COMPLETE, running)
+            state.clock.push_complete(running.end, running)
         leaf.allocs[running] = None
         runtime.nalloc += 1
         if runtime.limits is not None:
@@ -427,7 +440,7 @@ def _application(
             runtime.state = "Running"
             for queue in leaf.ancestors():
                 queue.running += 1
-    sizes = state.vectors
+    sizes = state.caches.vectors
     orders = insert_order(app)
     for i, ask in enumerate(app.asks):
         key = id(ask.resources)
@@ -439,8 +452,7 @@ def _application(
         runtime_ask = AskState(ask, runtime, size, state.fit(size), arrival, orders[i])
         state.asks.append(runtime_ask)
         if leaf is not None and runtime_ask.fit:  # an ask for nothing never reaches the scheduler
-            state.seq += 1
-            state.arrivals.append((arrival, state.seq, runtime_ask))
+            state.clock.add_arrival(arrival, runtime_ask)
 
 
 def _constrained(state: RunState, size: Size, pod: PodSpec | None) -> Size:

@@ -11,16 +11,9 @@ from collections.abc import Sequence
 
 from yk_cli.core.ordering.priority import PriorityChange
 from yk_cli.core.sim import preconditions, timeouts
-from yk_cli.core.sim.build import (
-    COMPLETE,
-    CYCLE_INTERVAL,
-    OLD,
-    RESERVATION_DELAY,
-    STARTED,
-    STARTING_TIMEOUT,
-    RunState,
-)
+from yk_cli.core.sim.build import RunState
 from yk_cli.core.sim.cycle import set_own_live
+from yk_cli.core.sim.events import CYCLE_INTERVAL, RESERVATION_DELAY, STARTING_TIMEOUT
 from yk_cli.core.sim.nodes import Fit, NodeState
 from yk_cli.core.sim.preemption import Preemption, res_of
 from yk_cli.core.sim.state import ALLOCATED, DONE, PENDING, AllocState, AppState, AskState, QState, Size, bump, fits
@@ -36,7 +29,7 @@ def arrive(state: RunState, ask: AskState, changes: list[PriorityChange] | None 
     if app.limits is not None:
         unblock(state, app)
     ask.status = PENDING
-    ask.old = state.now - ask.created > RESERVATION_DELAY
+    ask.old = state.clock.now - ask.created > RESERVATION_DELAY
     insort(app.asks, ask.entry)
     bump(app.sizes, ask.size, 1)
     if ask.old:
@@ -53,16 +46,16 @@ def arrive(state: RunState, ask: AskState, changes: list[PriorityChange] | None 
     state.cache.add_ask(app.id, ask.priority, changes)
     _climb(state, app, ask.size, ask.fit, 1, 0, 1, ask.old, not app.started, bool(ask.required))
     if not ask.old:
-        state.young.append(ask)
+        state.waiting.young.append(ask)
     preconditions.on_arrival(state, ask)
 
 
 def schedule_old(state: RunState) -> None:
     """After the cycles at this time: asks that arrived now and still wait get a timer for the reservation delay."""
-    for ask in state.young:
+    for ask in state.waiting.young:
         if ask.status == PENDING and ask.reserved is None:
-            state.push(ask.created + RESERVATION_DELAY + CYCLE_INTERVAL, OLD, ask)
-    state.young.clear()
+            state.clock.push_old(ask.created + RESERVATION_DELAY + CYCLE_INTERVAL, ask)
+    state.waiting.young.clear()
 
 
 def become_old(state: RunState, ask: AskState) -> None:
@@ -106,8 +99,8 @@ def allocate(state: RunState, ask: AskState, node: NodeState) -> tuple[list[Prio
     preconditions.leave(state, ask)
     ask.node = node
     duration = ask.ask.duration
-    end = state.now + duration if duration is not None else None
-    state.alloc_seq += 1
+    end = state.clock.now + duration if duration is not None else None
+    state.counters.alloc_seq += 1
     spec = ask.ask
     alloc = AllocState(
         ask.name,
@@ -115,14 +108,14 @@ def allocate(state: RunState, ask: AskState, node: NodeState) -> tuple[list[Prio
         node,
         size,
         ask.priority,
-        state.now,
+        state.clock.now,
         end,
         spec.allow_preemption,
         ask,
         ask.created,
         spec.originator,
         bool(ask.required),
-        state.alloc_seq,
+        state.counters.alloc_seq,
         spec.restart_on_preemption,
         spec.preempt_other,
         spec.pod,
@@ -135,7 +128,7 @@ def allocate(state: RunState, ask: AskState, node: NodeState) -> tuple[list[Prio
     leaf.aver += 1
     if leaf.vcache:
         leaf.alog.append(alloc)
-    state.gen += 1
+    state.counters.gen += 1
     app.npending -= 1
     app.nalloc += 1
     allocated = app.allocated
@@ -153,8 +146,8 @@ def allocate(state: RunState, ask: AskState, node: NodeState) -> tuple[list[Prio
     changes: list[PriorityChange] = []
     state.cache.remove_ask(app.id, ask.priority, changes)
     if end is not None:
-        state.push(end, COMPLETE, alloc)
-    state.allocations += 1
+        state.clock.push_complete(end, alloc)
+    state.counters.allocations += 1
     return changes, note
 
 
@@ -167,7 +160,7 @@ def reserve(state: RunState, ask: AskState, node: NodeState) -> None:
         state.index.remove(node)
     node.reserved_by = ask
     state.reserved_nodes[node] = None
-    state.oldest_reservation = None
+    state.caches.oldest_reservation = None
     del app.asks[bisect_left(app.asks, ask.entry)]
     bump(app.sizes, ask.size, -1)
     if ask.old:
@@ -175,13 +168,13 @@ def reserve(state: RunState, ask: AskState, node: NodeState) -> None:
     if ask.required:
         app.required -= 1
     ask.reserved = node
-    ask.res_time = state.now
+    ask.res_time = state.clock.now
     ask.own_live = False
-    state.res_seq += 1
-    ask.res_seq = state.res_seq
+    state.counters.res_seq += 1
+    ask.res_seq = state.counters.res_seq
     held = leaf.res_apps.get(app)
     if held is None:
-        app.res_order = state.res_seq
+        app.res_order = state.counters.res_seq
         held = leaf.res_apps[app] = []
     held.append(ask)
     if not ask.required:  # a required-node ask never tries other nodes: it stays out of the per-size groups
@@ -196,12 +189,12 @@ def reserve(state: RunState, ask: AskState, node: NodeState) -> None:
         if not ask.required:
             bump(queue.res_sizes, ask.size, 1)
         queue = queue.parent
-    state.nres += 1
-    state.reservations += 1
-    state.gen += 1
+    state.counters.nres += 1
+    state.counters.reservations += 1
+    state.counters.gen += 1
     timeouts.arm(state, ask)
     if ask.required and not ask.triggered and not node.fits(ask.fit):
-        state.required_waiting.append(ask)  # RequiredNodePreemptor runs in the next reservation pass
+        state.waiting.required_waiting.append(ask)  # RequiredNodePreemptor runs in the next reservation pass
     _climb(state, app, ask.size, ask.fit, -1, 0, 0, ask.old, not app.started, bool(ask.required))
 
 
@@ -220,14 +213,14 @@ def unreserve(state: RunState, ask: AskState) -> NodeState:
         bump(app.old, ask.size, 1)
     if ask.required:
         app.required += 1
-    state.gen += 1
+    state.counters.gen += 1
     _climb(state, app, ask.size, ask.fit, 1, 0, 0, ask.old, not app.started, bool(ask.required))
     return node
 
 
 def complete(state: RunState, alloc: AllocState) -> None:
     """An allocation finishes: its node, application and queues get the resources back."""
-    state.completions += 1
+    state.counters.completions += 1
     _release(state, alloc)
 
 
@@ -252,8 +245,8 @@ def preempt(state: RunState, found: Preemption, changes: list[PriorityChange] | 
             reserve(state, ask, node)
     if ask.reserved is node and node.fits(ask.fit):
         set_own_live(ask, True)
-    state.preemptions += 1
-    state.gen += 1
+    state.counters.preemptions += 1
+    state.counters.gen += 1
     return restarted
 
 
@@ -268,7 +261,7 @@ def release_victims(
         if victim.node.allocations.get(victim.name) is not victim:
             continue  # completed meanwhile
         _release(state, victim)
-        state.victims += 1
+        state.counters.victims += 1
         if state.gang is not None and victim.ask is not None and victim.ask.ask.placeholder:
             state.gang.on_victim(state, victim)
         if victim.restart:
@@ -279,8 +272,8 @@ def release_victims(
 def _restart(state: RunState, victim: AllocState, changes: list[PriorityChange] | None) -> AskState:
     """A preempted pod with restartOnPreemption: its controller creates a fresh pod of the same shape now, named after
     the original pod and its restart count (etl-1.r1, then etl-1.r2 when etl-1.r1 is preempted in turn)."""
-    state.restarts += 1
-    state.alloc_seq += 1
+    state.counters.restarts += 1
+    state.counters.alloc_seq += 1
     origin = victim.ask.ask if victim.ask is not None else None
     app_id = victim.app.id
     pod = state.restart_origin.get((app_id, victim.name), victim.name)
@@ -293,15 +286,15 @@ def _restart(state: RunState, victim: AllocState, changes: list[PriorityChange] 
         application=victim.app.id,
         priority=victim.priority,
         resources=dict(origin.resources) if origin is not None else dict(res_of(state, victim.size)),
-        submit_time=state.now,
-        seq=1_000_000_000 + state.restarts,
+        submit_time=state.clock.now,
+        seq=1_000_000_000 + state.counters.restarts,
         duration=origin.duration if origin is not None else None,
         allow_preemption=victim.allow_preemption,
         preempt_other=victim.preempt_other,
         restart_on_preemption=True,
         pod=victim.pod,
     )
-    ask = AskState(spec, victim.app, victim.size, state.fit(victim.size), state.now)
+    ask = AskState(spec, victim.app, victim.size, state.fit(victim.size), state.clock.now)
     state.asks.append(ask)
     arrive(state, ask, changes)
     return ask
@@ -322,7 +315,7 @@ def _release(state: RunState, alloc: AllocState) -> None:
         alloc.ask.status = DONE
     app = alloc.app
     leaf = app.leaf
-    state.gen += 1
+    state.counters.gen += 1
     if leaf is None:
         return
     leaf.allocs.pop(alloc, None)
@@ -348,7 +341,7 @@ def _wake(state: RunState, queue: QState) -> None:
     assert top is not None
     room = [m - a for m, a in zip(top, queue.allocated, strict=True)]
     waiters = queue.hr_waiters
-    for size in [s for s in waiters if fits(room, state.fits[s])]:
+    for size in [s for s in waiters if fits(room, state.caches.fits[s])]:
         for waiter in waiters.pop(size):
             node = waiter.reserved
             if node is not None and node.fits(waiter.fit):
@@ -391,7 +384,7 @@ def set_held(state: RunState, app: AppState, held: bool) -> None:
     sign = 1 if held else -1
     leaf = app.leaf
     assert leaf is not None
-    cached = state.fits
+    cached = state.caches.fits
     queue: QState | None = leaf
     while queue is not None:
         for size, count in app.sizes.items():
@@ -448,7 +441,7 @@ def _climb(
     if not app.dirty:
         app.dirty = True
         leaf.dirty_apps.append(app)
-    cached = state.fits
+    cached = state.caches.fits
     held = app.held
     queue = leaf
     while True:
@@ -474,7 +467,7 @@ def _climb(
             queue.share_cache = None
             queue.sver += 1
             if queue.dormant:
-                state.woken.extend(queue.dormant)
+                state.waiting.woken.extend(queue.dormant)
                 queue.dormant.clear()
             if used < 0 and queue.hr_waiters:
                 _wake(state, queue)
@@ -523,8 +516,8 @@ def _return_node(state: RunState, node: NodeState) -> None:
     """A node whose reservation ended goes back into the node index (if schedulable)."""
     if node.reserved_by is None and node.schedulable and not node.listed:
         state.index.add(node)
-        for size in [s for s in state.reserve_dead if node.fits_capacity(state.fits[s])]:
-            state.reserve_dead.discard(size)
+        for size in [s for s in state.caches.reserve_dead if node.fits_capacity(state.caches.fits[s])]:
+            state.caches.reserve_dead.discard(size)
 
 
 def _drop_reservation(state: RunState, ask: AskState) -> None:
@@ -537,7 +530,7 @@ def _drop_reservation(state: RunState, ask: AskState) -> None:
     set_own_live(ask, False)
     node.reserved_by = None
     state.reserved_nodes.pop(node, None)
-    state.oldest_reservation = None
+    state.caches.oldest_reservation = None
     ask.reserved = None
     if not ask.required:
         group = app.res_groups[ask.size]
@@ -558,7 +551,7 @@ def _drop_reservation(state: RunState, ask: AskState) -> None:
         if not ask.required:
             bump(queue.res_sizes, ask.size, -1)
         queue = queue.parent
-    state.nres -= 1
+    state.counters.nres -= 1
 
 
 def _start(state: RunState, app: AppState) -> None:
@@ -574,7 +567,7 @@ def _start(state: RunState, app: AppState) -> None:
     _set_active(app, True)
     if state.legacy:
         app.state = "Starting"
-        state.push(state.now + STARTING_TIMEOUT, STARTED, app)
+        state.clock.push_started(state.clock.now + STARTING_TIMEOUT, app)
     else:
         app.state = "Running"
 

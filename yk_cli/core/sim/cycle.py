@@ -8,7 +8,7 @@ Finding that outcome fast without changing it relies on facts that only ever bec
 
 * a size that fits no unreserved node stays that way until a node frees resources or is unreserved (the node
   index tracks this per size, see NodeIndex), and a size no unreserved node is large enough for stays that
-  way until a node is unreserved (state.reserve_dead);
+  way until a node is unreserved (state.caches.reserve_dead);
 * every queue and application counts its unreserved pending asks by size, so a subtree in which no size fits
   the headroom and the node facts above is skipped without looking at its asks.
 
@@ -28,7 +28,7 @@ from heapq import merge
 from yk_cli.core.ordering import policies
 from yk_cli.core.sim import backoff, preconditions
 from yk_cli.core.sim.build import RunState
-from yk_cli.core.sim.nodes import NodeState
+from yk_cli.core.sim.nodes import Fit, NodeState
 from yk_cli.core.sim.placing import dynamic_passes, first_node, required_passes
 from yk_cli.core.sim.preemption import Preemption, try_preemption
 from yk_cli.core.sim.state import AllocState, AppState, AskState, QState, Size, fits, passes
@@ -60,7 +60,7 @@ def find_decision(state: RunState) -> Decision | None:
     preconditions.wake_dormant(state)
     if state.backoff is not None and state.backoff.parked:
         backoff.unpark(state)
-    if state.nres:
+    if state.counters.nres:
         root = state.root
         hr = root.headroom(None)
         # (the pass enters a queue only when it holds a reservation live on its node or a reserved size that fits no
@@ -96,7 +96,7 @@ def _possible(
     """
     if required or len(sizes) > SIZE_LIMIT:
         return True
-    node_dead, reserve_dead, cached = state.index.dead, state.reserve_dead, state.fits
+    node_dead, reserve_dead, cached = state.index.dead, state.caches.reserve_dead, state.caches.fits
     if node_dead.issuperset(sizes) and (not old or reserve_dead.issuperset(old)):
         return False  # the usual answer in a full cluster, decided in C
     for size, count in sizes.items():
@@ -176,7 +176,7 @@ def _leaf(state: RunState, leaf: QState, hr: list[float], new_ok: bool) -> Decis
         elif app.pready:
             asks = app.pready  # no other ask of the application can succeed: only the ready ones matter
         else:
-            if user_hr is not None and app.sizes and not any(fits(user_hr, state.fits[s]) for s in app.sizes):
+            if user_hr is not None and app.sizes and not any(fits(user_hr, state.caches.fits[s]) for s in app.sizes):
                 assert limits is not None
                 limits.block(app.sizes)  # counted apart (held) from the next change on, until its headroom grows
             continue
@@ -213,10 +213,10 @@ def try_ask(state: RunState, ask: AskState, hr: list[float], budget: list[int] |
     node = first_node(state, ask)
     if node is not None:
         return Decision(ALLOCATE, ask, node)
-    if ask.old and size not in state.reserve_dead:
+    if ask.old and size not in state.caches.reserve_dead:
         node = reservation_target(state, ask)
         if node is None:
-            state.reserve_dead.add(size)
+            state.caches.reserve_dead.add(size)
         elif passes(size, node) and dynamic_passes(state, ask, node):
             return Decision(RESERVE, ask, node)
         # else: the best-fitting node fails the ask's predicates: nothing is reserved this cycle (the core tries no
@@ -235,12 +235,12 @@ def _preempt(state: RunState, ask: AskState, budget: list[int], nodes_tried: boo
     leaf = ask.app.leaf
     key = (leaf, ask.priority, ask.size, nodes_tried, ask.reserved)
     branch = "node" if nodes_tried else "headroom"
-    failed = state.failed_attempts.get(key)
+    failed = state.caches.failed_attempts.get(key)
     if (
         failed is not None
         and not state.every_retry
-        and failed[1] == (state.gen if failed[0] is None else failed[0].sver)
-        and (not state.explain or failed[2] == state.gen)  # the candidates list every allocation
+        and failed[1] == (state.counters.gen if failed[0] is None else failed[0].sver)
+        and (not state.explain or failed[2] == state.counters.gen)  # the candidates list every allocation
     ):
         dep, _, _, ask.pverdict, fence, candidates = failed  # a twin ask failed on this very state: the same answer
         preconditions.depends_on(state, ask, dep)
@@ -251,7 +251,8 @@ def _preempt(state: RunState, ask: AskState, budget: list[int], nodes_tried: boo
     if found is None:
         dep = attempt.dependency
         preconditions.depends_on(state, ask, dep)
-        state.failed_attempts[key] = (dep, ask.pgen, state.gen, attempt.verdict, attempt.fence, candidates)
+        gen = state.counters.gen
+        state.caches.failed_attempts[key] = (dep, ask.pgen, gen, attempt.verdict, attempt.fence, candidates)
         ask.pverdict = attempt.verdict
         log_attempt(state, ask, branch, attempt.fence, attempt.verdict, "", candidates)
         return None
@@ -266,8 +267,8 @@ def log_attempt(
     app = ask.app
     state.attempt_log.append(
         PreemptionAttempt(
-            state.now,
-            state.steps,
+            state.clock.now,
+            state.counters.steps,
             app.id,
             ask.name,
             app.leaf.path if app.leaf is not None else "",
@@ -321,7 +322,7 @@ def _reserved(
                 if found is not None:
                     return found
         return None
-    dead, cached = state.index.dead, state.fits
+    dead, cached = state.index.dead, state.caches.fits
     tried: set[AppState] = set()
     while True:
         # the first application (reservation order) with a reserved ask that might now be placed
@@ -359,14 +360,15 @@ def _reserved_app(state: RunState, leaf: QState, app: AppState, hr: list[float])
             continue
         if not fits(hr, ask.fit):
             set_own_live(ask, False)  # until the queue that is full frees resources
-            blocking_queue(leaf, ask).hr_waiters.setdefault(ask.size, []).append(ask)
+            blocker = over_max(leaf, ask.fit)  # (one there is: the ask fails the queues' headroom)
+            (leaf if blocker is None else blocker).hr_waiters.setdefault(ask.size, []).append(ask)
             continue
         node = ask.reserved
         assert node is not None
         if node.fits(ask.fit) and required_passes(state, ask, node) and dynamic_passes(state, ask, node):
             return Decision(ALLOCATE, ask, node, node)
         set_own_live(ask, False)
-    dead, cached = state.index.dead, state.fits
+    dead, cached = state.index.dead, state.caches.fits
     failed: set[Size] = set()  # sizes the node index does not track remember their failure here
     while True:
         best = None
@@ -388,18 +390,19 @@ def _reserved_app(state: RunState, leaf: QState, app: AppState, hr: list[float])
         failed.add(ask.size)
 
 
-def blocking_queue(leaf: QState, ask: AskState) -> QState:
-    """The queue nearest the leaf whose max minus usage is too small for the ask."""
-    queue: QState | None = leaf
+def over_max(leaf: QState | None, fit: Fit) -> QState | None:
+    """The queue nearest the leaf (the leaf first) whose max minus usage is too small for an ask of these non-zero
+    pairs, or None when every max up to the root holds it (the queue part of the core's checkHeadRooms)."""
+    queue = leaf
     while queue is not None:
         top = queue.max
         if top is not None:
             allocated = queue.allocated
-            for i, v in ask.fit:
+            for i, v in fit:
                 if top[i] - allocated[i] < v:
                     return queue
         queue = queue.parent
-    return leaf
+    return None
 
 
 def _other_possible(state: RunState, queue: QState, hr: list[float]) -> bool:
@@ -407,7 +410,7 @@ def _other_possible(state: RunState, queue: QState, hr: list[float]) -> bool:
     dead = state.index.dead
     if dead.issuperset(queue.res_sizes):
         return False
-    return any(size not in dead and fits(hr, state.fits[size]) for size in queue.res_sizes)
+    return any(size not in dead and fits(hr, state.caches.fits[size]) for size in queue.res_sizes)
 
 
 def set_own_live(ask: AskState, live: bool) -> None:

@@ -43,8 +43,9 @@ from yk_cli.core.predicates.model import PodSpec
 from yk_cli.core.resources import format_resource
 from yk_cli.core.sim import commit, preconditions
 from yk_cli.core.sim import trace as codes
-from yk_cli.core.sim.build import CYCLE_INTERVAL, GANG_TIMER, OLD, RESERVATION_DELAY, RunState
+from yk_cli.core.sim.build import RunState
 from yk_cli.core.sim.cycle import Decision
+from yk_cli.core.sim.events import CYCLE_INTERVAL, RESERVATION_DELAY
 from yk_cli.core.sim.nodes import Fit, NodeState
 from yk_cli.core.sim.placing import dynamic_passes, first_node
 from yk_cli.core.sim.state import (
@@ -223,7 +224,7 @@ class GangState:
         app = ask.app
         gang = self.by_app[app]
         ask.status = PENDING
-        ask.old = state.now - ask.created > RESERVATION_DELAY
+        ask.old = state.clock.now - ask.created > RESERVATION_DELAY
         app.npending += 1
         if app.started and not app.active:
             commit._set_active(app, True)
@@ -241,15 +242,15 @@ class GangState:
         alloc = ask.alloc
         assert alloc is not None
         self.placements += 1
-        state.allocations -= 1  # allocate() counted it: placeholders are not allocations of the workload
+        state.counters.allocations -= 1  # allocate() counted it: placeholders are not allocations of the workload
         first = not any(gang.allocated)
         group.allocated.append(alloc)
         group.placed += 1
         for i, v in ask.fit:
             gang.allocated[i] += v
         if first and gang.timer is None and gang.core == ACCEPTED:  # initPlaceholderTimer
-            gang.timer = state.now + gang.timeout
-            state.push(gang.timer, GANG_TIMER, gang)
+            gang.timer = state.clock.now + gang.timeout
+            state.clock.push_gang_timer(gang.timer, gang)
         note = f"task group {group.name}: {group.placed} of {group.min_member} placeholders placed"
         if gang.allocated == gang.total and gang.core in (ACCEPTED, COMPLETING):
             gang.core = RUNNING
@@ -304,7 +305,7 @@ class GangState:
         """timeoutPlaceholderProcessing: the step's reason, the allocated placeholders released and the real asks
         the shim sends now (Soft: the application resumes as a plain one); queue priority changes go to changes."""
         gang.timer = None
-        gang.timed_out_at = state.now
+        gang.timed_out_at = state.clock.now
         self.timeouts += 1
         app = gang.app.id
         after = f"placeholder timeout ({format_duration(gang.configured)})"
@@ -417,10 +418,10 @@ class GangState:
         for entry in [e for e in gang.waiting if e[-1].ask.task_group == group.name]:
             ask: AskState = entry[-1]
             self._leave_waiting(gang, ask)
-            ask.old = state.now - ask.created > RESERVATION_DELAY
+            ask.old = state.clock.now - ask.created > RESERVATION_DELAY
             _count_in(state, ask)
             if not ask.old:
-                state.push(ask.created + RESERVATION_DELAY + CYCLE_INTERVAL, OLD, ask)
+                state.clock.push_old(ask.created + RESERVATION_DELAY + CYCLE_INTERVAL, ask)
             preconditions.on_arrival(state, ask)
 
     def _leave_waiting(self, gang: Gang, ask: AskState) -> None:
@@ -510,7 +511,7 @@ def setup(state: RunState) -> GangState | None:
             continue
         _placeholders(state, gangs, gang)
     if gangs is not None:
-        state.arrivals.sort(key=lambda item: (item[0], item[1]))
+        state.clock.sort_arrivals()
     return gangs
 
 
@@ -587,5 +588,4 @@ def _placeholders(state: RunState, gangs: GangState, gang: Gang) -> None:
             group.asks.append(ask)
             gangs.placeholders[ask] = (gang, group)
             if ask.fit:  # an ask for nothing never reaches the scheduler
-                state.seq += 1
-                state.arrivals.append((arrival, state.seq, ask))
+                state.clock.add_arrival(arrival, ask)

@@ -19,11 +19,10 @@ from __future__ import annotations
 
 from bisect import bisect_left, insort
 
-from yk_cli.core.sim.build import PREEMPT_READY, RunState
+from yk_cli.core.sim.build import RunState
+from yk_cli.core.sim.events import RETRY_WAIT
 from yk_cli.core.sim.state import PENDING, AskState, QState
 
-RETRY_WAIT = 15_000_000_000
-"""preemptAttemptFrequency: nanoseconds between two preemption tries of one ask."""
 MAX_ATTEMPTS_PER_LEAF = 10
 """maxPreemptionsPerQueue: preemption tries per leaf queue and scheduling cycle."""
 
@@ -53,10 +52,10 @@ def on_arrival(state: RunState, ask: AskState) -> None:
     leaf = ask.app.leaf
     assert leaf is not None
     due = ask.created + leaf.queue.preemption_delay
-    if due <= state.now:
+    if due <= state.clock.now:
         set_ready(state, ask, True)
     else:
-        state.push(due, PREEMPT_READY, ask)
+        state.clock.push_preempt_ready(due, ask)
 
 
 def on_timer(state: RunState, ask: AskState) -> None:
@@ -74,7 +73,7 @@ def unchanged(state: RunState, ask: AskState) -> bool:
     if ask.pcheck is None:
         return False
     dep = ask.pdep
-    return ask.pgen == (state.gen if dep is None else dep.sver)
+    return ask.pgen == (state.counters.gen if dep is None else dep.sver)
 
 
 def make_dormant(state: RunState, ask: AskState) -> None:
@@ -84,21 +83,21 @@ def make_dormant(state: RunState, ask: AskState) -> None:
         dep.dormant.append(ask)  # woken by the next change of that queue's subtree usage (commit._climb)
         return
     wake_dormant(state)
-    state.dormant.append(ask)
-    state.dormant_gen = state.gen
+    state.waiting.dormant.append(ask)
+    state.waiting.dormant_gen = state.counters.gen
 
 
 def wake_dormant(state: RunState) -> None:
     """Something changed since the dormant asks went to sleep: each tries again at its next retry time."""
-    if state.woken:
-        for ask in state.woken:
+    if state.waiting.woken:
+        for ask in state.waiting.woken:
             _retry_due(state, ask)
-        state.woken.clear()
-    if not state.dormant or state.gen == state.dormant_gen:
+        state.waiting.woken.clear()
+    if not state.waiting.dormant or state.counters.gen == state.waiting.dormant_gen:
         return
-    for ask in state.dormant:
+    for ask in state.waiting.dormant:
         _retry_due(state, ask)
-    state.dormant.clear()
+    state.waiting.dormant.clear()
 
 
 def _retry_due(state: RunState, ask: AskState) -> None:
@@ -106,20 +105,20 @@ def _retry_due(state: RunState, ask: AskState) -> None:
     restarting the wait): the next retry that can see the change is at the first of those times not before now."""
     if ask.status != PENDING or ask.triggered or ask.pready or ask.pcheck is None:
         return
-    due = ask.pcheck + -(-(state.now - ask.pcheck) // RETRY_WAIT) * RETRY_WAIT
-    if due <= state.now:
+    due = ask.pcheck + -(-(state.clock.now - ask.pcheck) // RETRY_WAIT) * RETRY_WAIT
+    if due <= state.clock.now:
         set_ready(state, ask, True)
     else:
-        state.push(due, PREEMPT_READY, ask)
+        state.clock.push_preempt_ready(due, ask)
 
 
 def stamp(state: RunState, ask: AskState) -> None:
     """The preconditions passed and the ask tries now: not ready again for 15 s (UpdatePreemptCheckTime)."""
-    ask.pcheck = state.now
+    ask.pcheck = state.clock.now
     ask.pdep = None
-    ask.pgen = state.gen
+    ask.pgen = state.counters.gen
     set_ready(state, ask, False)
-    state.push(state.now + RETRY_WAIT, PREEMPT_READY, ask)
+    state.clock.push_preempt_ready(state.clock.now + RETRY_WAIT, ask)
 
 
 def leave(state: RunState, ask: AskState) -> None:
@@ -131,7 +130,7 @@ def leave(state: RunState, ask: AskState) -> None:
 def depends_on(state: RunState, ask: AskState, dep: QState | None) -> None:
     """The ask's failed try depended only on dep's subtree usage (None: on anything that changes gen)."""
     ask.pdep = dep
-    ask.pgen = state.gen if dep is None else dep.sver
+    ask.pgen = state.counters.gen if dep is None else dep.sver
 
 
 def set_ready(state: RunState, ask: AskState, ready: bool) -> None:
@@ -160,4 +159,4 @@ def delay_left(state: RunState, ask: AskState) -> int:
     """Nanoseconds until the ask has waited its leaf's preemption.delay (0 when it has)."""
     leaf = ask.app.leaf
     assert leaf is not None
-    return max(0, ask.created + leaf.queue.preemption_delay - state.now)
+    return max(0, ask.created + leaf.queue.preemption_delay - state.clock.now)

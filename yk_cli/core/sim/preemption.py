@@ -27,6 +27,7 @@ from yk_cli.core.predicates.tracker import DynamicSize
 from yk_cli.core.resources import format_resource
 from yk_cli.core.sim import trace as verdicts
 from yk_cli.core.sim.build import RunState
+from yk_cli.core.sim.events import RESERVATION_DELAY, RESERVATION_EXPIRY
 from yk_cli.core.sim.nodes import NodeState
 from yk_cli.core.sim.placing import dynamic_passes, first_node, predicate_failure
 from yk_cli.core.sim.resmap import Res
@@ -55,8 +56,6 @@ SCORE_FIT_MAX = 1 << 32
 SCORE_UNFIT = 1 << 35
 PREDICATE_BATCH = 10
 """preemptCheckConcurrency: node checks sent to the shim per batch."""
-RESERVATION_WAIT_TIMEOUT = 3_600_000_000_000
-RESERVATION_DELAY = 2_000_000_000
 
 
 # --- the core's resource-map arithmetic -------------------------------------------------------------------------
@@ -472,7 +471,7 @@ class Attempt:
             # the search reads only usage below the usage scope (and static settings): reuse it while that holds
             scope = _usage_scope(fence)
             key = (leaf, self.ask.priority, self.ask_mask, fence)
-            found = self.state.search_cache.get(key)
+            found = self.state.caches.search_cache.get(key)
             if found is not None and found[0] == scope.sver:
                 _, self.snapshots, self.victim_sets, self.sorted_runs, self.totals, self.level, _ = found
                 self.fence, self.fence_queue = fence.path, fence
@@ -497,13 +496,13 @@ class Attempt:
                     self.victim_sets[self.state.queues[path]] = dict.fromkeys(snapshot.victims)
         if scope is not None and key is not None:
             state = self.state
-            cache = state.search_cache
+            cache = state.caches.search_cache
             found = (scope.sver, self.snapshots, self.victim_sets, self.sorted_runs, self.totals, self.level, scope)
             cache[key] = found
-            if len(cache) >= 2 * state.search_kept + 256:
+            if len(cache) >= 2 * state.caches.search_kept + 256:
                 # a search whose scope's usage changed since is never used again (sver only grows): let it go
-                state.search_cache = {k: v for k, v in cache.items() if v[6].sver == v[0]}
-                state.search_kept = len(state.search_cache)
+                state.caches.search_cache = {k: v for k, v in cache.items() if v[6].sver == v[0]}
+                state.caches.search_kept = len(state.caches.search_cache)
 
     def _fence_root(self, priorities: dict[QState, int]) -> QState:
         """findPreemptionFenceRoot: up from the ask's leaf to root, a preemption fence, or (after 1.8) a full max."""
@@ -795,9 +794,9 @@ class Attempt:
     def _find_nodes(self) -> Iterator[NodeState]:
         """Every node that may take the ask, in name order, recorded in available and by_node as it is found."""
         state = self.state
-        if not state.nodes_by_name:
-            state.nodes_by_name = sorted(state.nodes, key=_RANK)
-        for node in state.nodes_by_name:
+        if not state.caches.nodes_by_name:
+            state.caches.nodes_by_name = sorted(state.nodes, key=_RANK)
+        for node in state.caches.nodes_by_name:
             if self._may_take(node):
                 self.available[node] = None
                 self.by_node[node] = None
@@ -874,11 +873,11 @@ class Attempt:
         """initWorkingState cancels another ask's reservation of a node when that ask has a lower priority, is no
         DaemonSet pod, has not preempted, and was created over 2 x 60 min + 2 s ago (as coded)."""
         state, ask = self.state, self.ask
-        if state.oldest_reservation is None:
+        if state.caches.oldest_reservation is None:
             created = [h.created for node in state.reserved_nodes if isinstance(h := node.reserved_by, AskState)]
-            state.oldest_reservation = (min(created, default=None),)
-        oldest = state.oldest_reservation[0]
-        if oldest is None or state.now - oldest <= 2 * RESERVATION_WAIT_TIMEOUT + RESERVATION_DELAY:
+            state.caches.oldest_reservation = (min(created, default=None),)
+        oldest = state.caches.oldest_reservation[0]
+        if oldest is None or state.clock.now - oldest <= RESERVATION_EXPIRY + RESERVATION_DELAY:
             return  # no reservation is old enough (the common case, in O(1))
         for node in state.reserved_nodes:
             holder = node.reserved_by
@@ -888,7 +887,7 @@ class Attempt:
                 and not holder.required
                 and not holder.triggered
                 and holder.priority < ask.priority
-                and state.now - holder.created > 2 * RESERVATION_WAIT_TIMEOUT + RESERVATION_DELAY
+                and state.clock.now - holder.created > RESERVATION_EXPIRY + RESERVATION_DELAY
             ):
                 self.cancelled.append(holder)
 
@@ -1322,10 +1321,10 @@ def type_mask(size: Size) -> int:
 
 def res_of(state: RunState, size: Size) -> Res:
     """A size vector as the core's resource map (types with a non-zero amount)."""
-    found = state.res_maps.get(size)
+    found = state.caches.res_maps.get(size)
     if found is None:
         types = state.types
-        found = state.res_maps[size] = {types[i]: v for i, v in enumerate(size) if v}
+        found = state.caches.res_maps[size] = {types[i]: v for i, v in enumerate(size) if v}
     return found
 
 

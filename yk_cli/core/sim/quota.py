@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from yk_cli.core.config import properties as props
 from yk_cli.core.ordering.policies import SortKey
-from yk_cli.core.sim.build import QUOTA, RunState
+from yk_cli.core.sim.build import RunState
 from yk_cli.core.sim.preemption import allocated_of, res_of
 from yk_cli.core.sim.resmap import (
     Res,
@@ -148,7 +148,7 @@ def arm(state: RunState) -> None:
 
 def _timer(state: RunState, queue: QState, time: int) -> None:
     queue.qtimer = time
-    state.push(time, QUOTA, queue)
+    state.clock.push_quota(time, queue)
 
 
 def stale(state: RunState, queue: QState, time: int) -> bool:
@@ -163,7 +163,7 @@ def stale(state: RunState, queue: QState, time: int) -> bool:
 
 
 def tick(state: RunState) -> list[QuotaOutcome]:
-    """One pass of the core's loop at state.now: the queues that fire (top-down; a queue that fires is not descended
+    """One pass of the core's loop now: the queues that fire (top-down; a queue that fires is not descended
     into) and their victims, all chosen on the same state (nothing is released here). Queues still waiting get a
     timer: their start time, or the next pass for those skipped under a queue that fired."""
     fired: list[QState] = []
@@ -187,8 +187,8 @@ def tick(state: RunState) -> list[QuotaOutcome]:
     for queue in skipped:
         start = queue.qstart
         assert start is not None
-        if start <= state.now:  # due but skipped: the next pass (a later start keeps its own timer)
-            _timer(state, queue, state.now + LOOP_INTERVAL)
+        if start <= state.clock.now:  # due but skipped: the next pass (a later start keeps its own timer)
+            _timer(state, queue, state.clock.now + LOOP_INTERVAL)
     return outcomes
 
 
@@ -208,7 +208,7 @@ def _try_acquire(state: RunState, queue: QState) -> bool:
         queue.qstart = None
         return False
     start = queue.qstart
-    return start is not None and state.now >= start
+    return start is not None and state.clock.now >= start
 
 
 def _preemptable_of(state: RunState, queue: QState | None) -> Res:

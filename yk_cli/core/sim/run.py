@@ -8,7 +8,6 @@ one allocation or reservation, exactly as YuniKorn's core (see cycle). Nothing r
 from __future__ import annotations
 
 import gc
-import heapq
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -17,17 +16,7 @@ from yk_cli.core.config.queues import QueueTree
 from yk_cli.core.ordering.priority import PriorityChange
 from yk_cli.core.resources import format_resource
 from yk_cli.core.sim import backoff, gang, preconditions, quota, timeouts
-from yk_cli.core.sim.build import (
-    ARRIVE,
-    COMPLETE,
-    GANG_TIMER,
-    OLD,
-    PREEMPT_READY,
-    QUOTA,
-    STARTED,
-    RunState,
-    build_state,
-)
+from yk_cli.core.sim.build import RunState, build_state
 from yk_cli.core.sim.commit import (
     allocate,
     arrive,
@@ -42,9 +31,27 @@ from yk_cli.core.sim.commit import (
     unreserve,
 )
 from yk_cli.core.sim.cycle import Decision, find_decision, log_attempt
+from yk_cli.core.sim.events import (
+    ARRIVE,
+    COMPLETE,
+    GANG_TIMER,
+    OLD,
+    PREEMPT_READY,
+    QUOTA,
+    RESERVATION_EXPIRED,
+    RESERVATION_EXPIRY,
+    STARTED,
+    WAKE,
+    as_alloc,
+    as_app,
+    as_ask,
+    as_gang,
+    as_queue,
+    as_reservation,
+)
 from yk_cli.core.sim.preemption import Preemption, required_node_victims
 from yk_cli.core.sim.reasons import node_verdicts, pending_asks
-from yk_cli.core.sim.state import PENDING, WAITING, AllocState, AppState, AskState, QState
+from yk_cli.core.sim.state import PENDING, WAITING, AllocState, AppState, AskState
 from yk_cli.core.sim.trace import (
     ALLOCATE,
     GANG_TIMEOUT,
@@ -187,28 +194,32 @@ class Simulation:
 
     def _advance(self, resumed: bool) -> None:
         state = self.state
-        heap, arrivals = state.heap, state.arrivals
+        clock = state.clock
+        heap = clock.heap
         until = self.options.until
         if resumed:  # the rest of the halted time first
             while not self._stop and self._cycle():
                 pass
             if not self._stop:
                 schedule_old(state)
-        while (heap or state.next_arrival < len(arrivals)) and not self._stop:
-            if heap and _stale(state, *heap[0]):
-                heapq.heappop(heap)  # a timer that no longer matters must not move the clock
-                continue
-            if heap and _dormant(state):
-                preconditions.make_dormant(state, heapq.heappop(heap)[3])  # type: ignore[arg-type]
-                continue
-            time = _next_time(state)
+        while clock.pending() and not self._stop:
+            if heap:
+                first_time, _, first_kind, first = heap[0]
+                if _stale(state, first_time, first_kind, first):
+                    clock.pop()  # a timer that no longer matters must not move the clock
+                    continue
+                if first_kind == PREEMPT_READY and _dormant(state, first_time, as_ask(first)):
+                    clock.pop()
+                    preconditions.make_dormant(state, as_ask(first))
+                    continue
+            time = clock.next_time()
             if until is not None and time > until:
                 self.stopped_by = "until"
-                state.now = max(state.now, until)  # the clock stops at --until
+                clock.now = max(clock.now, until)  # the clock stops at --until
                 break
-            state.now = time
+            clock.now = time
             while not self._stop:
-                item = _pop_due(state, time)
+                item = clock.pop_due(time)
                 if item is None:
                     break
                 self._event(*item)
@@ -220,8 +231,8 @@ class Simulation:
     def _finish(self) -> Trace:
         state = self.state
         until = self.options.until
-        if until is not None and self.stopped_by == "idle" and not self._stop and state.now < until:
-            state.now = until
+        if until is not None and self.stopped_by == "idle" and not self._stop and state.clock.now < until:
+            state.clock.now = until
         settle_all(state)
         return self.trace()
 
@@ -230,13 +241,13 @@ class Simulation:
         state = self.state
         pending = pending_asks(state, self.placement_notes)
         summary = Summary(
-            allocations=state.allocations,
-            completions=state.completions,
-            reservations=state.reservations,
-            preemptions=state.victims,
+            allocations=state.counters.allocations,
+            completions=state.counters.completions,
+            reservations=state.counters.reservations,
+            preemptions=state.counters.victims,
             pending=len(pending),
             steps=len(self.events),
-            end_time=state.now,
+            end_time=state.clock.now,
             nodes=len(state.nodes),
             applications=len(state.apps),
             asks=len(state.asks),
@@ -248,7 +259,7 @@ class Simulation:
         if watched is not None:
             found = next((a for a in state.asks if (a.app.id, a.name) == watched), None)
             if found is not None and found.status in (WAITING, PENDING):
-                view = NodeView(watched[0], watched[1], state.now, 0, "", node_verdicts(state, found))
+                view = NodeView(watched[0], watched[1], state.clock.now, 0, "", node_verdicts(state, found))
         return Trace(
             tuple(self.events),
             pending,
@@ -281,38 +292,39 @@ class Simulation:
             return False
         return True
 
-    def _event(self, kind: int, obj: object) -> None:
+    def _event(self, kind: int, payload: object) -> None:
+        """Apply one event due now; its kind says its payload's type (events.py)."""
         state = self.state
-        if state.backoff is not None and kind != backoff.WAKE:
+        if state.backoff is not None and kind != WAKE:
             state.backoff.changes += 1  # (a deadline itself changes nothing: the application is simply due)
         if kind == ARRIVE:
-            assert isinstance(obj, AskState)
-            if state.gang is not None and obj.app in state.gang.by_app:
-                self._gang_arrive(obj)
-            elif state.now > 0:
-                self._arrived(obj)
+            ask = as_ask(payload)
+            if state.gang is not None and ask.app in state.gang.by_app:
+                self._gang_arrive(ask)
+            elif state.clock.now > 0:
+                self._arrived(ask)
             else:
-                arrive(state, obj)
+                arrive(state, ask)
         elif kind == COMPLETE:
-            assert isinstance(obj, AllocState)
-            if obj.preempted:
+            alloc = as_alloc(payload)
+            if alloc.preempted:
                 return  # preempted before its end
-            if self._may_step(obj):
-                complete(state, obj)
-                self._emit(COMPLETE_EVENT, obj.app, obj.name, obj.priority, obj.node.name, obj.size, (), "")
+            if self._may_step(alloc):
+                complete(state, alloc)
+                self._emit(COMPLETE_EVENT, alloc.app, alloc.name, alloc.priority, alloc.node.name, alloc.size, (), "")
         elif kind == OLD:
-            become_old(state, obj)  # type: ignore[arg-type]
+            become_old(state, as_ask(payload))
         elif kind == STARTED:
-            starting_timeout(obj)  # type: ignore[arg-type]
+            starting_timeout(as_app(payload))
         elif kind == PREEMPT_READY:
-            preconditions.on_timer(state, obj)  # type: ignore[arg-type]
-        elif kind == QUOTA and not quota.stale(state, obj, state.now):  # type: ignore[arg-type]
-            self._quota()
+            preconditions.on_timer(state, as_ask(payload))
+        elif kind == QUOTA:
+            if not quota.stale(state, as_queue(payload), state.clock.now):
+                self._quota()
         elif kind == GANG_TIMER:
-            assert isinstance(obj, gang.Gang)
-            self._gang_timeout(obj)
-        elif kind == timeouts.RESERVATION_EXPIRED:
-            timeouts.expire(state, obj)
+            self._gang_timeout(as_gang(payload))
+        elif kind == RESERVATION_EXPIRED:
+            timeouts.expire(state, as_reservation(payload))
 
     def _arrived(self, ask: AskState, how: Arrive = arrive) -> None:
         """An ask arriving after the start: applied, and recorded for the reports with the priorities it raised."""
@@ -321,7 +333,7 @@ class Simulation:
         leaf = ask.app.leaf
         self.arrivals.append(
             Arrival(
-                time=self.state.now,
+                time=self.state.clock.now,
                 after_step=len(self.events),
                 application=ask.app.id,
                 ask=ask.name,
@@ -339,7 +351,7 @@ class Simulation:
         how = gangs.route(self.state, ask)
         if how is None:
             return
-        if self.state.now > 0:
+        if self.state.clock.now > 0:
             self._arrived(ask, how)
         else:
             how(self.state, ask, None)
@@ -358,7 +370,7 @@ class Simulation:
     def _gang_send(self, asks: list[AskState]) -> None:
         """The shim sends a gang's held real pods now: after the start they are arrivals of their own; at the start
         the queue priorities they raise are folded into the step that sent them."""
-        if self.state.now > 0 or not asks:
+        if self.state.clock.now > 0 or not asks:
             for ask in asks:
                 self._gang_arrive(ask)
             return
@@ -410,7 +422,8 @@ class Simulation:
                     if outcome.preemptable
                     else "nothing to preempt above the guarantees on its path"
                 )
-                self.notes.append(f"quota preemption at {format_duration(state.now)}: {over}, but {what}; it stays so")
+                when = format_duration(state.clock.now)
+                self.notes.append(f"quota preemption at {when}: {over}, but {what}; it stays so")
                 continue
             if not self._may_step(queue):
                 return
@@ -424,11 +437,11 @@ class Simulation:
                 f"{format_duration(quota.delay_of(queue))}; {amount} to preempt, {count} released "
                 f"({format_resource(outcome.claimed)})"
             )
-            self.state.steps = len(self.events) + 1
+            self.state.counters.steps = len(self.events) + 1
             self.events.append(
                 TraceEvent(
                     step=len(self.events) + 1,
-                    time=state.now,
+                    time=state.clock.now,
                     type=QUOTA_PREEMPT,
                     queue_path=queue.path,
                     application="",
@@ -492,17 +505,17 @@ class Simulation:
 
     def _cycle_outcome(self, held: list[tuple[Preemption, TraceEvent]]) -> bool:
         state = self.state
-        if state.required_waiting and not self._required_preemptions(held):
+        if state.waiting.required_waiting and not self._required_preemptions(held):
             return False
-        if state.expiring and not self._expired():
+        if state.waiting.expiring and not self._expired():
             return False
-        tries = state.gen, len(state.heap)
+        tries = state.counters.gen, len(state.clock.heap)
         decision = find_decision(state)
         if state.gang is not None and state.gang.releasing and not self._gang_releases():
             return False
         if decision is None:
             # a cycle that only tried preemption (and stamped the asks it tried) is followed by another
-            return (state.gen, len(state.heap)) != tries
+            return (state.counters.gen, len(state.clock.heap)) != tries
         if not self._may_step(decision):
             return False
         return self._apply(decision)
@@ -519,7 +532,7 @@ class Simulation:
                 return False
             unreserve(self.state, ask)
             reason = (
-                f"cancelled: reserved for more than {format_duration(timeouts.RESERVATION_WAIT)} "
+                f"cancelled: reserved for more than {format_duration(RESERVATION_EXPIRY)} "
                 "and the ask no longer fits its queue's or its user's headroom"
             )
             self._emit(UNRESERVE, ask.app, ask.name, ask.priority, node.name, ask.size, (), reason)
@@ -531,7 +544,7 @@ class Simulation:
         watched = self.options.watch_nodes
         if watched is not None and decision.kind != PREEMPT and (ask.app.id, ask.name) == watched:
             verdicts = node_verdicts(self.state, ask, decision.node)
-            self.node_view = NodeView(*watched, self.state.now, len(self.events) + 1, decision.kind, verdicts)
+            self.node_view = NodeView(*watched, self.state.clock.now, len(self.events) + 1, decision.kind, verdicts)
         if decision.kind == PREEMPT:
             assert decision.preemption is not None
             self._preempted(decision.preemption, "")
@@ -583,7 +596,7 @@ class Simulation:
         """RequiredNodePreemptor for required-node asks holding their node, a side effect of the cycle's reservation
         pass (the cycle goes on; the ask is placed in a later cycle): False when the step limit stopped it."""
         state = self.state
-        waiting = state.required_waiting
+        waiting = state.waiting.required_waiting
         while waiting:
             ask = waiting[0]
             node = ask.reserved
@@ -615,11 +628,11 @@ class Simulation:
         victims: tuple[Victim, ...] = (),
     ) -> None:
         resources = self._resources(size)
-        self.state.steps = len(self.events) + 1
+        self.state.counters.steps = len(self.events) + 1
         self.events.append(
             TraceEvent(
                 step=len(self.events) + 1,
-                time=self.state.now,
+                time=self.state.clock.now,
                 type=kind,
                 queue_path=app.leaf.path if app.leaf is not None else "",
                 application=app.id,
@@ -686,78 +699,42 @@ def merge_changes(first: tuple[PriorityChange, ...], then: list[PriorityChange])
     return tuple(c for c in merged.values() if c.old != c.new)
 
 
-def _next_time(state: RunState) -> int:
-    """The time of the next heap event or arrival."""
-    arrivals, heap = state.arrivals, state.heap
-    if state.next_arrival < len(arrivals):
-        first = arrivals[state.next_arrival][0]
-        return min(first, heap[0][0]) if heap else first
-    return heap[0][0]
-
-
-ARRIVALS_KEPT = 4096
-"""Arrivals already taken are dropped from the list in one go once there are this many and they are half of it."""
-
-
-def _pop_due(state: RunState, time: int) -> tuple[int, object] | None:
-    """The next (kind, object) due at this time, heap events and arrivals merged by (time, seq)."""
-    arrivals, heap = state.arrivals, state.heap
-    if state.next_arrival < len(arrivals):
-        arrival = arrivals[state.next_arrival]
-        if arrival[0] == time and (not heap or heap[0][0] > time or arrival[1] < heap[0][1]):
-            state.next_arrival += 1
-            if state.next_arrival >= ARRIVALS_KEPT and state.next_arrival * 2 >= len(arrivals):
-                del arrivals[: state.next_arrival]  # the arrived part, once it is most of the list (amortised O(1))
-                state.next_arrival = 0
-            return ARRIVE, arrival[2]
-    if heap and heap[0][0] == time:
-        _, _, kind, obj = heapq.heappop(heap)
-        return kind, obj
-    return None
-
-
-def _stale(state: RunState, time: int, _seq: int, kind: int, obj: object) -> bool:
-    """A reservation-delay timer for an ask no longer waiting, a Starting timeout for an app not Starting, a quota
-    preemption timer for a queue no longer over its max."""
+def _stale(state: RunState, time: int, kind: int, payload: object) -> bool:
+    """A timer that no longer matters, as the heap's first event: a reservation-delay timer for an ask no longer
+    waiting, a Starting timeout for an app not Starting, a quota preemption timer for a queue no longer over its
+    max, ..."""
     if kind == OLD:
-        assert isinstance(obj, AskState)
-        return obj.status != PENDING or obj.old
+        ask = as_ask(payload)
+        return ask.status != PENDING or ask.old
     if kind == STARTED:
-        assert isinstance(obj, AppState)
-        return obj.state != "Starting"
+        return as_app(payload).state != "Starting"
     if kind == PREEMPT_READY:
-        assert isinstance(obj, AskState)
-        return obj.status != PENDING or obj.triggered or obj.pready
+        ask = as_ask(payload)
+        return ask.status != PENDING or ask.triggered or ask.pready
     if kind == COMPLETE:
-        assert isinstance(obj, AllocState)
-        return obj.preempted
+        return as_alloc(payload).preempted
     if kind == QUOTA:
-        assert isinstance(obj, QState)
-        return quota.stale(state, obj, time)
+        return quota.stale(state, as_queue(payload), time)
     if kind == GANG_TIMER:
-        assert isinstance(obj, gang.Gang)
-        return obj.timer != time
-    if kind == backoff.WAKE:
-        return backoff.stale(state, obj, time)
-    if kind == timeouts.RESERVATION_EXPIRED:
-        if timeouts.stale(obj):
+        return as_gang(payload).timer != time
+    if kind == WAKE:
+        return backoff.stale(state, as_app(payload), time)
+    if kind == RESERVATION_EXPIRED:
+        reservation = as_reservation(payload)
+        if timeouts.stale(reservation):
             return True
-        arrivals = state.arrivals  # (checked as the heap's first event: it is next unless an arrival comes first)
-        first = arrivals[state.next_arrival][0] if state.next_arrival < len(arrivals) else None
-        return (first is None or first > time) and timeouts.quiet(state, obj)
+        first = state.clock.next_arrival_time()  # (the heap's first event is next unless an arrival comes first)
+        return (first is None or first > time) and timeouts.quiet(state, reservation)
     return False
 
 
-def _dormant(state: RunState) -> bool:
-    """The next event is an ask's 15 s retry wait ending with nothing changed since its try: it must not move the
-    clock (the core's retry would fail the same way); the ask waits for the next change instead."""
-    time, _, kind, obj = state.heap[0]
-    if kind != PREEMPT_READY:
+def _dormant(state: RunState, time: int, ask: AskState) -> bool:
+    """The next event, at this time, is the ask's 15 s retry wait ending with nothing changed since its try: it
+    must not move the clock (the core's retry would fail the same way); the ask waits for the next change instead."""
+    first = state.clock.next_arrival_time()
+    if first is not None and first <= time:
         return False
-    if state.next_arrival < len(state.arrivals) and state.arrivals[state.next_arrival][0] <= time:
-        return False
-    assert isinstance(obj, AskState)
-    return preconditions.unchanged(state, obj) and not state.every_retry
+    return preconditions.unchanged(state, ask) and not state.every_retry
 
 
 def find_ask(state: RunState, name: str) -> AskState | None:
