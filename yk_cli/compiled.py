@@ -27,6 +27,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "yk_cli.core.sim.build",
     "yk_cli.core.sim.commit",
     "yk_cli.core.sim.cycle",
+    "yk_cli.core.sim.events",
     "yk_cli.core.sim.gang",
     "yk_cli.core.sim.nodes",
     "yk_cli.core.sim.placing",
