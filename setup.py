@@ -1,15 +1,13 @@
 """Build yk (everything but the compiled parts is in pyproject.toml).
 
 By default nothing is compiled: the wheel is pure Python (py3-none-any), needs neither a C compiler nor mypy, and
-installs in seconds; yk then reads YAML through ruamel.yaml.clib and runs the simulation engine's Python sources.
+installs in seconds; yk then runs the simulation engine's Python sources (YAML is read by libyaml either way, through
+PyYAML's wheel, a dependency).
 
-With YK_COMPILE=1 (yk_cli/compiled.py: COMPILE_ENV) in the environment of `pip install`, the build compiles both of
-yk's optional parts, for faster dry runs on big workloads:
-
-- the C extension yk_cli.load._yamlevents (libyaml's events as tuples);
-- the simulation engine (yk_cli.compiled.COMPILED_MODULES) with mypyc; mypy is then a build requirement (the build
-  backend, _backend/yk_backend.py, asks for it), and mypyc runs in build_ext only, not each time pip runs this file
-  for the build's requirements and metadata.
+With YK_COMPILE=1 (yk_cli/compiled.py: COMPILE_ENV) in the environment of `pip install`, the build compiles the
+simulation engine (yk_cli.compiled.COMPILED_MODULES) with mypyc, for faster dry runs on big workloads; mypy is then a
+build requirement (the build backend, _backend/yk_backend.py, asks for it), and mypyc runs in build_ext only, not
+each time pip runs this file for the build's requirements and metadata.
 
 The compile was asked for, so a failure fails the install (naming the cause) rather than leaving a slower yk behind
 unnoticed; the engine modules it built before failing are removed first, so that an editable install never mixes
@@ -22,15 +20,6 @@ import sys
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
-
-LIBYAML = ["api.c", "reader.c", "scanner.c", "parser.c"]
-
-YAMLEVENTS = Extension(
-    "yk_cli.load._yamlevents",
-    sources=["yk_cli/load/_yamlevents.c", *(f"yk_cli/load/_libyaml/{name}" for name in LIBYAML)],
-    include_dirs=["yk_cli/load/_libyaml"],
-    define_macros=[("HAVE_CONFIG_H", "1"), ("YAML_DECLARE_STATIC", "1")],
-)
 
 # yk_cli/compiled.py imports only the standard library: read its lists without importing the package.
 COMPILED = runpy.run_path(os.path.join("yk_cli", "compiled.py"))
@@ -64,7 +53,7 @@ requirements and metadata too, and setuptools needs the extensions' names before
 
 class BuildExt(build_ext):
     """build_ext that fills in the engine's extensions when it runs, and removes every engine module it built when
-    any extension fails to build (stale copies from earlier builds too)."""
+    one fails to build (stale copies from earlier builds too)."""
 
     def run(self) -> None:
         if not COMPILE:
@@ -116,4 +105,4 @@ class BuildExt(build_ext):
             os.remove(path)
 
 
-setup(ext_modules=[YAMLEVENTS, *ENGINE] if COMPILE else [], cmdclass={"build_ext": BuildExt})
+setup(ext_modules=[*ENGINE] if COMPILE else [], cmdclass={"build_ext": BuildExt})

@@ -50,8 +50,8 @@ PURE_ENV = "YK_PURE_PYTHON"
 """Set (to anything but an empty string) at run time to run the Python sources of a compiled install."""
 
 COMPILE_ENV = "YK_COMPILE"
-"""Set to 1 in the environment of `pip install` to compile the engine (and the YAML reader's C binding); unset, empty
-or 0, nothing is compiled (compile_requested)."""
+"""Set to 1 in the environment of `pip install` to compile the engine; unset, empty or 0, nothing is compiled
+(compile_requested)."""
 
 COMPILE_REQUIRES: tuple[str, ...] = ("mypy>=1.15",)
 """What a build asked to compile needs besides setuptools and a C compiler (mypyc is part of mypy)."""

@@ -15,12 +15,12 @@ from yk_cli.commands.simulate import fast_path
 HEAVY = ("typer", "click", "rich", "pydantic", "jsonschema", "networkx", "orjson", "yk_cli.commands.application")
 
 
-def imported_by(*args: str) -> tuple[int, list[str]]:
-    """Run `yk ARGS` through the console entry point in a fresh interpreter: its exit status and which of HEAVY it
-    imported."""
+def imported_by(*args: str, watched: tuple[str, ...] = HEAVY) -> tuple[int, list[str]]:
+    """Run `yk ARGS` through the console entry point in a fresh interpreter: its exit status and which of `watched`
+    (HEAVY unless told) it imported."""
     code = (
         "import atexit, sys; from yk_cli import cli; sys.argv = ['yk', *sys.argv[1:]]\n"
-        f"atexit.register(lambda: print(sorted(m for m in {HEAVY!r} if m in sys.modules)))\n"
+        f"atexit.register(lambda: print(sorted(m for m in {watched!r} if m in sys.modules)))\n"
         "cli.exit_process = sys.exit  # the fast paths' os._exit would skip atexit\n"
         "cli.main()"
     )
@@ -50,6 +50,23 @@ def test_plain_commands_import_no_typer(args: tuple[str, ...], needed: list[str]
 def test_json_reports_bring_only_orjson() -> None:
     assert imported_by("simulate", "-f", "json") == (0, ["orjson"])
     assert imported_by("validate", "samples/queues/tenants.yaml", "-f", "sarif") == (0, ["orjson"])
+
+
+YAML_PARSERS = ("yaml", "ruamel.yaml", "_ruamel_yaml")
+"""PyYAML (libyaml's parser) and ruamel.yaml (the pure-Python fallback): tens of milliseconds to import each."""
+
+
+@pytest.mark.parametrize(
+    ("args", "needed"),
+    [
+        (("--version",), []),
+        (("rules",), []),
+        (("validate", "samples/queues/tenants.yaml"), ["yaml"]),  # libyaml reads it: ruamel.yaml stays unimported
+        (("simulate", "samples/queues/tenants.yaml", "samples/workloads/tenants.yaml"), ["yaml"]),
+    ],
+)
+def test_a_yaml_parser_is_imported_only_to_read_yaml(args: tuple[str, ...], needed: list[str]) -> None:
+    assert imported_by(*args, watched=YAML_PARSERS) == (0, needed)
 
 
 def test_what_needs_typer_still_gets_it() -> None:

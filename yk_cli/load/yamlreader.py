@@ -1,9 +1,9 @@
 """The one YAML reader: libyaml's event parser and an iterative composer, to Nodes or plain data.
 
-Events come from libyaml: through yk's own binding (`_yamlevents`, built from the copy of libyaml that
-ruamel.yaml.clib ships, which hands each event over as one tuple) when it was compiled, else through
-`_ruamel_yaml.CParser` (ruamel.yaml.clib), else from ruamel.yaml's pure-Python parser. A text libyaml refuses is
-read again by the pure-Python parser, so a syntax error always carries ruamel.yaml's message and position. The
+Events come from libyaml through PyYAML's binding (`yaml._yaml.CParser`; PyYAML's wheels bundle libyaml), else, when
+PyYAML was installed without it, from ruamel.yaml's pure-Python parser, which also reads every text with characters
+the two parsers treat differently. A text libyaml refuses is read again by the pure-Python parser, so a syntax error
+always carries ruamel.yaml's message and position. The
 composer keeps its own stack (no recursion, whatever the nesting) and counts nesting the way YuniKorn's yaml.v3 does:
 more than MAX_DEPTH open flow collections, or block collections each indented further than the last, is the error
 yaml.v3 reports. Aliases share their node, so an alias bomb stays small in memory; a document to which aliases add
@@ -35,41 +35,42 @@ SpanOf = Callable[[Mark, Mark], Span]
 """Turns the start and end marks of a node into its span in the file shown to the user."""
 Event = tuple[int, Any, Any, Any, Any, int, int, int, int, int, int]
 """One parser event: (kind, value, style, anchor, tag, start line, start column, start index, end line, end column,
-end index), as _yamlevents gives it. value: a scalar's text or an alias's anchor; style: a scalar's ('' plain, `'`,
-`"`, `|`, `>`), a collection's flow flag, a document start's explicit flag; marks 0-based, indexes in characters."""
-
-ShortEvent = tuple[int, Any, Any, Any, int, int]
-"""An event for plain data: (kind, value, style, anchor or else tag, start column, start index)."""
+end index), as the node composer reads it. value: a scalar's text or an alias's anchor; style: a scalar's ('' plain,
+`'`, `"`, `|`, `>`), a collection's flow flag; marks 0-based, indexes in characters."""
 
 STREAM_START, STREAM_END, DOCUMENT_START, DOCUMENT_END, ALIAS, SCALAR = 1, 2, 3, 4, 5, 6
 SEQUENCE_START, SEQUENCE_END, MAPPING_START, MAPPING_END = 7, 8, 9, 10
 
-try:
-    from yk_cli.load import _yamlevents  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - not compiled (no C compiler at install): ruamel.yaml.clib's parser
-    _yamlevents = None
-
-PARSERS = ("events", "cparser", "pure")
-"""The event sources, fastest first: yk's binding of libyaml, ruamel.yaml.clib's, ruamel.yaml's pure Python."""
+PARSERS = ("pyyaml", "pure")
+"""The event sources, fastest first: libyaml through PyYAML's binding, ruamel.yaml's pure-Python parser."""
 
 
 @functools.cache
 def _cparser() -> Any:
-    """ruamel.yaml.clib's parser class, or None; imported only when needed (it imports ruamel.yaml, a start-up's
-    worth of milliseconds)."""
+    """PyYAML's libyaml parser class, or None (PyYAML built without libyaml); imported only when a text is read (it
+    imports the whole yaml package, a start-up's worth of milliseconds)."""
     try:
-        from _ruamel_yaml import CParser
-    except ImportError:  # pragma: no cover - the test suite forces the other paths with use_parser()
+        from yaml._yaml import CParser  # type: ignore[import-untyped]
+    except ImportError:  # pragma: no cover - PyYAML's wheels bundle libyaml
         return None
     return CParser
 
 
 def available_parsers() -> list[str]:
     """The event sources installed, fastest first ("pure" always)."""
-    return [name for name in PARSERS if name == "pure" or (_yamlevents if name == "events" else _cparser())]
+    return [name for name in PARSERS if name == "pure" or _cparser() is not None]
 
 
-_parser = "events" if _yamlevents is not None else available_parsers()[0]
+_parser = ""
+"""The event source in use; "" until the first text is read (so that importing yk does not import PyYAML), then
+"pyyaml" when it is installed with libyaml, else "pure"."""
+
+
+def _source() -> str:
+    global _parser
+    if not _parser:
+        _parser = available_parsers()[0]
+    return _parser
 
 
 @functools.cache
@@ -81,26 +82,25 @@ def _awkward() -> re.Pattern[str]:
 
 
 def _c_parser_for(text: str) -> bool:
-    """Whether libyaml reads this text exactly as ruamel.yaml's parser would."""
-    if _parser == "pure":
-        return False
+    """Whether libyaml reads this text exactly as ruamel.yaml's parser would (and is in use)."""
     if text.isascii():  # then only control characters are awkward: the bytes left once the others are deleted
-        return not text.encode("ascii").translate(None, _ASCII_FINE)
-    # Python's printable characters are YAML's, less some it reads alike (the test is fast, the expression slow)
-    return text.replace("\n", " ").isprintable() or not _awkward().search(text)
+        fine = not text.encode("ascii").translate(None, _ASCII_FINE)
+    else:  # Python's printable characters are YAML's, less some it reads alike (the test is fast, the expression slow)
+        fine = text.replace("\n", " ").isprintable() or not _awkward().search(text)
+    return fine and _source() != "pure"
 
 
 _ASCII_FINE = bytes(range(0x20, 0x7F)) + b"\n"
 
 
 def c_parser_available() -> bool:
-    """Whether a libyaml parser (yk's binding or ruamel.yaml.clib's) is installed and in use."""
-    return _parser != "pure"
+    """Whether libyaml (PyYAML's binding) is installed and in use."""
+    return _source() != "pure"
 
 
 def parser_in_use() -> str:
-    """The event source in use: "events" (yk's binding of libyaml), "cparser" (ruamel.yaml.clib's) or "pure"."""
-    return _parser
+    """The event source in use: "pyyaml" (libyaml, through PyYAML's binding) or "pure" (ruamel.yaml's parser)."""
+    return _source()
 
 
 def use_parser(name: str) -> str:
@@ -109,33 +109,38 @@ def use_parser(name: str) -> str:
     global _parser
     if name not in available_parsers():
         raise ValueError(f"parser {name!r} is not available (available: {', '.join(available_parsers())})")
-    previous, _parser = _parser, name
+    previous, _parser = _source(), name
     return previous
 
 
 def use_c_parser(enabled: bool) -> bool:
-    """Read with libyaml (the fastest binding installed) or, with False, with ruamel.yaml's pure-Python parser;
-    returns whether libyaml was in use. For tests and comparisons."""
-    previous = _parser != "pure"
+    """Read with libyaml (when installed) or, with False, with ruamel.yaml's pure-Python parser; returns whether
+    libyaml was in use. For tests and comparisons."""
+    previous = _source() != "pure"
     use_parser(available_parsers()[0] if enabled else "pure")
     return previous
 
 
 def _c_events(text: str) -> Iterator[Event]:
-    """libyaml's events of a text, as tuples, from yk's binding or from ruamel.yaml.clib's."""
-    if _parser == "events":
-        return iter(_yamlevents.Events(text))
-    return _tuples(_cparser()(text).get_event)
-
-
-def _short_events(text: str) -> Iterator[ShortEvent]:
-    """libyaml's events of a text as short tuples, for _plain (with yk's binding, _yamlevents.plain composes plain
-    data in C instead)."""
-    return ((e[0], e[1], e[2], e[3] if e[3] is not None else e[4], e[6], e[7]) for e in _c_events(text))
+    """libyaml's events of a text (PyYAML's event objects) as tuples."""
+    kinds = _libyaml_kinds()
+    scalar, starts, alias = SCALAR, _STARTS, ALIAS
+    for event in iter(_cparser()(text).get_event, None):
+        kind = kinds[event.__class__]
+        start, end = event.start_mark, event.end_mark
+        if kind == scalar:
+            value, style, anchor, tag = event.value, event.style, event.anchor, event.tag
+        elif kind in starts:
+            value, style, anchor, tag = None, event.flow_style, event.anchor, event.tag
+        elif kind == alias:
+            value, style, anchor, tag = event.anchor, None, None, None
+        else:
+            value = style = anchor = tag = None
+        yield (kind, value, style, anchor, tag, start.line, start.column, start.index, end.line, end.column, end.index)
 
 
 def _tuples(get: Callable[[], Any]) -> Iterator[Event]:
-    """The events of a ruamel.yaml parser (C or pure Python) as tuples, like _yamlevents gives them."""
+    """The events of ruamel.yaml's pure-Python parser as tuples, like _c_events gives libyaml's."""
     kinds = _event_kinds()
     while True:
         event = get()
@@ -230,20 +235,14 @@ def read_plain(text: str) -> tuple[bool, Any]:
         data = _json_plain(text)
         if data is not _NOT_JSON:
             return True, data
-    adjacent = _may_have_adjacent_values(text)
-    if _parser == "events":  # composed in C, by the rules of _plain
-        try:
-            return True, _yamlevents.plain(text, _plain_value, MAX_DEPTH, adjacent)
-        except (_yamlevents.Declined, _yamlevents.Error):
-            return False, None
     try:
         # anchors, tags and aliases all need one of these characters: a text without any has none to look for
         properties = "&" in text or "!" in text or "*" in text
-        return True, _plain(_short_events(text), properties, text if adjacent else "")
+        return True, _plain(text, properties, text if _may_have_adjacent_values(text) else "")
     except _Declined:
         return False, None
     except Exception as err:
-        if _is_ruamel_error(err):
+        if _is_libyaml_error(err):
             return False, None  # a syntax error: the node reader reports it
         raise
 
@@ -268,8 +267,8 @@ def _json_plain(text: str) -> Any:
     refuses it), NaN and Infinity (JSON extensions of Python's, strings to YAML), a surrogate escape (\\ud800 to
     \\udfff: paired by json, refused or kept apart by YAML parsers), a key on another line than its colon or longer
     than YAML's 1,024 characters for a simple key. Fractions and exponents are read by the YAML reader's own rule
-(_plain_value of their text); a whole number is int() of its digits, as there (plain data keeps whole numbers as
-written, even past int64)."""
+    (_plain_value of their text); a whole number is int() of its digits, as there (plain data keeps whole numbers as
+    written, even past int64)."""
     if ("\\u" in text and _surrogate_escape().search(text)) or _key_colon_apart().search(text):
         return _NOT_JSON
     import json
@@ -345,10 +344,9 @@ def _pure_events(text: str) -> Callable[[], Any]:
     return functools.partial(next, iter(YAML(typ="safe", pure=True).parse(text)), None)
 
 
-def _syntax_error(err: Exception) -> ReadError:
-    from ruamel.yaml.error import MarkedYAMLError
-
-    if isinstance(err, MarkedYAMLError):
+def _syntax_error(err: Any) -> ReadError:
+    """The ReadError of a syntax error that ruamel.yaml's parser or libyaml (PyYAML's exceptions) raised."""
+    if hasattr(err, "problem_mark"):  # MarkedYAMLError, ruamel.yaml's or PyYAML's: the same fields
         mark = err.problem_mark or err.context_mark
         message = " ".join(str(part) for part in (err.context, err.problem) if part)
         where = (mark.line, mark.column) if mark else (0, 0)
@@ -357,29 +355,15 @@ def _syntax_error(err: Exception) -> ReadError:
 
 
 def _is_ruamel_error(err: Exception) -> bool:
-    """Whether ruamel.yaml (its parsers, C or pure Python) raised this error (about the text)."""
+    """Whether ruamel.yaml's parser raised this error (about the text)."""
     errors = sys.modules.get("ruamel.yaml.error")  # not imported: not raised by it
     return errors is not None and isinstance(err, errors.YAMLError)
 
 
-def _binding_error(err: Exception) -> Exception | None:
-    """_yamlevents.Error as the exception ruamel.yaml.clib's parser raises for the same libyaml error; None for any
-    other exception."""
-    if _yamlevents is None or not isinstance(err, _yamlevents.Error):
-        return None
-    from ruamel.yaml.error import StreamMark
-    from ruamel.yaml.parser import ParserError
-    from ruamel.yaml.reader import ReaderError
-    from ruamel.yaml.scanner import ScannerError
-
-    kind, context, context_line, context_column, problem, problem_line, problem_column = err.args
-    name = "<unicode string>"
-    if kind == "reader":  # problem_line and problem_column hold libyaml's offset and value then
-        return ReaderError(name, problem_line, problem_column, "?", problem)
-    context_mark = None if context is None else StreamMark(name, 0, context_line, context_column)
-    problem_mark = StreamMark(name, 0, problem_line, problem_column)
-    cls = ScannerError if kind == "scanner" else ParserError
-    return cls(context, context_mark, problem, problem_mark)
+def _is_libyaml_error(err: Exception) -> bool:
+    """Whether libyaml (PyYAML's binding) raised this error (about the text)."""
+    errors = sys.modules.get("yaml.error")  # not imported: not raised by it
+    return errors is not None and isinstance(err, errors.YAMLError)
 
 
 @functools.cache
@@ -490,6 +474,19 @@ def _event_kinds() -> dict[type, int]:
     """The kind of each ruamel.yaml event class."""
     from ruamel.yaml import events
 
+    return _kinds_of(events)
+
+
+@functools.cache
+def _libyaml_kinds() -> dict[type, int]:
+    """The kind of each PyYAML event class (those of libyaml's events)."""
+    from yaml import events  # type: ignore[import-untyped]
+
+    return _kinds_of(events)
+
+
+def _kinds_of(events: Any) -> dict[type, int]:
+    """The kind of each event class of a module of event classes (ruamel.yaml's and PyYAML's have the same)."""
     return {
         events.StreamStartEvent: STREAM_START,
         events.StreamEndEvent: STREAM_END,
@@ -542,10 +539,7 @@ def _compose(
     except (_Reread, ReadError):
         raise
     except Exception as err:
-        found = _binding_error(err)
-        if found is not None:
-            raise _ParserError(_syntax_error(found)) from None
-        if _is_ruamel_error(err):
+        if _is_libyaml_error(err) or _is_ruamel_error(err):
             raise _ParserError(_syntax_error(err)) from None
         raise
 
@@ -744,16 +738,17 @@ def _after_colon(text: str, key_end: tuple[int, int, int], value_start: int, spa
     return span_of(here, here)
 
 
-def _plain(events: Iterable[ShortEvent], properties: bool, adjacent: str) -> Any:
-    """The only document of the events as plain data; raises _Declined for anything the node reader must look at
-    (`properties`: whether the text may have anchors, tags or aliases at all; `adjacent`: the text, when it may have
-    a flow value right after its colon, else "")."""
+def _plain(text: str, properties: bool, adjacent: str) -> Any:
+    """The only document of a text as plain data, composed from libyaml's events (PyYAML's event objects, read as
+    they come: no tuples on this path); raises _Declined for anything the node reader must look at (`properties`:
+    whether the text may have anchors, tags or aliases at all; `adjacent`: the text, when it may have a flow value
+    right after its colon, else "")."""
     max_depth = MAX_DEPTH
-    scalar, map_start, starts, ends = SCALAR, MAPPING_START, _STARTS, _ENDS
+    scalar, map_start, seq_start, map_end, seq_end, alias, document_start = _libyaml_classes()
     values: dict[str, Any] = {}
     """Plain scalars resolved, by their text: keys and values repeat a lot."""
     keys: dict[str, str] = {}
-    """One str per distinct key text (as the C composer keeps): a list's entries repeat the same keys."""
+    """One str per distinct key text: a list's entries repeat the same keys."""
     stack: list[tuple[Any, Any, bool, int, int]] = []
     parent: Any = None
     key: Any = None
@@ -764,23 +759,25 @@ def _plain(events: Iterable[ShortEvent], properties: bool, adjacent: str) -> Any
     flow = 0
     column = -1
     indents = 0
-    for kind, text, style, anchor_or_tag, col, index in events:
-        if kind == scalar:
-            if properties and anchor_or_tag is not None:
+    for event in iter(_cparser()(text).get_event, None):
+        cls = event.__class__
+        if cls is scalar:
+            if properties and (event.anchor is not None or event.tag is not None):
                 raise _Declined("anchor or tag")
-            if adjacent and flow and is_map and not expect_key and adjacent[index - 1] == ":":
+            if adjacent and flow and is_map and not expect_key and adjacent[event.start_mark.index - 1] == ":":
                 raise _Declined("a flow value right after its colon")
-            if style:
-                value: Any = text
+            found = event.value
+            if event.style:
+                value: Any = found
             else:
-                value = values.get(text, values)
+                value = values.get(found, values)
                 if value is values:
-                    value = values[text] = _plain_value(text)
+                    value = values[found] = _plain_value(found)
             if is_map:
                 if expect_key:
-                    if text in parent:
+                    if found in parent:
                         raise _Declined("repeated key")
-                    key = keys.setdefault(text, text)
+                    key = keys.setdefault(found, found)
                     expect_key = False
                 else:
                     parent[key] = value
@@ -789,22 +786,24 @@ def _plain(events: Iterable[ShortEvent], properties: bool, adjacent: str) -> Any
                 parent.append(value)
             else:
                 root = value
-        elif kind in starts:
-            if properties and anchor_or_tag is not None:
+        elif cls is map_start or cls is seq_start:
+            if properties and (event.anchor is not None or event.tag is not None):
                 raise _Declined("anchor or tag")
-            if adjacent and flow and is_map and not expect_key and adjacent[index - 1] == ":":
+            start = event.start_mark
+            if adjacent and flow and is_map and not expect_key and adjacent[start.index - 1] == ":":
                 raise _Declined("a flow value right after its colon")
             pushed = column
-            if style:
+            in_flow = event.flow_style
+            if in_flow:
                 flow += 1
                 if flow > max_depth:
                     raise _Declined("too deep")
-            elif col > column:
+            elif start.column > column:
                 indents += 1
                 if indents > max_depth:
                     raise _Declined("too deep")
-                column = col
-            value = {} if kind == map_start else []
+                column = start.column
+            value = {} if cls is map_start else []
             if is_map:
                 if expect_key:
                     raise _Declined("collection as a key")
@@ -813,21 +812,30 @@ def _plain(events: Iterable[ShortEvent], properties: bool, adjacent: str) -> Any
                 parent.append(value)
             else:
                 root = value
-            stack.append((parent, key, is_map, flow - (1 if style else 0), pushed))
-            parent, is_map, expect_key = value, kind == map_start, True
-        elif kind in ends:
+            stack.append((parent, key, is_map, flow - (1 if in_flow else 0), pushed))
+            parent, is_map, expect_key = value, cls is map_start, True
+        elif cls is map_end or cls is seq_end:
             parent, key, is_map, flow, previous = stack.pop()
             expect_key = True
             if previous != column:
                 indents -= 1
                 column = previous
-        elif kind == ALIAS:
+        elif cls is alias:
             raise _Declined("alias")
-        elif kind == DOCUMENT_START:
+        elif cls is document_start:
             documents += 1
             if documents > 1:
                 raise _Declined("several documents")
     return root
+
+
+@functools.cache
+def _libyaml_classes() -> tuple[type, ...]:
+    """PyYAML's event classes that _plain tells apart: scalar, mapping start, sequence start, mapping end, sequence
+    end, alias, document start."""
+    classes = {kind: cls for cls, kind in _libyaml_kinds().items()}
+    kinds = (SCALAR, MAPPING_START, SEQUENCE_START, MAPPING_END, SEQUENCE_END, ALIAS, DOCUMENT_START)
+    return tuple(classes[kind] for kind in kinds)
 
 
 _NUMBERS = frozenset(("int", "float", "bool", "null"))
