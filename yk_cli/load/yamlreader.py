@@ -3,12 +3,11 @@
 Events come from libyaml through PyYAML's binding (`yaml._yaml.CParser`; PyYAML's wheels bundle libyaml), else, when
 PyYAML was installed without it, from ruamel.yaml's pure-Python parser, which also reads every text with characters
 the two parsers treat differently. A text libyaml refuses is read again by the pure-Python parser, so a syntax error
-always carries ruamel.yaml's message and position. The
-composer keeps its own stack (no recursion, whatever the nesting) and counts nesting the way YuniKorn's yaml.v3 does:
-more than MAX_DEPTH open flow collections, or block collections each indented further than the last, is the error
-yaml.v3 reports. Aliases share their node, so an alias bomb stays small in memory; a document to which aliases add
-more than MAX_EXPANDED_NODES nodes, or that contains itself, is refused. Scalars resolve like yaml.v3
-(core.yamldoc.resolve_plain); keys keep their text.
+always carries ruamel.yaml's message and position. The composer keeps its own stack (no recursion, whatever the
+nesting) and counts nesting the way YuniKorn's yaml.v3 does: more than MAX_DEPTH open flow collections, or block
+collections each indented further than the last, is the error yaml.v3 reports. Aliases share their node, so an
+alias bomb stays small in memory; a document to which aliases add more than MAX_EXPANDED_NODES nodes, or that contains
+itself, is refused. Scalars resolve like yaml.v3 (core.yamldoc.resolve_plain); keys keep their text.
 """
 
 from __future__ import annotations
@@ -67,6 +66,7 @@ _parser = ""
 
 
 def _source() -> str:
+    """The event source in use, chosen when first asked."""
     global _parser
     if not _parser:
         _parser = available_parsers()[0]
