@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from yk_cli.commands.simulate import print_simulation
-from yk_cli.commands.tree import print_tree
+from yk_cli.commands.tree import TreeArgs, print_tree
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 TENANTS = "samples/queues/tenants.yaml"
@@ -25,7 +25,7 @@ class _Terminal(io.StringIO):
 def _tree(monkeypatch: pytest.MonkeyPatch) -> str:
     terminal = _Terminal()
     monkeypatch.setattr(sys, "stdout", terminal)
-    print_tree(TENANTS, "samples/workloads/tenants.yaml", None, "text", no_config=True)
+    print_tree(TreeArgs(TENANTS, workload="samples/workloads/tenants.yaml", no_config=True))
     return terminal.getvalue()
 
 

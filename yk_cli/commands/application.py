@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 from yk_cli.cli import Exit, prose
+from yk_cli.commands.declare import declared, default_of
 
 
 class _NamedArgument(TyperArgument):
@@ -64,6 +67,35 @@ class YkGroup(TyperGroup):
             raise typer.Exit(done.exit_code) from None
 
 
+def register(
+    group: typer.Typer, declaration: type, run: Callable[[Any], None], help: str, name: str, cls: type = YkCommand
+) -> None:
+    """Register a command on a typer group from its declaration (commands.declare): typer reads the parameters of
+    a function whose signature is made from the declaration's fields, and the function calls run with the one
+    frozen value."""
+    parameters = []
+    for f, param, kind in declared(declaration):
+        info: Any
+        if param.flags:
+            info = typer.Option(*param.flags, metavar=param.metavar, help=param.help, show_default=param.show_default)
+        else:
+            info = typer.Argument(metavar=param.metavar, help=param.help, show_default=param.show_default)
+        parameters.append(
+            inspect.Parameter(
+                f.name, inspect.Parameter.KEYWORD_ONLY, default=default_of(f), annotation=Annotated[kind, info]
+            )
+        )
+
+    def command(**given: Any) -> None:
+        run(declaration(**given))
+
+    command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    command.__annotations__ = {p.name: p.annotation for p in parameters}
+    command.__doc__ = help
+    command.__name__ = name
+    group.command(name=name, cls=cls)(command)
+
+
 ROOT_HELP = """Lint, explain and dry-run Apache YuniKorn queue configurations.
 
 Example: yk validate queues.yaml"""
@@ -112,6 +144,8 @@ from yk_cli.commands import priorities_cli as _priorities  # noqa: E402, F401
 from yk_cli.commands import rules as _rules  # noqa: E402, F401
 from yk_cli.commands import schema as _schema  # noqa: E402, F401
 from yk_cli.commands import simulate_cli as _simulate  # noqa: E402, F401
-from yk_cli.commands import tree_cli as _tree  # noqa: E402, F401
+from yk_cli.commands import tree as _tree_command  # noqa: E402
 from yk_cli.commands import validate_cli as _validate  # noqa: E402, F401
 from yk_cli.commands import volcano as _volcano  # noqa: E402, F401
+
+register(app, _tree_command.TreeArgs, _tree_command.print_tree, _tree_command.HELP, "tree")

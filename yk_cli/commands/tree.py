@@ -4,94 +4,101 @@ what each queue holds and its current priority)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Optional
 
-from yk_cli.cli import (
-    QUIET_FLAGS,
-    check_format,
-    color_wanted,
-    config_size,
-    fail_usage,
-    plain_arguments,
-    run_fast,
-    write_stdout,
+from yk_cli.cli import check_format, color_wanted, config_size, fail_usage, run_fast, write_stdout
+from yk_cli.commands.declare import (
+    CLUSTER,
+    MAX_SIZE,
+    NO_CONFIG,
+    PROJECT_CONFIG,
+    QUIET,
+    argument,
+    option,
+    parse_plain,
+    shared,
 )
 from yk_cli.commands.inputs import at_time, checked_inputs, one_workload
-from yk_cli.commands.project import CONFIG_FLAGS, CONFIG_OPTIONS, project_options
+from yk_cli.commands.project import project_options
 
 TREE_FORMATS = ("text", "json", "markdown", "mermaid")
 
 
-def print_tree(
-    config: str | None,
-    workload: str | None,
-    partition: str | None,
-    fmt: str,
-    max_size: str | None = None,
-    quiet: bool = False,
-    set_only: bool = False,
-    project_config: str | None = None,
-    no_config: bool = False,
-    at: str | None = None,
-    cluster: str | None = None,
-    positional_workload: str | None = None,
-) -> None:
+@dataclass(frozen=True, slots=True)
+class TreeArgs:
+    """`yk tree`'s arguments and options."""
+
+    config: Optional[str] = argument(
+        "CONFIG", "Queue config: queues.yaml, a ConfigMap or a List; '-' for stdin. Optional with --cluster."
+    )
+    positional_workload: Optional[str] = argument("WORKLOAD", "The workload file, as -w/--workload gives it.")
+    workload: Optional[str] = option(
+        "--workload", "-w", metavar="PATH", help="A workload file: adds pending/allocated and priorities."
+    )
+    cluster: Optional[str] = shared(CLUSTER)
+    partition: Optional[str] = option(
+        "--partition", metavar="NAME", help="The partition to show (default: the workload's, or default)."
+    )
+    fmt: str = option(
+        "--format",
+        "-f",
+        metavar="FORMAT",
+        help="text, json (YuniKorn REST names), markdown or mermaid.",
+        default="text",
+    )
+    at: Optional[str] = option(
+        "--at",
+        metavar="TIME",
+        help="With a workload: the virtual time to show, from the start of the run (0s, 90s, 5m, 1h30m; default "
+        "0s, before any scheduling); asks that arrive later are listed apart.",
+    )
+    max_size: Optional[str] = shared(MAX_SIZE)
+    quiet: bool = shared(QUIET, False)
+    set_only: bool = option(
+        "--set-only", help="Only the values the file sets on each queue, with their lines.", default=False
+    )
+    project_config: Optional[str] = shared(PROJECT_CONFIG)
+    no_config: bool = shared(NO_CONFIG, False)
+
+
+HELP = """The resolved queue tree: every queue's settings and where each came from.
+
+Every setting says where it came from (set here, inherited, template, default, YuniKorn's fallback), with
+fences, offsets, sorting and limits; with a workload, each queue's usage and current priority too, at one
+virtual time (--at, default 0s: the start of the run). With --set-only, only what the file sets on each queue,
+each value with its line. With --cluster DUMP, a kubectl dump is the workload and its yunikorn-configs
+ConfigMap (or YuniKorn's built-in default) the queue config, unless CONFIG is given.
+
+Example: yk tree queues.yaml --workload workload.yaml"""
+
+
+def print_tree(args: TreeArgs) -> None:
     """Check the format and the inputs given, load, print (Exit on problems)."""
     from yk_cli.load.source import collector_paused
 
-    check_format(fmt, TREE_FORMATS)
-    workload = one_workload(positional_workload, workload, cluster)
-    if config is None and cluster is None:
+    check_format(args.fmt, TREE_FORMATS)
+    workload = one_workload(args.positional_workload, args.workload, args.cluster)
+    if args.config is None and args.cluster is None:
         raise fail_usage("give a queue config (CONFIG), or --cluster DUMP")
-    if at is not None and workload is None and cluster is None:
+    if args.at is not None and workload is None and args.cluster is None:
         raise fail_usage("--at needs a workload (--workload W or --cluster DUMP): it is the time of its dry run")
-    when = at_time(at)
-    with project_options(project_config, no_config), config_size(max_size), collector_paused():
+    when = at_time(args.at)
+    with project_options(args.project_config, args.no_config), config_size(args.max_size), collector_paused():
         color = color_wanted()
-        text = run_tree(config, workload, partition, fmt, color, quiet, set_only, when, cluster)
+        text = run_tree(
+            args.config, workload, args.partition, args.fmt, color, args.quiet, args.set_only, when, args.cluster
+        )
         write_stdout((text,))
-
-
-_VALUE_OPTIONS = {
-    "--workload": "workload",
-    "-w": "workload",
-    "--cluster": "cluster",
-    "--partition": "partition",
-    "--format": "fmt",
-    "-f": "fmt",
-    "--max-size": "max_size",
-    "--at": "at",
-    **CONFIG_OPTIONS,
-}
 
 
 def fast_path(args: Sequence[str]) -> int | None:
     """Run `yk tree [CONFIG] [WORKLOAD] [options]` without typer's parameter machinery: the exit status, or None
-    when the arguments need typer (help, odd options, no file or more than two)."""
-    parsed = plain_arguments(args, _VALUE_OPTIONS, {**QUIET_FLAGS, **CONFIG_FLAGS, "--set-only": "set_only"})
-    if parsed is None or len(parsed[0]) > 2 or not (parsed[0] or "cluster" in parsed[1]):
+    when the arguments need typer (help, odd options, no file)."""
+    parsed = parse_plain(TreeArgs, args)
+    if parsed is None or (parsed.config is None and parsed.cluster is None):
         return None
-    positional, options = parsed
-    files: list[str | None] = [*positional, None, None]
-
-    def text(name: str) -> str | None:
-        value = options.get(name)
-        return value if isinstance(value, str) else None
-
-    flags = [options.get(name) is True for name in ("quiet", "set_only")]
-    project = text("project_config"), options.get("no_config") is True
-    return run_fast(
-        print_tree,
-        files[0],
-        text("workload"),
-        text("partition"),
-        text("fmt") or "text",
-        text("max_size"),
-        *flags,
-        *project,
-        text("at"),
-        text("cluster"),
-        files[1],
-    )
+    return run_fast(print_tree, parsed)
 
 
 def run_tree(
