@@ -140,7 +140,6 @@ from yk_cli.commands import check_cli as _check  # noqa: E402, F401
 from yk_cli.commands import diff as _diff  # noqa: E402, F401
 from yk_cli.commands import explain as _explain  # noqa: E402, F401
 from yk_cli.commands import generate as _generate  # noqa: E402, F401
-from yk_cli.commands import priorities_cli as _priorities  # noqa: E402, F401
 from yk_cli.commands import rules as _rules  # noqa: E402, F401
 from yk_cli.commands import schema as _schema  # noqa: E402, F401
 from yk_cli.commands import simulate_cli as _simulate  # noqa: E402, F401
@@ -149,3 +148,12 @@ from yk_cli.commands import validate_cli as _validate  # noqa: E402, F401
 from yk_cli.commands import volcano as _volcano  # noqa: E402, F401
 
 register(app, _tree_command.TreeArgs, _tree_command.print_tree, _tree_command.HELP, "tree")
+from yk_cli.commands import priorities as _priorities_command  # noqa: E402
+
+register(
+    app,
+    _priorities_command.PrioritiesArgs,
+    _priorities_command.print_priorities,
+    _priorities_command.HELP,
+    "priorities",
+)

@@ -3,11 +3,25 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Optional
 
-from yk_cli.cli import QUIET_FLAGS, check_format, config_size, fail_usage, plain_arguments, run_fast, write_stdout
+from yk_cli.cli import check_format, config_size, fail_usage, run_fast, write_stdout
+from yk_cli.commands.declare import (
+    CLUSTER,
+    MAX_SIZE,
+    NO_CONFIG,
+    PROJECT_CONFIG,
+    QUIET,
+    WORKLOAD,
+    WORKLOAD_PARTITION,
+    argument,
+    option,
+    parse_plain,
+    shared,
+)
 from yk_cli.commands.inputs import at_time, checked_inputs, one_workload
-from yk_cli.commands.project import CONFIG_FLAGS, CONFIG_OPTIONS, project_options
+from yk_cli.commands.project import project_options
 
 if TYPE_CHECKING:
     from yk_cli.report.priorities_common import PriorityView
@@ -15,74 +29,72 @@ if TYPE_CHECKING:
 PRIORITY_FORMATS = ("text", "json", "markdown")
 
 
-def print_priorities(
-    config: str | None,
-    workload: str | None,
-    fmt: str,
-    partition: str | None,
-    max_size: str | None = None,
-    quiet: bool = False,
-    project_config: str | None = None,
-    no_config: bool = False,
-    at: str | None = None,
-    cluster: str | None = None,
-    workload_option: str | None = None,
-) -> None:
+@dataclass(frozen=True, slots=True)
+class PrioritiesArgs:
+    """`yk priorities`' arguments and options."""
+
+    config: Optional[str] = argument(
+        "CONFIG", "Queue config: queues.yaml, a ConfigMap or a List; '-' for stdin. Optional with --cluster."
+    )
+    workload: Optional[str] = argument(
+        "WORKLOAD", "Workload file: nodes, applications, asks; '-' for stdin (or -w/--workload)."
+    )
+    workload_option: Optional[str] = shared(WORKLOAD)
+    cluster: Optional[str] = shared(CLUSTER)
+    fmt: str = option("--format", "-f", metavar="FORMAT", help="text, json or markdown.", default="text")
+    partition: Optional[str] = shared(WORKLOAD_PARTITION)
+    at: Optional[str] = option(
+        "--at",
+        metavar="TIME",
+        help="The virtual time to show, from the start of the run (0s, 90s, 5m, 1h30m; default 0s, before any "
+        "scheduling); asks that arrive later are listed apart.",
+    )
+    max_size: Optional[str] = shared(MAX_SIZE)
+    quiet: bool = shared(QUIET, False)
+    project_config: Optional[str] = shared(PROJECT_CONFIG)
+    no_config: bool = shared(NO_CONFIG, False)
+
+
+HELP = """Queue priorities as YuniKorn computes them, and every pending ask's effective priority step by step.
+
+For every pending ask: its effective priority as seen from root with the breakdown along its queue path (like
+Slurm's sprio): ask, application, each queue's offset, fence and clamp, and the config line behind each step.
+
+The state is that of one virtual time, --at (default 0s, the start of the run, before any scheduling): asks that
+arrive later are listed apart; at a later time it is the dry run's (what yk simulate has done by then).
+
+With --cluster DUMP, a kubectl dump is the workload and its yunikorn-configs ConfigMap (or YuniKorn's built-in
+default) the queue config, unless CONFIG is given.
+
+Example: yk priorities queues.yaml workload.yaml --format json"""
+
+
+def print_priorities(args: PrioritiesArgs) -> None:
     """Check the format and the inputs given, compute, print (Exit on problems). The workload is the positional
-    WORKLOAD or -w/--workload (workload_option), or a --cluster dump."""
+    WORKLOAD or -w/--workload, or a --cluster dump."""
     from yk_cli.load.source import collector_paused
 
-    check_format(fmt, PRIORITY_FORMATS)
-    workload = one_workload(workload, workload_option, cluster)
+    check_format(args.fmt, PRIORITY_FORMATS)
+    workload = one_workload(args.workload, args.workload_option, args.cluster)
+    config, cluster = args.config, args.cluster
     if cluster is None and (config is None or workload is None):
         raise fail_usage("give CONFIG and a workload (WORKLOAD or -w/--workload PATH), or --cluster DUMP")
-    when = at_time(at)
-    with project_options(project_config, no_config), config_size(max_size), collector_paused():
-        write_stdout(render_chunks(priority_view(config, workload, partition, quiet, when, cluster), fmt))
-
-
-_VALUE_OPTIONS = {
-    "--format": "fmt",
-    "-f": "fmt",
-    "--partition": "partition",
-    "--max-size": "max_size",
-    "--at": "at",
-    "--cluster": "cluster",
-    "--workload": "workload",
-    "-w": "workload",
-    **CONFIG_OPTIONS,
-}
+    when = at_time(args.at)
+    with project_options(args.project_config, args.no_config), config_size(args.max_size), collector_paused():
+        view = priority_view(config, workload, args.partition, args.quiet, when, cluster)
+        write_stdout(render_chunks(view, args.fmt))
 
 
 def fast_path(args: Sequence[str]) -> int | None:
     """Run `yk priorities [CONFIG] [WORKLOAD] [options]` without typer's parameter machinery: the exit status, or
     None when the arguments need typer (help, odd options, an input missing, more than two files)."""
-    parsed = plain_arguments(args, _VALUE_OPTIONS, {**QUIET_FLAGS, **CONFIG_FLAGS})
-    if parsed is None or len(parsed[0]) > 2:
+    parsed = parse_plain(PrioritiesArgs, args)
+    if parsed is None:
         return None
-    positional, options = parsed
-    if "cluster" not in options and len(positional) + ("workload" in options) < 2:
+    given = (parsed.config is not None) + (parsed.workload is not None) + (parsed.workload_option is not None)
+    if parsed.cluster is None and given < 2:
         return None  # typer's usage error for what is missing
-    files: list[str | None] = [*positional, None, None]
-
-    def text(name: str) -> str | None:
-        value = options.get(name)
-        return value if isinstance(value, str) else None
-
-    return run_fast(
-        print_priorities,
-        files[0],
-        files[1],
-        text("fmt") or "text",
-        text("partition"),
-        text("max_size"),
-        options.get("quiet") is True,
-        text("project_config"),
-        options.get("no_config") is True,
-        text("at"),
-        text("cluster"),
-        text("workload"),
-    )
+    return run_fast(print_priorities, parsed)
 
 
 def run_priorities(
