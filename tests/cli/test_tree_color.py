@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from yk_cli.commands.simulate import print_simulation
+from yk_cli.commands.simulate import SimulateArgs, print_simulation
 from yk_cli.commands.tree import TreeArgs, print_tree
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -55,7 +55,7 @@ def test_simulate_timeline_follows_the_same_rule(colour_terminal: pytest.MonkeyP
     def timeline() -> str:
         terminal = _Terminal()
         colour_terminal.setattr(sys, "stdout", terminal)
-        print_simulation(None, None, timeline="queue", no_config=True)
+        print_simulation(SimulateArgs(timeline="queue", no_config=True))
         return terminal.getvalue()
 
     assert ANSI.search(timeline())

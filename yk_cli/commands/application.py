@@ -142,7 +142,6 @@ from yk_cli.commands import explain as _explain  # noqa: E402, F401
 from yk_cli.commands import generate as _generate  # noqa: E402, F401
 from yk_cli.commands import rules as _rules  # noqa: E402, F401
 from yk_cli.commands import schema as _schema  # noqa: E402, F401
-from yk_cli.commands import simulate_cli as _simulate  # noqa: E402, F401
 from yk_cli.commands import tree as _tree_command  # noqa: E402
 from yk_cli.commands import validate_cli as _validate  # noqa: E402, F401
 from yk_cli.commands import volcano as _volcano  # noqa: E402, F401
@@ -156,4 +155,35 @@ register(
     _priorities_command.print_priorities,
     _priorities_command.HELP,
     "priorities",
+)
+from yk_cli.commands import simulate as _simulate_command  # noqa: E402
+
+
+class SimulateCommand(YkCommand):
+    """`yk simulate`: `--timeline` may come alone (sections per queue) or with its value, queue or node."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        out: list[str] = []
+        rest = iter(args)
+        for arg in rest:
+            out.append(arg)
+            if arg == "--":
+                out.extend(rest)
+                break
+            if arg == "--timeline":
+                following = next(rest, None)
+                if following not in _simulate_command.TIMELINE_BY:  # alone, or before another option or a file
+                    out.append("queue")
+                if following is not None:
+                    out.append(following)
+        return super().parse_args(ctx, out)
+
+
+register(
+    app,
+    _simulate_command.SimulateArgs,
+    _simulate_command.print_simulation,
+    _simulate_command.HELP,
+    "simulate",
+    SimulateCommand,
 )

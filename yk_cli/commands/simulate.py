@@ -6,22 +6,26 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Optional
 
-from yk_cli.cli import (
-    QUIET_FLAGS,
-    check_format,
-    color_wanted,
-    config_size,
-    echo_error,
-    fail_usage,
-    plain_arguments,
-    run_fast,
-    write_stdout,
+from yk_cli.cli import check_format, color_wanted, config_size, echo_error, fail_usage, run_fast, write_stdout
+from yk_cli.commands.declare import (
+    MAX_SIZE,
+    NO_CONFIG,
+    PROJECT_CONFIG,
+    QUIET,
+    WORKLOAD,
+    WORKLOAD_PARTITION,
+    YUNIKORN_VERSION,
+    argument,
+    option,
+    parse_plain,
+    shared,
 )
 from yk_cli.commands.inputs import checked_inputs, one_workload
-from yk_cli.commands.project import CONFIG_FLAGS, CONFIG_OPTIONS, project_options
+from yk_cli.commands.project import project_options
 from yk_cli.commands.run_options import filter_from, options_from
+from yk_cli.core.versions import LATEST_VERSION
 
 if TYPE_CHECKING:
     from yk_cli.core.analysis.trace_view import TraceFilter
@@ -89,32 +93,95 @@ TIMELINE_BY = ("queue", "node")
 CLUSTER_AND_WORKLOAD = "--cluster DUMP is the workload: give CONFIG (optional) and the dump, not WORKLOAD"
 
 
-def print_simulation(
-    config: str | None,
-    workload: str | None,
-    fmt: str = "text",
-    until: str | None = None,
-    max_steps: int | None = None,
-    yunikorn_version: str = "1.8",
-    partition: str | None = None,
-    cluster: str | None = None,
-    explain_preemption: bool = False,
-    queue: list[str] | None = None,
-    app_ids: list[str] | None = None,
-    pending_only: bool = False,
-    summary_only: bool = False,
-    starts: bool = False,
-    timeline: str | None = None,
-    max_size: str | None = None,
-    quiet: bool = False,
-    project_config: str | None = None,
-    no_config: bool = False,
-    workload_option: str | None = None,
-) -> None:
-    """Check the options, run and print (Exit on problems): `yk simulate` from typer or from the fast path. The
-    workload is the positional WORKLOAD or -w/--workload (workload_option)."""
+@dataclass(frozen=True, slots=True)
+class SimulateArgs:
+    """`yk simulate`'s arguments and options."""
+
+    config: Optional[str] = argument(
+        "CONFIG",
+        "Queue config (queues.yaml, ConfigMap or List; '-' for stdin). Omit both files for the bundled tenant example.",
+    )
+    workload: Optional[str] = argument("WORKLOAD", "Workload file: nodes, applications, asks (or -w/--workload).")
+    workload_option: Optional[str] = shared(WORKLOAD)
+    fmt: str = option("--format", "-f", metavar="FORMAT", help="text, json or markdown.", default="text")
+    until: Optional[str] = option(
+        "--until", metavar="TIME", help="Stop the virtual clock at this time (0s: only the decisions at the start)."
+    )
+    max_steps: Optional[int] = option("--max-steps", metavar="N", help="Stop after this many steps.")
+    yunikorn_version: str = shared(YUNIKORN_VERSION, LATEST_VERSION)
+    partition: Optional[str] = shared(WORKLOAD_PARTITION)
+    cluster: Optional[str] = option(
+        "--cluster",
+        metavar="DUMP",
+        help="A `kubectl get nodes,pods,priorityclasses -A -o yaml` dump ('-' for stdin) as the workload. Its "
+        "yunikorn-configs queues.yaml is the queue config (YuniKorn's built-in default without one), unless "
+        "CONFIG is given: `yk simulate --cluster dump.yaml` or `yk simulate new-queues.yaml --cluster "
+        "dump.yaml`. WORKLOAD may not be given with it.",
+    )
+    explain_preemption: bool = option(
+        "--explain-preemption",
+        help="List every preemption try with every running allocation it considered and the verdict that kept "
+        "it out (or made it a victim); in JSON, fills each attempt's candidates.",
+        default=False,
+    )
+    queue: Optional[list[str]] = option(
+        "--queue",
+        metavar="PATH",
+        help="Show only the steps, arrivals, pending asks and preemptions of this queue and the queues below it "
+        "(repeatable). Filters change what is shown, never what is simulated: the dry run always runs the "
+        "whole partition.",
+        fast=False,
+    )
+    app_ids: Optional[list[str]] = option(
+        "--app", metavar="ID", help="Show only the rows of this application (repeatable).", fast=False
+    )
+    pending_only: bool = option(
+        "--pending-only", help="Show only the asks still pending at the end, with their reasons.", default=False
+    )
+    summary_only: bool = option(
+        "--summary",
+        help="Show only the summary: the run's counts and end time, and what was allocated, is pending, was "
+        "preempted, completed and arrived in each queue.",
+        default=False,
+    )
+    starts: bool = option(
+        "--starts",
+        help="Instead of the steps, a compact `squeue --start`-style table: per pod its predicted start on the "
+        "virtual clock, node and queue, or why it never starts (text or markdown).",
+        default=False,
+    )
+    timeline: Optional[str] = option(
+        "--timeline",
+        metavar="[queue|node]",
+        help="Text: draw the run as bars per queue (or node) over the virtual clock, preemptions marked, "
+        "instead of the step table. Markdown: the sections of its Mermaid gantt (queue by default).",
+        fast=False,
+    )
+    max_size: Optional[str] = shared(MAX_SIZE)
+    quiet: bool = shared(QUIET, False)
+    project_config: Optional[str] = shared(PROJECT_CONFIG)
+    no_config: bool = shared(NO_CONFIG, False)
+
+
+HELP = """Dry-run YuniKorn's scheduler: every allocation in order, and why every pending ask still waits.
+
+Every allocation comes in the order the core makes it, with the queue priority changes after each step.
+Deterministic: no cluster, no wall clock.
+
+Inputs: CONFIG and WORKLOAD; or --cluster DUMP (with an optional CONFIG to try a new queue config on the
+cluster); or nothing, for the tenant example of YuniKorn's 'App & Queue Priorities' document.
+
+--queue, --app, --pending-only and --summary choose what is shown (they combine); the dry run always runs
+the whole partition.
+
+Example: yk simulate queues.yaml workload.yaml --until 10m"""
+
+
+def print_simulation(args: SimulateArgs) -> None:
+    """Check the options, run and print (Exit on problems): `yk simulate` from typer or from the fast path."""
     from yk_cli.load.source import collector_paused
 
+    fmt, timeline, starts = args.fmt, args.timeline, args.starts
     check_format(fmt, FORMATS)
     if timeline is not None and timeline not in TIMELINE_BY:
         raise fail_usage(f"--timeline {timeline!r}: choose queue or node")
@@ -122,78 +189,29 @@ def print_simulation(
         raise fail_usage("--starts is a text or markdown table; the JSON trace has the same facts (events, pending)")
     if starts and timeline is not None:
         raise fail_usage("give --starts or --timeline, not both")
-    workload = one_workload(workload, workload_option, cluster, CLUSTER_AND_WORKLOAD)
-    options = options_from(until, max_steps, yunikorn_version, explain_preemption)
-    chosen = filter_from(queue, app_ids, pending_only, summary_only)
-    with project_options(project_config, no_config), config_size(max_size), collector_paused():
+    workload = one_workload(args.workload, args.workload_option, args.cluster, CLUSTER_AND_WORKLOAD)
+    options = options_from(args.until, args.max_steps, args.yunikorn_version, args.explain_preemption)
+    chosen = filter_from(args.queue, args.app_ids, args.pending_only, args.summary_only)
+    with project_options(args.project_config, args.no_config), config_size(args.max_size), collector_paused():
         report = simulation_report(
-            config, workload, fmt, options, partition, cluster, quiet, chosen, View(starts, timeline)
+            args.config,
+            workload,
+            fmt,
+            options,
+            args.partition,
+            args.cluster,
+            args.quiet,
+            chosen,
+            View(starts, timeline),
         )
     write_stdout(report)  # with the collector back on: json's indenting encoder leaves a reference cycle per call
-
-
-_VALUE_OPTIONS = {
-    "--format": "fmt",
-    "-f": "fmt",
-    "--until": "until",
-    "--max-steps": "max_steps",
-    "--yunikorn-version": "yunikorn_version",
-    "--partition": "partition",
-    "--cluster": "cluster",
-    "--max-size": "max_size",
-    "--workload": "workload",
-    "-w": "workload",
-    **CONFIG_OPTIONS,
-}
-_FLAGS = {
-    "--explain-preemption": "explain_preemption",
-    "--pending-only": "pending_only",
-    "--summary": "summary_only",
-    "--starts": "starts",
-    **QUIET_FLAGS,
-    **CONFIG_FLAGS,
-}
 
 
 def fast_path(args: Sequence[str]) -> int | None:
     """Run a plain `yk simulate ARGS` without typer; None for what typer parses (help, --queue, --app, --timeline,
     a --max-steps that is not a number, a third file)."""
-    parsed = plain_arguments(args, _VALUE_OPTIONS, _FLAGS)
-    if parsed is None or len(parsed[0]) > 2:
-        return None
-    files, options = parsed
-    steps = options.get("max_steps")
-    if isinstance(steps, str) and not (steps.isascii() and steps.isdigit()):
-        return None  # typer's own message for a bad number, its usage error for a negative one
-    paths: list[str | None] = [*files, None, None]
-
-    def text(name: str) -> str | None:
-        value = options.get(name)
-        return value if isinstance(value, str) else None
-
-    return run_fast(
-        print_simulation,
-        paths[0],
-        paths[1],
-        text("fmt") or "text",
-        text("until"),
-        int(steps) if isinstance(steps, str) else None,
-        text("yunikorn_version") or "1.8",
-        text("partition"),
-        text("cluster"),
-        options.get("explain_preemption") is True,
-        None,
-        None,
-        options.get("pending_only") is True,
-        options.get("summary_only") is True,
-        options.get("starts") is True,
-        None,
-        text("max_size"),
-        options.get("quiet") is True,
-        text("project_config"),
-        options.get("no_config") is True,
-        text("workload"),
-    )
+    parsed = parse_plain(SimulateArgs, args)
+    return None if parsed is None else run_fast(print_simulation, parsed)
 
 
 def simulation_report(
