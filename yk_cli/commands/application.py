@@ -10,7 +10,7 @@ import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 from yk_cli.cli import Exit, prose
-from yk_cli.commands.declare import declared, default_of
+from yk_cli.commands.declare import declared, required
 
 
 class _NamedArgument(TyperArgument):
@@ -82,7 +82,10 @@ def register(
             info = typer.Argument(metavar=param.metavar, help=param.help, show_default=param.show_default)
         parameters.append(
             inspect.Parameter(
-                f.name, inspect.Parameter.KEYWORD_ONLY, default=default_of(f), annotation=Annotated[kind, info]
+                f.name,
+                inspect.Parameter.KEYWORD_ONLY,
+                default=inspect.Parameter.empty if required(f) else f.default,
+                annotation=Annotated[kind, info],
             )
         )
 
@@ -136,7 +139,6 @@ def root(
 
 
 # Each command lives in its own module and registers itself on `app` when imported.
-from yk_cli.commands import check_cli as _check  # noqa: E402, F401
 from yk_cli.commands import diff as _diff  # noqa: E402, F401
 from yk_cli.commands import explain as _explain  # noqa: E402, F401
 from yk_cli.commands import generate as _generate  # noqa: E402, F401
@@ -187,3 +189,6 @@ register(
     "simulate",
     SimulateCommand,
 )
+from yk_cli.commands import check as _check_command  # noqa: E402
+
+register(app, _check_command.CheckArgs, _check_command.run_check, _check_command.HELP, "check")

@@ -9,19 +9,24 @@ import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Optional, TextIO
 
-from yk_cli.cli import (
-    QUIET_FLAGS,
-    Exit,
-    config_size,
-    fail_usage,
-    plain_arguments,
-    run_fast,
-    write_stdout,
+from yk_cli.cli import Exit, config_size, fail_usage, run_fast, write_stdout
+from yk_cli.commands.declare import (
+    CI_FORMAT,
+    MAX_SIZE,
+    NO_CONFIG,
+    PROJECT_CONFIG,
+    QUIET,
+    WORKLOAD,
+    argument,
+    option,
+    parse_plain,
+    shared,
 )
-from yk_cli.commands.project import CONFIG_FLAGS, CONFIG_OPTIONS, project_options
+from yk_cli.commands.project import project_options
 from yk_cli.core.diagnostics import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, Level, Problem, Span
+from yk_cli.core.versions import LATEST_VERSION
 
 if TYPE_CHECKING:
     from yk_cli.core.assertions.dynamic import RunFacts
@@ -34,23 +39,60 @@ if TYPE_CHECKING:
 FORMATS = ("text", "json", "github", "sarif")
 
 
-def run_check_command(
-    policy: str,
-    config: str,
-    workload: str | None,
-    cluster: str | None,
-    fmt: str | None,
-    verbose: bool,
-    partition: str | None,
-    version: str,
-    max_size: str | None,
-    quiet: bool,
-    project_config: str | None,
-    no_config: bool,
-    workload_option: str | None = None,
-) -> int:
+@dataclass(frozen=True, slots=True)
+class CheckArgs:
+    """`yk check`'s arguments and options."""
+
+    policy: str = argument("POLICY", "The policy file: named assertions (`yk schema policy`).", required=True)
+    config: str = argument("CONFIG", "Queue config (queues.yaml, ConfigMap or List; '-' for stdin).", required=True)
+    workload: Optional[str] = argument(
+        "WORKLOAD", "Workload file to dry-run for the dynamic assertions (or -w/--workload)."
+    )
+    workload_option: Optional[str] = shared(WORKLOAD)
+    cluster: Optional[str] = option(
+        "--cluster",
+        metavar="DUMP",
+        help="A `kubectl get nodes,pods,priorityclasses -A -o yaml` dump as the workload; its PriorityClasses also "
+        "give the pod priority range when the policy declares none.",
+    )
+    fmt: Optional[str] = shared(CI_FORMAT)
+    verbose: bool = option("--verbose", "-v", help="Print the proof of every passing check too (text).", default=False)
+    partition: Optional[str] = option(
+        "--partition", metavar="NAME", help="The partition (default: the policy's, else the workload's, else default)."
+    )
+    yunikorn_version: str = option(
+        "--yunikorn-version", metavar="VERSION", help="YuniKorn to model in the dry run.", default=LATEST_VERSION
+    )
+    max_size: Optional[str] = shared(MAX_SIZE)
+    quiet: bool = shared(QUIET, False)
+    project_config: Optional[str] = shared(PROJECT_CONFIG)
+    no_config: bool = shared(NO_CONFIG, False)
+
+
+HELP = """Check a policy of named assertions against a queue config: static ones proved on the config for every pod
+priority in the policy's range, dynamic ones on the dry run of a workload.
+
+Assertions: cannot-preempt, outranks, fenced, guaranteed-at-least, max-at-most, can-submit and cannot-submit
+(static); starts-within and never-pending (dynamic; cannot-preempt and outranks are checked on the dry run too
+when a workload is given). A failed assertion says why (the config lines, the counter-example pod or the
+dry-run step). Exit 0 when all hold, 1 when one fails (or the inputs have errors), 2 for usage and a broken
+policy file.
+
+Example: yk check policy.yaml queues.yaml workload.yaml --format github"""
+
+
+def run_check(args: CheckArgs) -> None:
+    """`yk check`: run it and end with its exit status."""
+    raise Exit(run_check_command(args))
+
+
+def run_check_command(args: CheckArgs) -> int:
     """Parse the options that need no input, then load, check and print; the exit status. When the policy or an
     input cannot be used, the json, github and sarif reports still come out, with those problems in them."""
+    policy, config, workload, cluster, fmt = args.policy, args.config, args.workload, args.cluster, args.fmt
+    verbose, partition, version, quiet = args.verbose, args.partition, args.yunikorn_version, args.quiet
+    max_size, project_config, no_config = args.max_size, args.project_config, args.no_config
+    workload_option = args.workload_option
     from yk_cli.cli import UsageError, ci_format
 
     try:
@@ -371,54 +413,8 @@ def _render(fmt: str, outcomes: list[Outcome], context: CheckContext, verbose: b
     return check_text.render(outcomes, context, verbose)
 
 
-_VALUE_OPTIONS = {
-    "--cluster": "cluster",
-    "--workload": "workload",
-    "-w": "workload",
-    "--format": "fmt",
-    "-f": "fmt",
-    "--partition": "partition",
-    "--yunikorn-version": "version",
-    "--max-size": "max_size",
-    **CONFIG_OPTIONS,
-}
-
-
 def fast_path(args: Sequence[str]) -> int | None:
     """Run `yk check POLICY CONFIG [WORKLOAD] [options]` without typer's parameter machinery: the exit status, or
     None when the arguments need typer (help, odd options, a wrong number of arguments)."""
-    parsed = plain_arguments(
-        args, _VALUE_OPTIONS, {**QUIET_FLAGS, **CONFIG_FLAGS, "--verbose": "verbose", "-v": "verbose"}
-    )
-    if parsed is None or len(parsed[0]) not in (2, 3):
-        return None
-    positional, options = parsed
-    policy, config = positional[0], positional[1]
-    workload = positional[2] if len(positional) == 3 else None
-
-    def text(name: str) -> str | None:
-        value = options.get(name)
-        return value if isinstance(value, str) else None
-
-    return run_fast(
-        _exit_with,
-        policy,
-        config,
-        workload,
-        text("cluster"),
-        text("fmt"),
-        options.get("verbose") is True,
-        text("partition"),
-        text("version") or "1.8",
-        text("max_size"),
-        options.get("quiet") is True,
-        text("project_config"),
-        options.get("no_config") is True,
-        text("workload"),
-    )
-
-
-def _exit_with(*args: str | bool | None) -> None:
-    code = run_check_command(*args)  # type: ignore[arg-type]
-    if code:
-        raise Exit(code)
+    parsed = parse_plain(CheckArgs, args)
+    return None if parsed is None else run_fast(run_check, parsed)

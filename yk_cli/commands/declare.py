@@ -16,7 +16,7 @@ from __future__ import annotations
 import typing
 from collections.abc import Sequence
 from dataclasses import MISSING, Field, dataclass, field, fields
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from yk_cli.cli import plain_arguments
 
@@ -38,8 +38,10 @@ class Param:
     show_default: bool = True
 
 
-def argument(metavar: str, help: str, default: Any = None) -> Any:
-    """A positional argument (a list-typed field takes every remaining one)."""
+def argument(metavar: str, help: str, default: Any = None, *, required: bool = False) -> Any:
+    """A positional argument (a list-typed field takes every remaining one); a required one has no default."""
+    if required:
+        return field(metadata={META: Param((), metavar, help)})
     return field(default=default, metadata={META: Param((), metavar, help)})
 
 
@@ -105,14 +107,14 @@ def parse_plain(cls: type[T], args: Sequence[str]) -> T | None:
             out[name], given = list(given), []
         elif given:
             out[name], given = given[0], given[1:]
-    if given:
-        return None
+    if given or any(f.default is MISSING and f.name not in out for f in fields(cast(Any, cls))):
+        return None  # more arguments than declared, or a required one missing: typer's usage error
     return cls(**out)
 
 
-def default_of(f: Field[Any]) -> Any:
-    """A field's default (every declared field has one)."""
-    return None if f.default is MISSING else f.default
+def required(f: Field[Any]) -> bool:
+    """Whether a declared field must be given (a required argument: it has no default)."""
+    return f.default is MISSING
 
 
 # --- options several commands share, declared once (options.py gives them to typer-declared commands) ----------
