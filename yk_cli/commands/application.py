@@ -145,7 +145,6 @@ from yk_cli.commands import generate as _generate  # noqa: E402, F401
 from yk_cli.commands import rules as _rules  # noqa: E402, F401
 from yk_cli.commands import schema as _schema  # noqa: E402, F401
 from yk_cli.commands import tree as _tree_command  # noqa: E402
-from yk_cli.commands import validate_cli as _validate  # noqa: E402, F401
 from yk_cli.commands import volcano as _volcano  # noqa: E402, F401
 
 register(app, _tree_command.TreeArgs, _tree_command.print_tree, _tree_command.HELP, "tree")
@@ -192,3 +191,6 @@ register(
 from yk_cli.commands import check as _check_command  # noqa: E402
 
 register(app, _check_command.CheckArgs, _check_command.run_check, _check_command.HELP, "check")
+from yk_cli.commands import validate as _validate_command  # noqa: E402
+
+register(app, _validate_command.ValidateArgs, _validate_command.validate_command, _validate_command.HELP, "validate")

@@ -38,11 +38,14 @@ class Param:
     show_default: bool = True
 
 
-def argument(metavar: str, help: str, default: Any = None, *, required: bool = False) -> Any:
+def argument(
+    metavar: str, help: str, default: Any = None, *, required: bool = False, show_default: bool = True
+) -> Any:
     """A positional argument (a list-typed field takes every remaining one); a required one has no default."""
+    param = Param((), metavar, help, show_default=show_default)
     if required:
-        return field(metadata={META: Param((), metavar, help)})
-    return field(default=default, metadata={META: Param((), metavar, help)})
+        return field(metadata={META: param})
+    return field(default=default, metadata={META: param})
 
 
 def option(

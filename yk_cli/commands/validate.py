@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import replace
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Optional
 
 from yk_cli.cli import (
     Exit,
@@ -14,11 +14,22 @@ from yk_cli.cli import (
     ci_format,
     color_wanted,
     config_size,
-    plain_arguments,
+    fail_usage,
+    run_fast,
     usage_message,
     write_stdout,
 )
-from yk_cli.commands.project import CONFIG_FLAGS, CONFIG_OPTIONS, project_options
+from yk_cli.commands.declare import (
+    CI_FORMAT,
+    MAX_SIZE,
+    NO_CONFIG,
+    PROJECT_CONFIG,
+    argument,
+    option,
+    parse_plain,
+    shared,
+)
+from yk_cli.commands.project import project_options
 from yk_cli.core.diagnostics import EXIT_USAGE, Level, Problem, exit_code
 from yk_cli.core.lint.loader_rules import NO_QUEUE_CONFIG, NOT_A_QUEUE_CONFIG, UNKNOWN_FIELD
 from yk_cli.report.problems import FORMATS
@@ -225,46 +236,66 @@ def _in_partition(problem: Problem, result: LoadResult, name: str) -> bool:
     return True
 
 
-_VALUE_OPTIONS = {
-    "--format": "fmt",
-    "-f": "fmt",
-    "--workload": "workload",
-    "-w": "workload",
-    "--cluster": "cluster",
-    "--partition": "partition",
-    "--policy-group": "policy_group",
-    "--max-size": "max_size",
-    **CONFIG_OPTIONS,
-}
+@dataclass(frozen=True, slots=True)
+class ValidateArgs:
+    """`yk validate`'s arguments and options."""
+
+    files: Optional[list[str]] = argument(
+        "FILE",
+        "Queue config files (queues.yaml, ConfigMaps, Lists, Helm values) or directories, searched for *.yaml and "
+        "*.yml files; '-' for stdin.",
+        show_default=False,
+    )
+    fmt: Optional[str] = shared(CI_FORMAT)
+    workload: Optional[str] = option(
+        "--workload",
+        "-w",
+        metavar="W",
+        help="Also lint a workload file, every problem in full (against the queue config, when one is given).",
+    )
+    cluster: Optional[str] = option(
+        "--cluster",
+        metavar="DUMP",
+        help="Also lint a `kubectl get nodes,pods,priorityclasses -A -o yaml` dump, every problem in full.",
+    )
+    strict: Optional[bool] = option(
+        "--strict/--no-strict",
+        help="Warnings fail the run too (exit 1); --no-strict overrides `strict: true` in .yk.yaml.",
+    )
+    partition: Optional[str] = option("--partition", metavar="NAME", help="Only report problems in this partition.")
+    policy_group: Optional[str] = option(
+        "--policy-group",
+        metavar="GROUP",
+        help="ConfigMap key is <group>.yaml (YuniKorn's service.policyGroup; default queues).",
+    )
+    max_size: Optional[str] = shared(MAX_SIZE)
+    project_config: Optional[str] = shared(PROJECT_CONFIG)
+    no_config: bool = shared(NO_CONFIG, False)
+
+
+HELP = """Lint YuniKorn queue configs: every problem at once, with file:line:col and YuniKorn's own verdict.
+
+With --workload or --cluster, a workload file or a cluster dump is linted too, its warnings with their full text,
+positions and hints (the other commands print one summary line for them).
+
+Example: yk validate queues.yaml --format sarif"""
+
+
+def validate_command(args: ValidateArgs) -> None:
+    """`yk validate`: run it and end with its exit status (usage errors as `yk: error: ...`, exit 2)."""
+    try:
+        with project_options(args.project_config, args.no_config), config_size(args.max_size):
+            code = run_validate(
+                args.files or [], args.fmt, args.strict, args.partition, args.policy_group, args.workload, args.cluster
+            )
+    except UsageError as err:
+        raise fail_usage(str(err)) from None
+    raise Exit(code)
 
 
 def fast_path(args: Sequence[str]) -> int | None:
     """Run `yk validate ARGS` without typer's parameter machinery; None when the arguments need typer (help, errors)."""
-    parsed = plain_arguments(args, _VALUE_OPTIONS, {"--strict": "strict", "--no-strict": "no_strict", **CONFIG_FLAGS})
-    if parsed is None or not (parsed[0] or "workload" in parsed[1] or "cluster" in parsed[1]):
+    parsed = parse_plain(ValidateArgs, args)
+    if parsed is None or not (parsed.files or parsed.workload is not None or parsed.cluster is not None):
         return None
-    files, options = parsed
-    strict = True if options.get("strict") is True else False if options.get("no_strict") is True else None
-    try:
-        with (
-            project_options(_text(options.get("project_config")), options.get("no_config") is True),
-            config_size(_text(options.get("max_size"))),
-        ):
-            return run_validate(
-                files,
-                _text(options.get("fmt")),
-                strict,
-                _text(options.get("partition")),
-                _text(options.get("policy_group")),
-                _text(options.get("workload")),
-                _text(options.get("cluster")),
-            )
-    except UsageError as err:
-        sys.stderr.write(usage_message(str(err)) + "\n")
-        return EXIT_USAGE
-    except Exit as done:  # a bad --max-size, already reported
-        return done.exit_code
-
-
-def _text(value: str | bool | None) -> str | None:
-    return value if isinstance(value, str) else None
+    return run_fast(validate_command, parsed)
