@@ -1,5 +1,9 @@
 """Application backoff (`application.unschedasks.backoff`, `.delay`) on the virtual clock.
 
+Stage of the core's scheduling cycle: application sort and the ask walk of an application (Queue.TryAllocate
+skips an application in backoff, Application.tryAllocate counts its unschedulable asks), and the backoff deadline
+timer (events.WAKE).
+
 The core (Application.tryAllocate, Queue.TryAllocate, GetBackoffDeadline): in a leaf whose backoff is N > 0, an
 application's walk counts its unschedulable asks, those that passed the user and queue headroom checks and got
 nothing from the nodes (a reserved ask in the normal walk counts too; required-node asks, asks that fail a headroom

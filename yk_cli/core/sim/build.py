@@ -1,4 +1,9 @@
-"""Set up a dry run: resource vectors, nodes, queues, applications, running allocations and arrival events."""
+"""Set up a dry run: resource vectors, nodes, queues, applications, running allocations and arrival events.
+
+Stage of the core's scheduling cycle: none; the partition as it stands before the first cycle (queues, nodes,
+running allocations, applications placed as AddApplication places them), and RunState, the state every stage
+shares, split into its parts: the model at the top, then the clock (events.py), counters, caches and waiting asks.
+"""
 
 from __future__ import annotations
 
@@ -28,6 +33,7 @@ from yk_cli.core.sim.state import (
 )
 from yk_cli.core.sim.trace import QUEUE_MISSING, UNPLACED, PreemptionAttempt
 from yk_cli.core.sim.ugm import DEFAULT_USER, Ugm, limit_config
+from yk_cli.core.workload.checks import may_create_queues
 from yk_cli.core.workload.model import Application, Workload
 
 if TYPE_CHECKING:
@@ -187,18 +193,6 @@ def _place(partition: PartitionConfig, tree: QueueTree, apps: tuple[Application,
     return {app_id: (p.queue_path or "", p.reason) for app_id, p in placed.items()}
 
 
-def _may_create(partition: PartitionConfig) -> bool:
-    """Whether a placement rule (or one of its parent rules) may create queues."""
-    rules = list(partition.placementrules)
-    while rules:
-        rule = rules.pop()
-        if rule.create:
-            return True
-        if rule.parent is not None:
-            rules.append(rule.parent)
-    return False
-
-
 def _normalise(path: str) -> str:
     lowered = path.strip().lower()
     return lowered if lowered == "root" or lowered.startswith("root.") else f"root.{lowered}"
@@ -224,7 +218,7 @@ def build_state(
     partition: PartitionConfig, tree: QueueTree, workload: Workload, legacy: bool
 ) -> tuple[RunState, dict[str, str]]:
     """Build the run state at time 0 (before any arrival); also returns placement notes by application id."""
-    if _may_create(partition):
+    if may_create_queues(partition):
         tree = copy.deepcopy(tree)  # placement may create dynamic queues: never touch the caller's tree
     placements = _place(partition, tree, workload.applications)
     types = _types(workload, tree)

@@ -1,5 +1,9 @@
 """State changes of a dry run: an ask arrives, is allocated or reserves a node, an allocation completes.
 
+Stage of the core's scheduling cycle: commit, what the core does with an outcome (allocate, reserve, unreserve,
+release victims) and with the events between cycles (an ask arrives, a pod completes), plus the timers these arm:
+the reservation delay (events.OLD) and the Starting timeout (events.STARTED).
+
 Each change updates only what it touches: the node's place in the node index, the counters and sort entries
 of the application and of the queues on its path, and the incremental priority cache.
 """
@@ -15,7 +19,8 @@ from yk_cli.core.sim.build import RunState
 from yk_cli.core.sim.cycle import set_own_live
 from yk_cli.core.sim.events import CYCLE_INTERVAL, RESERVATION_DELAY, STARTING_TIMEOUT
 from yk_cli.core.sim.nodes import Fit, NodeState
-from yk_cli.core.sim.preemption import Preemption, res_of
+from yk_cli.core.sim.preemption import Preemption
+from yk_cli.core.sim.resmap import res_of
 from yk_cli.core.sim.state import ALLOCATED, DONE, PENDING, AllocState, AppState, AskState, QState, Size, bump, fits
 from yk_cli.core.workload.model import Ask
 
@@ -52,10 +57,11 @@ def arrive(state: RunState, ask: AskState, changes: list[PriorityChange] | None 
 
 def schedule_old(state: RunState) -> None:
     """After the cycles at this time: asks that arrived now and still wait get a timer for the reservation delay."""
-    for ask in state.waiting.young:
+    young, clock = state.waiting.young, state.clock
+    for ask in young:
         if ask.status == PENDING and ask.reserved is None:
-            state.clock.push_old(ask.created + RESERVATION_DELAY + CYCLE_INTERVAL, ask)
-    state.waiting.young.clear()
+            clock.push_old(ask.created + RESERVATION_DELAY + CYCLE_INTERVAL, ask)
+    young.clear()
 
 
 def become_old(state: RunState, ask: AskState) -> None:
@@ -99,8 +105,10 @@ def allocate(state: RunState, ask: AskState, node: NodeState) -> tuple[list[Prio
     preconditions.leave(state, ask)
     ask.node = node
     duration = ask.ask.duration
-    end = state.clock.now + duration if duration is not None else None
-    state.counters.alloc_seq += 1
+    clock, counters = state.clock, state.counters
+    now = clock.now
+    end = now + duration if duration is not None else None
+    counters.alloc_seq += 1
     spec = ask.ask
     alloc = AllocState(
         ask.name,
@@ -108,14 +116,14 @@ def allocate(state: RunState, ask: AskState, node: NodeState) -> tuple[list[Prio
         node,
         size,
         ask.priority,
-        state.clock.now,
+        now,
         end,
         spec.allow_preemption,
         ask,
         ask.created,
         spec.originator,
         bool(ask.required),
-        state.counters.alloc_seq,
+        counters.alloc_seq,
         spec.restart_on_preemption,
         spec.preempt_other,
         spec.pod,
@@ -128,7 +136,7 @@ def allocate(state: RunState, ask: AskState, node: NodeState) -> tuple[list[Prio
     leaf.aver += 1
     if leaf.vcache:
         leaf.alog.append(alloc)
-    state.counters.gen += 1
+    counters.gen += 1
     app.npending -= 1
     app.nalloc += 1
     allocated = app.allocated
@@ -146,8 +154,8 @@ def allocate(state: RunState, ask: AskState, node: NodeState) -> tuple[list[Prio
     changes: list[PriorityChange] = []
     state.cache.remove_ask(app.id, ask.priority, changes)
     if end is not None:
-        state.clock.push_complete(end, alloc)
-    state.counters.allocations += 1
+        clock.push_complete(end, alloc)
+    counters.allocations += 1
     return changes, note
 
 
@@ -516,8 +524,9 @@ def _return_node(state: RunState, node: NodeState) -> None:
     """A node whose reservation ended goes back into the node index (if schedulable)."""
     if node.reserved_by is None and node.schedulable and not node.listed:
         state.index.add(node)
-        for size in [s for s in state.caches.reserve_dead if node.fits_capacity(state.caches.fits[s])]:
-            state.caches.reserve_dead.discard(size)
+        dead, cached = state.caches.reserve_dead, state.caches.fits
+        for size in [s for s in dead if node.fits_capacity(cached[s])]:
+            dead.discard(size)
 
 
 def _drop_reservation(state: RunState, ask: AskState) -> None:

@@ -1,5 +1,9 @@
 """One scheduling cycle: find the single outcome YuniKorn's core would produce next, without changing anything.
 
+Stage of the core's scheduling cycle: partition.TrySchedule down to the outcome, without applying it: the
+reservation pass, then queue sort -> application sort -> ask sort -> headroom checks -> node iteration (placing.py)
+-> allocate or reserve, with preemption (preemption.py) for an ask that fits nowhere; commit.py applies the outcome.
+
 The walk is the core's: the reservation pass first (reserved asks on their node, then on any other node), then
 root -> sorted child queues -> sorted applications -> sorted asks -> the first node in node order that fits.
 Failing asks move on to the next ask, application and queue; the first allocation or reservation ends the cycle.
@@ -158,6 +162,7 @@ def _leaf(state: RunState, leaf: QState, hr: list[float], new_ok: bool) -> Decis
         found = backoff.walk_leaf(state, leaf, hr, new_ok, admitted, try_ask, budget)
         assert found is None or isinstance(found, Decision)
         return found
+    cached = state.caches.fits
     for entry in leaf.apps:
         app: AppState = entry[-1]
         if not app.started and not new_ok:
@@ -176,7 +181,7 @@ def _leaf(state: RunState, leaf: QState, hr: list[float], new_ok: bool) -> Decis
         elif app.pready:
             asks = app.pready  # no other ask of the application can succeed: only the ready ones matter
         else:
-            if user_hr is not None and app.sizes and not any(fits(user_hr, state.caches.fits[s]) for s in app.sizes):
+            if user_hr is not None and app.sizes and not any(fits(user_hr, cached[s]) for s in app.sizes):
                 assert limits is not None
                 limits.block(app.sizes)  # counted apart (held) from the next change on, until its headroom grows
             continue

@@ -1,5 +1,9 @@
 """Gang scheduling in the dry run: task groups, placeholders first, real pods held, swapped in, timed out.
 
+Stage of the core's scheduling cycle: placeholder replacement (partition.tryPlaceholderAllocate, between the
+reservation pass and the walk; placeholders themselves go through the ordinary walk) and the gang placeholder
+timeout (events.GANG_TIMER).
+
 YuniKorn splits gang scheduling between the Kubernetes shim and the core; yk plays both, as they are written:
 
 * shim (yunikorn-k8shim pkg/cache: application.go handleSubmitApplicationEvent, placeholder_manager.go

@@ -1,4 +1,8 @@
-"""Nodes during a dry run: free resources, sort score, and an ordered index that finds the first fitting node fast."""
+"""Nodes during a dry run: free resources, sort score, and an ordered index that finds the first fitting node fast.
+
+Stage of the core's scheduling cycle: node iteration (the partition's NodeCollection sorted by the node sort
+policy, which tryNodes walks), with the free resources of every node.
+"""
 
 from __future__ import annotations
 

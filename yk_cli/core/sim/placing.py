@@ -1,4 +1,8 @@
-"""Which nodes an ask may go to now: free resources and the node predicates, as the core's tryNodes asks the shim."""
+"""Which nodes an ask may go to now: free resources and the node predicates, as the core's tryNodes asks the shim.
+
+Stage of the core's scheduling cycle: node iteration, the check of one node (tryNode: the fit, then the shim's
+predicates).
+"""
 
 from __future__ import annotations
 

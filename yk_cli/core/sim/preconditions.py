@@ -1,5 +1,8 @@
 """When an ask may try preemption: YuniKorn's CheckPreconditions on the virtual clock.
 
+Stage of the core's scheduling cycle: the gate in front of preemption (Application.tryAllocate -> canPreempt,
+CheckPreconditions), with its timers: the preemption delay and the 15 s retry (events.PREEMPT_READY).
+
 An ask is *ready* while every precondition passes: the partition enables preemption, the ask may preempt
 (its preemptionPolicy is not Never), it is not a required-node ask, it has never preempted, it has waited its
 leaf's preemption.delay, and its last try is at least 15 s ago. A leaf with no guarantee anywhere on its path
@@ -89,15 +92,18 @@ def make_dormant(state: RunState, ask: AskState) -> None:
 
 def wake_dormant(state: RunState) -> None:
     """Something changed since the dormant asks went to sleep: each tries again at its next retry time."""
-    if state.waiting.woken:
-        for ask in state.waiting.woken:
+    waiting = state.waiting
+    woken = waiting.woken
+    if woken:
+        for ask in woken:
             _retry_due(state, ask)
-        state.waiting.woken.clear()
-    if not state.waiting.dormant or state.counters.gen == state.waiting.dormant_gen:
+        woken.clear()
+    dormant = waiting.dormant
+    if not dormant or state.counters.gen == waiting.dormant_gen:
         return
-    for ask in state.waiting.dormant:
+    for ask in dormant:
         _retry_due(state, ask)
-    state.waiting.dormant.clear()
+    dormant.clear()
 
 
 def _retry_due(state: RunState, ask: AskState) -> None:
@@ -105,20 +111,22 @@ def _retry_due(state: RunState, ask: AskState) -> None:
     restarting the wait): the next retry that can see the change is at the first of those times not before now."""
     if ask.status != PENDING or ask.triggered or ask.pready or ask.pcheck is None:
         return
-    due = ask.pcheck + -(-(state.clock.now - ask.pcheck) // RETRY_WAIT) * RETRY_WAIT
-    if due <= state.clock.now:
+    clock = state.clock
+    due = ask.pcheck + -(-(clock.now - ask.pcheck) // RETRY_WAIT) * RETRY_WAIT
+    if due <= clock.now:
         set_ready(state, ask, True)
     else:
-        state.clock.push_preempt_ready(due, ask)
+        clock.push_preempt_ready(due, ask)
 
 
 def stamp(state: RunState, ask: AskState) -> None:
     """The preconditions passed and the ask tries now: not ready again for 15 s (UpdatePreemptCheckTime)."""
-    ask.pcheck = state.clock.now
+    clock = state.clock
+    ask.pcheck = clock.now
     ask.pdep = None
     ask.pgen = state.counters.gen
     set_ready(state, ask, False)
-    state.clock.push_preempt_ready(state.clock.now + RETRY_WAIT, ask)
+    clock.push_preempt_ready(clock.now + RETRY_WAIT, ask)
 
 
 def leave(state: RunState, ask: AskState) -> None:

@@ -1,11 +1,14 @@
 """Preemption as YuniKorn's core does it: victims for one ask, the node they free, and the final victim set.
 
+Stage of the core's scheduling cycle: preemption (Application.tryAllocate -> tryPreemption -> Preemptor, and the
+reservation pass's RequiredNodePreemptor).
+
 A line-by-line model of yunikorn-core's Preemptor (`pkg/scheduler/objects/preemption.go`, `queue.go
 FindEligiblePreemptionVictims`, `predicates.go`) and RequiredNodePreemptor (`required_node_preemptor.go`,
 `preemption_utilities.go SortAllocations`), with the Kubernetes shim registered as the resource manager plugin
 (resource-only pods: the shim answers each node's predicate check with its start index). The arithmetic is
-the core's own resource-map arithmetic (`resources.go`): a map holds only the types it names, and which types a
-map names matters (SubOnlyExisting, FitInActual, StrictlyGreaterThanOnlyExisting, ...), so maps are plain dicts.
+the core's own resource-map arithmetic (`resources.go`, ported in resmap.py): a map holds only the types it names,
+and which types a map names matters, so maps are plain dicts.
 
 Where the core iterates a Go map the order is random; yk makes it explicit: victims of equal creation time
 go newest first by creation order, and equally good nodes by node ID (the order the core's own checks are
@@ -30,12 +33,19 @@ from yk_cli.core.sim.build import RunState
 from yk_cli.core.sim.events import RESERVATION_DELAY, RESERVATION_EXPIRY
 from yk_cli.core.sim.nodes import NodeState
 from yk_cli.core.sim.placing import dynamic_passes, first_node, predicate_failure
-from yk_cli.core.sim.resmap import Res
+from yk_cli.core.sim.resmap import Res, allocated_of, effective_max, node_available
+from yk_cli.core.sim.resmap import add as _add
 from yk_cli.core.sim.resmap import component_wise_min as _min
+from yk_cli.core.sim.resmap import equals_or_empty as _equals_or_empty
+from yk_cli.core.sim.resmap import fit_in as _fit_in
+from yk_cli.core.sim.resmap import fit_in_actual as _fit_in_actual
+from yk_cli.core.sim.resmap import merge_if_not_present as _merge_if_not_present
+from yk_cli.core.sim.resmap import res_of as res_of  # (re-exported: analysis/snapshot.py imports it from here)
+from yk_cli.core.sim.resmap import strictly_greater_than_or_equals as _ge
 from yk_cli.core.sim.resmap import strictly_only_existing as _strictly_only_existing
+from yk_cli.core.sim.resmap import sub_eliminate_negative as _sub_eliminate_negative
 from yk_cli.core.sim.resmap import sub_only_existing as _sub_only_existing
 from yk_cli.core.sim.state import (
-    INF,
     SCORE_NO_PREEMPT,
     SCORE_ORIGINATOR,
     AllocState,
@@ -56,65 +66,6 @@ SCORE_FIT_MAX = 1 << 32
 SCORE_UNFIT = 1 << 35
 PREDICATE_BATCH = 10
 """preemptCheckConcurrency: node checks sent to the shim per batch."""
-
-
-# --- the core's resource-map arithmetic -------------------------------------------------------------------------
-
-
-def _fit_in(larger: Res | None, smaller: Res | None) -> bool:
-    """FitIn: every type of smaller fits larger (a missing or negative larger value counts as 0)."""
-    if smaller is None:
-        return True
-    larger = larger or {}
-    return all(v <= max(0, larger.get(k, 0)) for k, v in smaller.items())
-
-
-def _fit_in_actual(larger: Res | None, smaller: Res | None) -> bool:
-    """FitInActual: types larger does not name are skipped; negative values count as they are."""
-    if smaller is None:
-        return True
-    larger = larger or {}
-    return all(k not in larger or v <= larger[k] for k, v in smaller.items())
-
-
-def _merge_if_not_present(left: Res | None, right: Res | None) -> Res | None:
-    if left is None:
-        return None if right is None else dict(right)
-    if right is None:
-        return dict(left)
-    out = dict(left)
-    for k, v in right.items():
-        out.setdefault(k, v)
-    return out
-
-
-def _ge(larger: Res | None, smaller: Res | None) -> bool:
-    """StrictlyGreaterThanOrEquals: larger >= smaller in every type either names (missing is 0)."""
-    larger, smaller = larger or {}, smaller or {}
-    return all(smaller.get(k, 0) <= v for k, v in larger.items()) and all(
-        larger.get(k, 0) >= v for k, v in smaller.items()
-    )
-
-
-def _add(left: Res | None, right: Res | None) -> Res:
-    out = dict(left or {})
-    for k, v in (right or {}).items():
-        out[k] = out.get(k, 0) + v
-    return out
-
-
-def _sub_eliminate_negative(left: Res, right: Res) -> Res:
-    out = dict(left)
-    for k, v in right.items():
-        out[k] = max(0, out.get(k, 0) - v)
-    return out
-
-
-def _equals_or_empty(left: Res | None, right: Res | None) -> bool:
-    if not any((left or {}).values()) and not any((right or {}).values()):
-        return True
-    left, right = left or {}, right or {}
-    return all(right.get(k, 0) == v for k, v in left.items()) and all(left.get(k, 0) == v for k, v in right.items())
 
 
 def _ask_queue_under(ask: Res, remaining: Res) -> bool:
@@ -1317,43 +1268,3 @@ def type_mask(size: Size) -> int:
         if v:
             mask |= 1 << i
     return mask
-
-
-def res_of(state: RunState, size: Size) -> Res:
-    """A size vector as the core's resource map (types with a non-zero amount)."""
-    found = state.caches.res_maps.get(size)
-    if found is None:
-        types = state.types
-        found = state.caches.res_maps[size] = {types[i]: v for i, v in enumerate(size) if v}
-    return found
-
-
-def allocated_of(state: RunState, queue: QState) -> Res:
-    """A queue's allocated resources as the core keeps them (zero amounts pruned)."""
-    types = state.types
-    return {types[i]: v for i, v in enumerate(queue.allocated) if v}
-
-
-def node_available(state: RunState, node: NodeState) -> Res:
-    """A node's free resources over the types it has."""
-    types = state.types
-    return {types[i]: v for i, v in enumerate(node.available) if types[i] in node.capacity_map or v}
-
-
-def effective_max(state: RunState, queue: QState) -> Res | None:
-    """GetMaxResource: the component-wise min of the maxes on the path (root's max is the cluster)."""
-    limit: Res | None = None
-    for ancestor in reversed(queue.ancestors()):
-        own = _own_max(state, ancestor)
-        if limit is None:
-            limit = dict(own) if own is not None else None
-        elif own is not None:
-            limit = _min(limit, own)
-    return limit
-
-
-def _own_max(state: RunState, queue: QState) -> Res | None:
-    if queue.max is None:
-        return None
-    types = state.types
-    return {types[i]: int(v) for i, v in enumerate(queue.max) if v != INF}

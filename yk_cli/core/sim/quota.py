@@ -1,5 +1,8 @@
 """Quota preemption (YuniKorn 1.8+, `quota_preemptor.go`): pods preempted to bring a queue back under its max.
 
+Stage of the core's scheduling cycle: none; the core's quota preemption loop beside it (Queue.TryQuotaPreemption),
+on its own timer (events.QUOTA).
+
 With `preemption.quotapreemptionenabled: true` on the partition, a managed queue with `quota.preemption.delay` > 0
 whose usage is above its max gets a start time (the core's setPreemptionTime "quota lowered" branch, or
 IncAllocatedResource when running pods are recovered): the run's start plus the delay. The core's background loop
@@ -22,11 +25,12 @@ from dataclasses import dataclass
 from yk_cli.core.config import properties as props
 from yk_cli.core.ordering.policies import SortKey
 from yk_cli.core.sim.build import RunState
-from yk_cli.core.sim.preemption import allocated_of, res_of
 from yk_cli.core.sim.resmap import (
     Res,
+    allocated_of,
     component_wise_min,
     component_wise_min_only_existing,
+    res_of,
     sgte_only_existing,
     sub_only_existing,
 )

@@ -1,4 +1,7 @@
-"""Why an ask is still pending: the first check of the scheduling walk that stops it, in words."""
+"""Why an ask is still pending: the first check of the scheduling walk that stops it, in words.
+
+Stage of the core's scheduling cycle: none; the walk's checks replayed for one ask, after the run or at a halt.
+"""
 
 from __future__ import annotations
 

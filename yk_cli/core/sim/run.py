@@ -1,5 +1,8 @@
 """The deterministic dry run: a virtual clock over a (time, seq) event heap, one scheduling outcome per cycle.
 
+Stage of the core's scheduling cycle: the scheduler loop around it (scheduler.go runs ClusterContext.schedule,
+that is partition.TrySchedule, at least every 100 ms), the timers between cycles (events.py) and the trace.
+
 At each point in time every event due then is applied (completions free resources, asks arrive, asks become
 old enough to reserve), then scheduling cycles run until one finds nothing to do; each cycle yields at most
 one allocation or reservation, exactly as YuniKorn's core (see cycle). Nothing reads the wall clock.

@@ -1,4 +1,9 @@
-"""Mutable run-time state of a dry run: queues, applications, asks and allocations as vectors and counters."""
+"""Mutable run-time state of a dry run: queues, applications, asks and allocations as vectors and counters.
+
+Stage of the core's scheduling cycle: none of its own; these are the objects every stage reads and the keys of
+the three sorts of the walk (queue sort, application sort, ask sort: objects/queue.go, application.go,
+sorted_asks.go), kept up to date by commit.py.
+"""
 
 from __future__ import annotations
 

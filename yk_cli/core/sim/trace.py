@@ -1,4 +1,7 @@
-"""The simulator's vocabulary: trace events, why an ask is still pending, and the trace of a whole run."""
+"""The simulator's vocabulary: trace events, why an ask is still pending, and the trace of a whole run.
+
+Stage of the core's scheduling cycle: none; what the run records.
+"""
 
 from __future__ import annotations
 

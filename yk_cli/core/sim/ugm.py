@@ -1,5 +1,8 @@
 """User and group limits (`limits:`) as yunikorn-core's user-group manager applies them (pkg/scheduler/ugm).
 
+Stage of the core's scheduling cycle: the headroom checks of the walk (the user's and group's headroom in
+Application.tryAllocate, maxapplications in Queue.TryAllocate).
+
 Which limit applies (Manager.UpdateConfig, internalProcessConfig, QueueTracker.setLimit / newQueueTracker):
 * limits are keyed by the queue path as written in the config (`root` + the child names, case kept), so a queue
   whose written name has upper-case letters never matches an application's (lower-case) queue path;

@@ -1,4 +1,7 @@
-"""What the config and workload use that the dry run does not model yet, named by queue or pod."""
+"""What the config and workload use that the dry run does not model yet, named by queue or pod.
+
+Stage of the core's scheduling cycle: none; read before the run.
+"""
 
 from __future__ import annotations
 

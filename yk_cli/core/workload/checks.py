@@ -297,7 +297,8 @@ def check_workload(tree: QueueTree, workload: Workload, dynamic_queues: bool = F
 
 
 def may_create_queues(partition: PartitionConfig) -> bool:
-    """Whether a placement rule (or one of its parent rules) of the partition may create queues."""
+    """Whether a placement rule (or one of its parent rules) of the partition may create queues: then the workload
+    may name queues the config lacks, and a dry run places on a copy of the queue tree (sim/build.py)."""
     rules = list(partition.placementrules)
     while rules:
         rule = rules.pop()
