@@ -1,189 +1,16 @@
-"""The `yk` command line: parse options, call one function, print, exit.
+"""The `yk` command line's entry point: a plain invocation of a command in FAST_PATHS runs without typer (start-up
+time); everything else goes to the typer application (yk_cli.commands.registry), imported on first use.
 
-This module imports neither typer nor any command: the plain invocations in FAST_PATHS run without them (start-up
-time). The typer application lives in yk_cli.commands.application; `app` here is that one, imported on first use.
+Nothing in yk imports this module: the commands share yk_cli.commands.console.
 """
 
 from __future__ import annotations
 
-import contextlib
-import inspect
-import os
-import re
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, NoReturn
+from collections.abc import Callable, Sequence
+from typing import Any
 
-from yk_cli.core.diagnostics import EXIT_USAGE
-
-_RICH_TAG = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
-"""What Rich would read as a markup tag (`[bold]`, `[/]`): the pattern of rich.markup.escape, without importing Rich."""
-
-
-def prose(text: str | None) -> str | None:
-    """Help text that wraps at any width: each paragraph of a docstring on one line (the line breaks of the source
-    dropped, blank lines kept as paragraph breaks) and anything Rich would take for markup escaped."""
-    if text is None:
-        return None
-    paragraphs = inspect.cleandoc(text).split("\n\n")
-    joined = (" ".join(line.strip() for line in paragraph.splitlines()) for paragraph in paragraphs)
-    return "\n\n".join(_RICH_TAG.sub(lambda m: m.group(1) * 2 + "\\" + m.group(2), p) for p in joined)
-
-
-class Exit(Exception):
-    """End the command with this exit status (what it had to say is already printed): typer.Exit without typer."""
-
-    def __init__(self, exit_code: int = 0) -> None:
-        super().__init__(exit_code)
-        self.exit_code = exit_code
-
-
-def echo_error(message: str) -> None:
-    """One line on standard error."""
-    sys.stderr.write(message + "\n")
-
-
-class UsageError(Exception):
-    """A bad command line or an unreadable input: reported as `yk: error: ...` with exit status 2."""
-
-
-def usage_message(message: str) -> str:
-    """The one line printed on standard error for a usage error."""
-    return f"yk: error: {message}"
-
-
-def fail_usage(message: str) -> Exit:
-    """Print a usage-level error and return the exit to raise."""
-    echo_error(usage_message(message))
-    return Exit(EXIT_USAGE)
-
-
-def check_format(fmt: str, allowed: tuple[str, ...]) -> str:
-    """The format name, or a usage error."""
-    if fmt not in allowed:
-        raise fail_usage(f"unknown format {fmt!r}; choose one of {', '.join(allowed)}")
-    return fmt
-
-
-def did_you_mean(word: str, choices: Iterable[str]) -> str:
-    """` (did you mean 'x'?)` for the choice closest to a misspelt word (case and `_` for `-` forgiven), or ''."""
-    import difflib
-
-    known = list(choices)
-    close = difflib.get_close_matches(word, known, n=1, cutoff=0.6)
-    if not close:
-        close = difflib.get_close_matches(word.lower().replace("_", "-"), known, n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
-MAX_SIZE_HELP = "Largest queue config read (default 2MiB; Kubernetes stores at most 1 MiB in a ConfigMap), e.g. 16MiB."
-
-
-@contextlib.contextmanager
-def config_size(text: str | None) -> Iterator[None]:
-    """Queue configs read inside the block are limited to `--max-size`, else the project config's `max-size` (a
-    usage error when it is not a size)."""
-    from yk_cli.commands.project import active_project
-    from yk_cli.load.source import config_limit_set, parse_size
-
-    if text is None:
-        text = active_project().max_size
-    limit = parse_size(text) if text is not None else None
-    if text is not None and not limit:
-        raise fail_usage(f"--max-size {text!r} is not a size; give bytes or a unit such as 16MiB or 20MB")
-    with config_limit_set(limit):
-        yield
-
-
-def ci_format(fmt: str | None, allowed: Sequence[str]) -> str:
-    """The format asked for, else github under GitHub Actions, else text; UsageError for a name not allowed."""
-    chosen = fmt if fmt is not None else ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
-    if chosen not in allowed:
-        raise UsageError(f"unknown format {chosen!r}; choose one of {', '.join(allowed)}")
-    return chosen
-
-
-def color_wanted() -> bool:
-    """Colour only when standard output is a terminal, and never under NO_COLOR or TERM=dumb (no-color.org), as
-    `yk validate` and `yk diff` decide."""
-    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
-        return False
-    try:
-        return sys.stdout.isatty()
-    except (AttributeError, ValueError):
-        return False
-
-
-def write_stdout(chunks: Iterable[str]) -> None:
-    """Print text pieces in large writes; a closed pipe (`yk ... | head`) is not an error."""
-    out = sys.stdout
-    batch: list[str] = []
-    size = 0
-    try:
-        for chunk in chunks:
-            batch.append(chunk)
-            size += len(chunk)
-            if size >= 1 << 16:
-                out.write("".join(batch))
-                batch.clear()
-                size = 0
-        out.write("".join(batch))
-        out.flush()
-    except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, out.fileno())
-
-
-def exit_process(code: int) -> NoReturn:
-    """End the process now: flush the output and leave the heap to the OS instead of tearing the interpreter down
-    object by object. Only the console entry point calls it, after a fast path."""
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(BrokenPipeError, ValueError):  # a closed pipe or stream: nothing left to print
-            stream.flush()
-    os._exit(code)
-
-
-def plain_arguments(
-    args: Sequence[str], values: dict[str, str], flags: dict[str, str] | None = None
-) -> tuple[list[str], dict[str, str | bool]] | None:
-    """Positional arguments and options of a plain command line (`--opt value`, `--opt=value`, `-o value`, flags,
-    `--`); None for anything else (help, bundled short options, a missing value), which typer then parses."""
-    flags = flags or {}
-    options: dict[str, str | bool] = {}
-    positional: list[str] = []
-    rest = iter(args)
-    for arg in rest:
-        if arg == "--":
-            positional.extend(rest)
-            break
-        if arg in flags:
-            options[flags[arg]] = True
-        elif arg in values:
-            value = next(rest, None)
-            if value is None:
-                return None
-            options[values[arg]] = value
-        elif arg.startswith("--") and "=" in arg and arg.split("=", 1)[0] in values:
-            name, value = arg.split("=", 1)
-            options[values[name]] = value
-        elif arg.startswith("-") and arg != "-":
-            return None
-        else:
-            positional.append(arg)
-    return positional, options
-
-
-def run_fast(command: Callable[..., None], *args: object) -> int:
-    """Call a command's printing function from a fast path: 0, or the status of the Exit it raised."""
-    try:
-        command(*args)
-    except Exit as done:
-        return done.exit_code
-    return 0
-
-
-QUIET_FLAGS = {"--quiet": "quiet", "-q": "quiet"}
-"""-q/--quiet (no summary line for warnings) as the fast paths parse it."""
+from yk_cli.commands.console import exit_process
 
 FAST_PATHS: dict[str, str] = {
     "check": "yk_cli.commands.check",
@@ -206,17 +33,15 @@ def main() -> None:
         code = fast_path(args[1:])
         if code is not None:
             exit_process(code)
-    from yk_cli.commands.application import app
+    from yk_cli.commands.registry import app
 
     app(prog_name="yk")
 
 
 def __getattr__(name: str) -> Any:
     """The typer application and its classes (`from yk_cli.cli import app`), imported when first asked for."""
-    if name in ("app", "YkCommand", "YkGroup", "ROOT_HELP"):
-        from yk_cli.commands import application
+    if name == "app":
+        from yk_cli.commands.registry import app
 
-        return getattr(application, name)
+        return app
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-

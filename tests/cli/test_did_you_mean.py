@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import SAMPLES
-from yk_cli.cli import did_you_mean
+from yk_cli.commands.console import did_you_mean
 
 
 @pytest.mark.parametrize(

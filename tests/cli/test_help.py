@@ -100,7 +100,7 @@ def test_nothing_in_the_text_is_taken_for_markup(run_yk) -> None:
     assert "List the rules `yk validate` and `yk volcano validate` report" in run_yk("rules", "--help").stdout
     assert "`partition`" in run_yk("priorities", "--help").stdout
     assert "ASK_A" in run_yk("explain", "--help").stdout
-    from yk_cli.cli import prose
+    from yk_cli.commands.console import prose
 
     assert prose("a [bold]b[/bold] *c* _d_\n`e`") == "a \\[bold]b\\[/bold] *c* _d_ `e`"
 

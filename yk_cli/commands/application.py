@@ -1,4 +1,5 @@
-"""The typer application of `yk`: its group, its command class and every command registered on it."""
+"""The typer application of `yk`: its group, its command class, and register() for declared commands (the
+commands themselves are put on it by yk_cli.commands.registry)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup
 
-from yk_cli.cli import Exit, prose
+from yk_cli.commands.console import Exit, prose
 from yk_cli.commands.declare import declared, required
 
 
@@ -136,61 +137,3 @@ def root(
     ] = False,
 ) -> None:
     """Lint, explain and dry-run Apache YuniKorn queue configurations."""
-
-
-# Each command lives in its own module and registers itself on `app` when imported.
-from yk_cli.commands import diff as _diff  # noqa: E402, F401
-from yk_cli.commands import explain as _explain  # noqa: E402, F401
-from yk_cli.commands import generate as _generate  # noqa: E402, F401
-from yk_cli.commands import rules as _rules  # noqa: E402, F401
-from yk_cli.commands import schema as _schema  # noqa: E402, F401
-from yk_cli.commands import tree as _tree_command  # noqa: E402
-from yk_cli.commands import volcano as _volcano  # noqa: E402, F401
-
-register(app, _tree_command.TreeArgs, _tree_command.print_tree, _tree_command.HELP, "tree")
-from yk_cli.commands import priorities as _priorities_command  # noqa: E402
-
-register(
-    app,
-    _priorities_command.PrioritiesArgs,
-    _priorities_command.print_priorities,
-    _priorities_command.HELP,
-    "priorities",
-)
-from yk_cli.commands import simulate as _simulate_command  # noqa: E402
-
-
-class SimulateCommand(YkCommand):
-    """`yk simulate`: `--timeline` may come alone (sections per queue) or with its value, queue or node."""
-
-    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
-        out: list[str] = []
-        rest = iter(args)
-        for arg in rest:
-            out.append(arg)
-            if arg == "--":
-                out.extend(rest)
-                break
-            if arg == "--timeline":
-                following = next(rest, None)
-                if following not in _simulate_command.TIMELINE_BY:  # alone, or before another option or a file
-                    out.append("queue")
-                if following is not None:
-                    out.append(following)
-        return super().parse_args(ctx, out)
-
-
-register(
-    app,
-    _simulate_command.SimulateArgs,
-    _simulate_command.print_simulation,
-    _simulate_command.HELP,
-    "simulate",
-    SimulateCommand,
-)
-from yk_cli.commands import check as _check_command  # noqa: E402
-
-register(app, _check_command.CheckArgs, _check_command.run_check, _check_command.HELP, "check")
-from yk_cli.commands import validate as _validate_command  # noqa: E402
-
-register(app, _validate_command.ValidateArgs, _validate_command.validate_command, _validate_command.HELP, "validate")

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional, TextIO
 
-from yk_cli.cli import Exit, config_size, fail_usage, run_fast, write_stdout
+from yk_cli.commands.console import Exit, fail_usage, run_fast, write_stdout
 from yk_cli.commands.declare import (
     CI_FORMAT,
     MAX_SIZE,
@@ -24,7 +24,7 @@ from yk_cli.commands.declare import (
     parse_plain,
     shared,
 )
-from yk_cli.commands.project import project_options
+from yk_cli.commands.project import config_size, project_options
 from yk_cli.core.diagnostics import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, Level, Problem, Span
 from yk_cli.core.versions import LATEST_VERSION
 
@@ -93,7 +93,7 @@ def run_check_command(args: CheckArgs) -> int:
     verbose, partition, version, quiet = args.verbose, args.partition, args.yunikorn_version, args.quiet
     max_size, project_config, no_config = args.max_size, args.project_config, args.no_config
     workload_option = args.workload_option
-    from yk_cli.cli import UsageError, ci_format
+    from yk_cli.commands.console import UsageError, ci_format
 
     try:
         chosen = ci_format(fmt, FORMATS)
@@ -310,8 +310,8 @@ def _input_problems(inputs: _Inputs, messages: list[str]) -> list[Problem]:
     `yk validate` finds them, what the project config disables left out) and an input-error for each usage error
     the loaders printed."""
     from yk_cli.commands.project import active_project
-    from yk_cli.commands.validate import lint_cluster, lint_workload
     from yk_cli.load.config import LoadResult, load_config
+    from yk_cli.load.inputs import lint_cluster, lint_workload
     from yk_cli.load.project import is_ignored
     from yk_cli.load.source import InputError
     from yk_cli.report.problems import input_problem

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import MISSING, Field, dataclass, field, fields
 from typing import Any, TypeVar, cast
 
-from yk_cli.cli import plain_arguments
+from yk_cli.commands.console import plain_arguments
 
 T = TypeVar("T")
 

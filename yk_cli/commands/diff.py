@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Optional
 
-import typer
-
-from yk_cli.cli import Exit, color_wanted, config_size, fail_usage, write_stdout
-from yk_cli.commands.application import YkCommand, app
-from yk_cli.commands.options import MaxSizeOption, NoConfigOption, ProjectConfigOption, WorkloadOption
-from yk_cli.commands.project import project_options
+from yk_cli.commands.console import Exit, color_wanted, fail_usage, write_stdout
+from yk_cli.commands.declare import MAX_SIZE, NO_CONFIG, PROJECT_CONFIG, WORKLOAD, argument, option, shared
+from yk_cli.commands.project import config_size, project_options
+from yk_cli.core.versions import LATEST_VERSION
 
 if TYPE_CHECKING:
     from yk_cli.core.analysis.timeline import Timeline
@@ -151,83 +149,80 @@ def run_both(
     return before, after
 
 
-@app.command(cls=YkCommand, name="diff")
-def diff_command(
-    old: Annotated[
-        str,
-        typer.Argument(
-            metavar="OLD",
-            help="The queue config before: a file, a ConfigMap, '-' for stdin, or git:REV:PATH (read through "
-            "`git show REV:PATH`, e.g. git:main:queues.yaml).",
-        ),
-    ],
-    new: Annotated[str, typer.Argument(metavar="NEW", help="The queue config after (same forms as OLD).")],
-    workload: Annotated[
-        Optional[str],
-        typer.Argument(
-            metavar="WORKLOAD", help="A workload file: compares priorities and the two dry runs (or -w/--workload)."
-        ),
-    ] = None,
-    workload_option: WorkloadOption = None,
-    cluster: Annotated[
-        Optional[str],
-        typer.Option("--cluster", metavar="DUMP", help="A kubectl dump as the workload (instead of WORKLOAD)."),
-    ] = None,
-    fmt: Annotated[
-        Optional[str],
-        typer.Option(
-            "--format",
-            "-f",
-            metavar="FORMAT",
-            help="text, json, markdown, github (the default under GitHub Actions) or sarif.",
-        ),
-    ] = None,
-    fail_on: Annotated[
-        Optional[list[str]],
-        typer.Option(
-            "--fail-on",
-            metavar="CONDITION",
-            help="Exit 1 when this holds (repeatable or comma-separated): new-errors (the default), "
-            "later-start[=DURATION], new-pending, new-preemption, priority-drop, placement-change, order-change, or "
-            "any.",
-        ),
-    ] = None,
-    timeline: Annotated[
-        str, typer.Option("--timeline", metavar="BY", help="Sections of the Markdown timeline: queue or node.")
-    ] = "queue",
-    partition: Annotated[
-        Optional[str],
-        typer.Option("--partition", metavar="NAME", help="The partition the workload runs in (default: its own)."),
-    ] = None,
-    until: Annotated[
-        Optional[str], typer.Option("--until", metavar="TIME", help="Stop both dry runs at this virtual time.")
-    ] = None,
-    max_steps: Annotated[
-        Optional[int], typer.Option("--max-steps", metavar="N", help="Stop both dry runs after this many steps.")
-    ] = None,
-    yunikorn_version: Annotated[
-        str, typer.Option("--yunikorn-version", metavar="VERSION", help="YuniKorn to model (as yk simulate).")
-    ] = "1.8",
-    max_size: MaxSizeOption = None,
-    quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", metavar="", help="No summary line for workload warnings on stderr.")
-    ] = False,
-    project_config: ProjectConfigOption = None,
-    no_config: NoConfigOption = False,
-) -> None:
-    """What a queue config change does: problems introduced and fixed, every effective setting that changed (with
-    the line in NEW and where each value came from), queues added, removed or moved.
+@dataclass(frozen=True, slots=True)
+class DiffArgs:
+    """`yk diff`'s arguments and options."""
 
-    With a workload (or --cluster DUMP), first: the asks that now start ahead of asks they used to follow, or behind
-    asks they used to lead, at the same virtual time (with their steps before and after). Then each ask's effective
-    priority before and after with the step that changed it, and both dry runs compared — asks that start later or
-    earlier (+4m30s on the virtual clock), now wait or no longer wait, land on another node or in another order
-    within their queue, preemptions added or removed, placements changed.
+    old: str = argument(
+        "OLD",
+        "The queue config before: a file, a ConfigMap, '-' for stdin, or git:REV:PATH (read through `git show "
+        "REV:PATH`, e.g. git:main:queues.yaml).",
+        required=True,
+    )
+    new: str = argument("NEW", "The queue config after (same forms as OLD).", required=True)
+    workload: Optional[str] = argument(
+        "WORKLOAD", "A workload file: compares priorities and the two dry runs (or -w/--workload)."
+    )
+    workload_option: Optional[str] = shared(WORKLOAD)
+    cluster: Optional[str] = option(
+        "--cluster", metavar="DUMP", help="A kubectl dump as the workload (instead of WORKLOAD)."
+    )
+    fmt: Optional[str] = option(
+        "--format",
+        "-f",
+        metavar="FORMAT",
+        help="text, json, markdown, github (the default under GitHub Actions) or sarif.",
+    )
+    fail_on: Optional[list[str]] = option(
+        "--fail-on",
+        metavar="CONDITION",
+        help="Exit 1 when this holds (repeatable or comma-separated): new-errors (the default), "
+        "later-start[=DURATION], new-pending, new-preemption, priority-drop, placement-change, order-change, or "
+        "any.",
+    )
+    timeline: str = option(
+        "--timeline", metavar="BY", help="Sections of the Markdown timeline: queue or node.", default="queue"
+    )
+    partition: Optional[str] = option(
+        "--partition", metavar="NAME", help="The partition the workload runs in (default: its own)."
+    )
+    until: Optional[str] = option("--until", metavar="TIME", help="Stop both dry runs at this virtual time.")
+    max_steps: Optional[int] = option("--max-steps", metavar="N", help="Stop both dry runs after this many steps.")
+    yunikorn_version: str = option(
+        "--yunikorn-version", metavar="VERSION", help="YuniKorn to model (as yk simulate).", default=LATEST_VERSION
+    )
+    max_size: Optional[str] = shared(MAX_SIZE)
+    quiet: bool = option("--quiet", "-q", help="No summary line for workload warnings on stderr.", default=False)
+    project_config: Optional[str] = shared(PROJECT_CONFIG)
+    no_config: bool = shared(NO_CONFIG, False)
 
-    Exit status: 0 when no --fail-on condition holds, 1 when one does, 2 on usage errors.
 
-    Example: yk diff git:main:queues.yaml queues.yaml workload.yaml --format markdown"""
-    from yk_cli.cli import check_format
+HELP = """What a queue config change does: problems introduced and fixed, every effective setting that changed (with
+the line in NEW and where each value came from), queues added, removed or moved.
+
+With a workload (or --cluster DUMP), first: the asks that now start ahead of asks they used to follow, or behind
+asks they used to lead, at the same virtual time (with their steps before and after). Then each ask's effective
+priority before and after with the step that changed it, and both dry runs compared — asks that start later or
+earlier (+4m30s on the virtual clock), now wait or no longer wait, land on another node or in another order
+within their queue, preemptions added or removed, placements changed.
+
+Exit status: 0 when no --fail-on condition holds, 1 when one does, 2 on usage errors.
+
+Example: yk diff git:main:queues.yaml queues.yaml workload.yaml --format markdown"""
+
+
+def diff_command(args: DiffArgs) -> None:
+    """`yk diff`: compare, print, and end with the --fail-on verdict (Exit 1 when a condition holds)."""
+    old, new, workload, cluster, fmt, timeline = (
+        args.old,
+        args.new,
+        args.workload,
+        args.cluster,
+        args.fmt,
+        args.timeline,
+    )
+
+    from yk_cli.commands.console import check_format
     from yk_cli.commands.inputs import one_workload
     from yk_cli.commands.run_options import options_from
     from yk_cli.core.diff.verdict import DEFAULT, failing, parse_fail_on
@@ -238,16 +233,17 @@ def diff_command(
     check_format(chosen, FORMATS)
     if timeline not in TIMELINE_BY:
         raise fail_usage(f"--timeline {timeline!r}: choose queue or node")
-    workload = one_workload(workload, workload_option, cluster)
+    workload = one_workload(workload, args.workload_option, cluster)
     if [old, new, workload, cluster].count("-") > 1:
         raise fail_usage("'-' (standard input) may be given only once")
     try:
-        conditions = parse_fail_on(fail_on) if fail_on else parse_fail_on(list(DEFAULT))
+        conditions = parse_fail_on(args.fail_on) if args.fail_on else parse_fail_on(list(DEFAULT))
     except ValueError as err:
         raise fail_usage(str(err)) from None
-    options = options_from(until, max_steps, yunikorn_version)
-    with project_options(project_config, no_config), config_size(max_size), collector_paused():
-        result, timelines = compute(old, new, workload, cluster, partition, options, quiet, chosen == "markdown")
+    options = options_from(args.until, args.max_steps, args.yunikorn_version)
+    with project_options(args.project_config, args.no_config), config_size(args.max_size), collector_paused():
+        markdown = chosen == "markdown"
+        result, timelines = compute(old, new, workload, cluster, args.partition, options, args.quiet, markdown)
         holding = failing(result, conditions)
         write_stdout((render(chosen, result, conditions, holding, timelines, timeline),))
     raise Exit(1 if holding else 0)

@@ -2,23 +2,25 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Optional
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Optional
 
-import typer
-
-from yk_cli.cli import config_size, fail_usage, write_stdout
-from yk_cli.commands.application import YkCommand, app
-from yk_cli.commands.options import (
-    ClusterOption,
-    MaxSizeOption,
-    NoConfigOption,
-    ProjectConfigOption,
-    QuietOption,
-    WorkloadOption,
-    WorkloadPartitionOption,
-    YunikornVersionOption,
+from yk_cli.commands.console import fail_usage, write_stdout
+from yk_cli.commands.declare import (
+    CLUSTER,
+    MAX_SIZE,
+    NO_CONFIG,
+    PROJECT_CONFIG,
+    QUIET,
+    WORKLOAD,
+    WORKLOAD_PARTITION,
+    YUNIKORN_VERSION,
+    argument,
+    option,
+    shared,
 )
-from yk_cli.commands.project import project_options
+from yk_cli.commands.project import config_size, project_options
+from yk_cli.core.versions import LATEST_VERSION
 
 if TYPE_CHECKING:
     from yk_cli.load.inputs import Inputs
@@ -26,70 +28,65 @@ if TYPE_CHECKING:
 EXPLAIN_FORMATS = ("text", "json", "markdown")
 
 
-@app.command(cls=YkCommand)
-def explain(
-    config: Annotated[
-        Optional[str],
-        typer.Argument(
-            metavar="CONFIG",
-            help="Queue config: queues.yaml, a ConfigMap or a List; '-' for stdin. Optional with --cluster.",
-        ),
-    ] = None,
-    workload: Annotated[
-        Optional[str],
-        typer.Argument(
-            metavar="WORKLOAD",
-            help="Workload file: nodes, applications, asks; '-' for stdin. Leave out with -w/--workload or --cluster.",
-        ),
-    ] = None,
-    ask_a: Annotated[
-        Optional[str],
-        typer.Argument(
-            metavar="ASK_A",
-            help="An ask name, or application/ask (a dump's pods: namespace/pod, or application/namespace/pod); "
-            "alone: any pod (ask or allocation).",
-        ),
-    ] = None,
-    ask_b: Annotated[
-        Optional[str],
-        typer.Argument(metavar="ASK_B", help="Another ask; leave out to explain preemption of ASK_A instead."),
-    ] = None,
-    workload_option: WorkloadOption = None,
-    cluster: ClusterOption = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text, json or markdown.")] = "text",
-    yunikorn_version: YunikornVersionOption = "1.8",
-    partition: WorkloadPartitionOption = None,
-    max_size: MaxSizeOption = None,
-    quiet: QuietOption = False,
-    project_config: ProjectConfigOption = None,
-    no_config: NoConfigOption = False,
-) -> None:
-    """Which of two asks the scheduler serves first, and why; or, for one pod, what preemption did to it.
+@dataclass(frozen=True, slots=True)
+class ExplainArgs:
+    """`yk explain`'s arguments and options."""
 
-    With two asks: the dry run decides, then the sort key at the queue where their branches meet (priority with
-    its breakdown, fair share, pending, submission time, usage ratio, ask order) or the reason the other ask could
-    not be placed at that moment.
+    config: Optional[str] = argument(
+        "CONFIG", "Queue config: queues.yaml, a ConfigMap or a List; '-' for stdin. Optional with --cluster."
+    )
+    workload: Optional[str] = argument(
+        "WORKLOAD",
+        "Workload file: nodes, applications, asks; '-' for stdin. Leave out with -w/--workload or --cluster.",
+    )
+    ask_a: Optional[str] = argument(
+        "ASK_A",
+        "An ask name, or application/ask (a dump's pods: namespace/pod, or application/namespace/pod); alone: any "
+        "pod (ask or allocation).",
+    )
+    ask_b: Optional[str] = argument("ASK_B", "Another ask; leave out to explain preemption of ASK_A instead.")
+    workload_option: Optional[str] = shared(WORKLOAD)
+    cluster: Optional[str] = shared(CLUSTER)
+    fmt: str = option("--format", "-f", metavar="FORMAT", help="text, json or markdown.", default="text")
+    yunikorn_version: str = shared(YUNIKORN_VERSION, LATEST_VERSION)
+    partition: Optional[str] = shared(WORKLOAD_PARTITION)
+    max_size: Optional[str] = shared(MAX_SIZE)
+    quiet: bool = shared(QUIET, False)
+    project_config: Optional[str] = shared(PROJECT_CONFIG)
+    no_config: bool = shared(NO_CONFIG, False)
 
-    With one pod only: whether it was preempted and by whom, every preemption try that looked at it with the
-    verdict, the law of YuniKorn's preemption design behind it and the config line; for an ask, its own tries.
 
-    Inputs: CONFIG WORKLOAD ASK_A [ASK_B]; CONFIG -w WORKLOAD ASK_A [ASK_B]; or --cluster DUMP [CONFIG] ASK_A
-    [ASK_B], the dump as the workload (and, without CONFIG, its yunikorn-configs ConfigMap or YuniKorn's built-in
-    default as the queue config). With --cluster, two arguments are CONFIG and ASK_A when the first is a file ('-'
-    for stdin), else two asks.
+HELP = """Which of two asks the scheduler serves first, and why; or, for one pod, what preemption did to it.
 
-    Example: yk explain queues.yaml workload.yaml a1-p8 b1-p9"""
-    from yk_cli.cli import check_format
+With two asks: the dry run decides, then the sort key at the queue where their branches meet (priority with
+its breakdown, fair share, pending, submission time, usage ratio, ask order) or the reason the other ask could
+not be placed at that moment.
+
+With one pod only: whether it was preempted and by whom, every preemption try that looked at it with the
+verdict, the law of YuniKorn's preemption design behind it and the config line; for an ask, its own tries.
+
+Inputs: CONFIG WORKLOAD ASK_A [ASK_B]; CONFIG -w WORKLOAD ASK_A [ASK_B]; or --cluster DUMP [CONFIG] ASK_A
+[ASK_B], the dump as the workload (and, without CONFIG, its yunikorn-configs ConfigMap or YuniKorn's built-in
+default as the queue config). With --cluster, two arguments are CONFIG and ASK_A when the first is a file ('-'
+for stdin), else two asks.
+
+Example: yk explain queues.yaml workload.yaml a1-p8 b1-p9"""
+
+
+def explain_command(args: ExplainArgs) -> None:
+    """`yk explain`: check the arguments, load, explain, print (Exit on problems)."""
+    from yk_cli.commands.console import check_format
     from yk_cli.load.source import collector_paused
 
-    check_format(fmt, EXPLAIN_FORMATS)
-    given = [a for a in (config, workload, ask_a, ask_b) if a is not None]
-    files, first, second = explain_arguments(given, workload_option, cluster)
-    with project_options(project_config, no_config), config_size(max_size), collector_paused():
+    check_format(args.fmt, EXPLAIN_FORMATS)
+    given = [a for a in (args.config, args.workload, args.ask_a, args.ask_b) if a is not None]
+    files, first, second = explain_arguments(given, args.workload_option, args.cluster)
+    version, partition, quiet, cluster, fmt = args.yunikorn_version, args.partition, args.quiet, args.cluster, args.fmt
+    with project_options(args.project_config, args.no_config), config_size(args.max_size), collector_paused():
         if second is None:
-            text = run_pod_story(files[0], files[1], first, fmt, yunikorn_version, partition, quiet, cluster)
+            text = run_pod_story(files[0], files[1], first, fmt, version, partition, quiet, cluster)
         else:
-            text = run_explain(files[0], files[1], first, second, fmt, yunikorn_version, partition, quiet, cluster)
+            text = run_explain(files[0], files[1], first, second, fmt, version, partition, quiet, cluster)
         write_stdout((text,))
 
 
@@ -134,7 +131,7 @@ def run_pod_story(
     workload: str | None,
     pod: str,
     fmt: str = "text",
-    yunikorn_version: str = "1.8",
+    yunikorn_version: str = LATEST_VERSION,
     partition: str | None = None,
     quiet: bool = False,
     cluster: str | None = None,
@@ -173,7 +170,7 @@ def run_explain(
     ask_a: str,
     ask_b: str,
     fmt: str = "text",
-    yunikorn_version: str = "1.8",
+    yunikorn_version: str = LATEST_VERSION,
     partition: str | None = None,
     quiet: bool = False,
     cluster: str | None = None,

@@ -2,89 +2,79 @@
 
 from __future__ import annotations
 
+import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Optional
 
-import typer
-
-from yk_cli.cli import fail_usage
-from yk_cli.commands.application import YkCommand, app
+from yk_cli.commands.console import fail_usage
+from yk_cli.commands.declare import option
 
 
-@app.command(cls=YkCommand)
-def generate(
-    nodes: Annotated[int, typer.Option("--nodes", metavar="N", help="Nodes in the cluster (at least 1).")] = 100,
-    queues: Annotated[int, typer.Option("--queues", metavar="N", help="Leaf queues (at least 1).")] = 20,
-    apps: Annotated[int, typer.Option("--apps", metavar="N", help="Applications, spread over the leaf queues.")] = 100,
-    asks: Annotated[
-        int, typer.Option("--asks", metavar="N", help="Pending asks (pods), spread over the applications.")
-    ] = 1000,
-    seed: Annotated[
-        int, typer.Option("--seed", metavar="N", help="Random seed: same arguments, byte-identical files.")
-    ] = 0,
-    running: Annotated[
-        float,
-        typer.Option(
-            "--running", metavar="FRACTION", help="Also add running allocations, as a fraction of --asks (0 to 1)."
-        ),
-    ] = 0.0,
-    node_pools: Annotated[
-        Optional[str],
-        typer.Option(
-            "--node-pools",
-            metavar="SPEC",
-            help=(
-                "Kubernetes labels and taints on the nodes: off (the default), on, or gpu=PCT,control-plane=N,"
-                "zones=N (on: gpu=10,control-plane=1,zones=3). Every node is labelled kubernetes.io/hostname and "
-                "topology.kubernetes.io/zone (round robin over the zones); the first N nodes are tainted "
-                "node-role.kubernetes.io/control-plane:NoSchedule; PCT % of the nodes form a GPU pool labelled "
-                "pool: gpu and tainted nvidia.com/gpu=present:NoSchedule. Node sizes do not change."
-            ),
-        ),
-    ] = None,
-    constrained: Annotated[
-        str,
-        typer.Option(
-            "--constrained",
-            metavar="PCT",
-            help=(
-                "About PCT % of the pods (whole applications) carry a nodeSelector or toleration for the pools: the "
-                "GPU pool (selector and toleration), one zone (selector), or the GPU taint tolerated only; root.system "
-                "applications tolerate every taint. Implies --node-pools on."
-            ),
-        ),
-    ] = "0",
-    spread: Annotated[
-        str,
-        typer.Option(
-            "--spread",
-            metavar="PCT",
-            help=(
-                "About PCT % of the pods (whole applications) carry a zone topology spread constraint (maxSkew 1, "
-                "DoNotSchedule) or, applications of at most 10 pods, hostname pod anti-affinity; they are labelled "
-                "app: ID. Implies --node-pools on."
-            ),
-        ),
-    ] = "0",
-    out_dir: Annotated[
-        Optional[str],
-        typer.Option("--out-dir", metavar="DIR", help="Write DIR/queues.yaml and DIR/workload.yaml (DIR is created)."),
-    ] = None,
-    config: Annotated[
-        Optional[str],
-        typer.Option("--queues-out", metavar="PATH", help="Write the queue config (queues.yaml) to this file."),
-    ] = None,
-    workload: Annotated[
-        Optional[str], typer.Option("--workload-out", metavar="PATH", help="Write the workload to this file.")
-    ] = None,
-) -> None:
-    """Write a synthetic cluster: a valid queue hierarchy, nodes, applications and asks, all from a seed.
+@dataclass(frozen=True, slots=True)
+class GenerateArgs:
+    """`yk generate`'s options."""
 
-    --node-pools, --constrained and --spread add Kubernetes node labels and taints, and pods that select, tolerate or
-    spread over them (node predicates), e.g. --node-pools gpu=20 --constrained 30 --spread 10; without them the files
-    are those of earlier versions.
+    nodes: int = option("--nodes", metavar="N", help="Nodes in the cluster (at least 1).", default=100)
+    queues: int = option("--queues", metavar="N", help="Leaf queues (at least 1).", default=20)
+    apps: int = option("--apps", metavar="N", help="Applications, spread over the leaf queues.", default=100)
+    asks: int = option("--asks", metavar="N", help="Pending asks (pods), spread over the applications.", default=1000)
+    seed: int = option("--seed", metavar="N", help="Random seed: same arguments, byte-identical files.", default=0)
+    running: float = option(
+        "--running",
+        metavar="FRACTION",
+        help="Also add running allocations, as a fraction of --asks (0 to 1).",
+        default=0.0,
+    )
+    node_pools: Optional[str] = option(
+        "--node-pools",
+        metavar="SPEC",
+        help="Kubernetes labels and taints on the nodes: off (the default), on, or gpu=PCT,control-plane=N,"
+        "zones=N (on: gpu=10,control-plane=1,zones=3). Every node is labelled kubernetes.io/hostname and "
+        "topology.kubernetes.io/zone (round robin over the zones); the first N nodes are tainted "
+        "node-role.kubernetes.io/control-plane:NoSchedule; PCT % of the nodes form a GPU pool labelled "
+        "pool: gpu and tainted nvidia.com/gpu=present:NoSchedule. Node sizes do not change.",
+    )
+    constrained: str = option(
+        "--constrained",
+        metavar="PCT",
+        help="About PCT % of the pods (whole applications) carry a nodeSelector or toleration for the pools: the "
+        "GPU pool (selector and toleration), one zone (selector), or the GPU taint tolerated only; root.system "
+        "applications tolerate every taint. Implies --node-pools on.",
+        default="0",
+    )
+    spread: str = option(
+        "--spread",
+        metavar="PCT",
+        help="About PCT % of the pods (whole applications) carry a zone topology spread constraint (maxSkew 1, "
+        "DoNotSchedule) or, applications of at most 10 pods, hostname pod anti-affinity; they are labelled "
+        "app: ID. Implies --node-pools on.",
+        default="0",
+    )
+    out_dir: Optional[str] = option(
+        "--out-dir", metavar="DIR", help="Write DIR/queues.yaml and DIR/workload.yaml (DIR is created)."
+    )
+    config: Optional[str] = option(
+        "--queues-out", metavar="PATH", help="Write the queue config (queues.yaml) to this file."
+    )
+    workload: Optional[str] = option("--workload-out", metavar="PATH", help="Write the workload to this file.")
 
-    Example: yk generate --nodes 50 --asks 500 --out-dir demo"""
+
+HELP = """Write a synthetic cluster: a valid queue hierarchy, nodes, applications and asks, all from a seed.
+
+--node-pools, --constrained and --spread add Kubernetes node labels and taints, and pods that select, tolerate or
+spread over them (node predicates), e.g. --node-pools gpu=20 --constrained 30 --spread 10; without them the files
+are those of earlier versions.
+
+Example: yk generate --nodes 50 --asks 500 --out-dir demo"""
+
+
+def generate(args: GenerateArgs) -> None:
+    """`yk generate`: build the synthetic cluster from the options and write its two files."""
+    nodes, queues, apps, asks, seed, running = args.nodes, args.queues, args.apps, args.asks, args.seed, args.running
+    node_pools, constrained, spread = args.node_pools, args.constrained, args.spread
+    out_dir, config, workload = args.out_dir, args.config, args.workload
+
     from yk_cli.core.workload.generate import GenerateError, GenerateOptions, check_options, parse_node_pools
     from yk_cli.core.workload.generate import generate as build
     from yk_cli.report.generate_yaml import config_yaml, workload_yaml
@@ -139,14 +129,14 @@ def generate(
         _write(workload_path, workload_yaml(generated.workload, header))
     except OSError as err:
         raise fail_usage(f"cannot write {err.filename or ''}: {err.strerror or err}") from None
-    typer.echo(f"wrote {config_path}: {len(generated.leaves):,} leaf queues")
-    typer.echo(
+    _echo(f"wrote {config_path}: {len(generated.leaves):,} leaf queues")
+    _echo(
         f"wrote {workload_path}: {nodes:,} nodes, {apps:,} applications, {asks:,} asks, "
         f"{generated.allocations:,} running allocations"
     )
     if pools is not None:
         pods = asks + generated.allocations
-        typer.echo(
+        _echo(
             f"  node pools: {generated.tainted_nodes:,} tainted nodes ({generated.gpu_nodes:,} in the GPU pool), "
             f"{min(pools.zones, nodes)} zones; {generated.constrained_pods:,} pods with a selector or toleration "
             f"({_share(generated.constrained_pods, pods)}), {generated.spread_pods:,} with zone spread or "
@@ -175,3 +165,7 @@ def _share(part: int, whole: int) -> str:
 def _write(path: Path, text: str) -> None:
     with path.open("w", encoding="utf-8", newline="\n") as handle:
         handle.write(text)
+
+
+def _echo(line: str) -> None:
+    sys.stdout.write(line + "\n")

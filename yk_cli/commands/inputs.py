@@ -7,7 +7,7 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from yk_cli.cli import Exit, echo_error, fail_usage
+from yk_cli.commands.console import Exit, echo_error, fail_usage
 from yk_cli.core.diagnostics import Level, Problem
 
 if TYPE_CHECKING:

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
 
-from yk_cli.cli import check_format, config_size, fail_usage, run_fast, write_stdout
+from yk_cli.commands.console import check_format, fail_usage, run_fast, write_stdout
 from yk_cli.commands.declare import (
     CLUSTER,
     MAX_SIZE,
@@ -21,7 +21,7 @@ from yk_cli.commands.declare import (
     shared,
 )
 from yk_cli.commands.inputs import at_time, checked_inputs, one_workload
-from yk_cli.commands.project import project_options
+from yk_cli.commands.project import config_size, project_options
 
 if TYPE_CHECKING:
     from yk_cli.report.priorities_common import PriorityView

@@ -7,18 +7,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from yk_cli.cli import Exit
+from yk_cli.commands.console import Exit, fail_usage
 from yk_cli.core.diagnostics import EXIT_USAGE
 
 if TYPE_CHECKING:
     from yk_cli.core.lint.project import ProjectConfig
-
-CONFIG_HELP = "Project config to use instead of the .yk.yaml found in the working directory or a folder above it."
-NO_CONFIG_HELP = "Use no project config (.yk.yaml) at all."
-CONFIG_OPTIONS = {"--config": "project_config"}
-"""--config as the fast paths parse it."""
-CONFIG_FLAGS = {"--no-config": "no_config"}
-"""--no-config as the fast paths parse it."""
 
 
 def _fail(messages: list[str]) -> Exit:
@@ -58,3 +51,18 @@ def project_options(path: str | None, no_config: bool) -> Iterator[ProjectConfig
     config = choose_project_config(path, no_config)
     with project_config_set(config):
         yield config
+
+
+@contextmanager
+def config_size(text: str | None) -> Iterator[None]:
+    """Queue configs read inside the block are limited to `--max-size`, else the project config's `max-size` (a
+    usage error when it is not a size)."""
+    from yk_cli.load.source import config_limit_set, parse_size
+
+    if text is None:
+        text = active_project().max_size
+    limit = parse_size(text) if text is not None else None
+    if text is not None and not limit:
+        raise fail_usage(f"--max-size {text!r} is not a size; give bytes or a unit such as 16MiB or 20MB")
+    with config_limit_set(limit):
+        yield

@@ -2,29 +2,34 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from dataclasses import dataclass
+from typing import Optional
 
-import typer
-
-from yk_cli.cli import did_you_mean, fail_usage, write_stdout
-from yk_cli.commands.application import YkCommand, app
+from yk_cli.commands.console import did_you_mean, fail_usage, write_stdout
+from yk_cli.commands.declare import argument, option
 
 
-@app.command(cls=YkCommand)
-def rules(
-    ids: Annotated[
-        list[str] | None, typer.Argument(metavar="RULE", help="Only these rule ids (default: every rule).")
-    ] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text or json.")] = "text",
-    group: Annotated[
-        str | None,
-        typer.Option("--group", metavar="GROUP", help="Only yunikorn (yk validate) or volcano (yk volcano validate)."),
-    ] = None,
-) -> None:
-    """List the rules `yk validate` and `yk volcano validate` report: id, level, summary and full documentation,
-    grouped by command.
+@dataclass(frozen=True, slots=True)
+class RulesArgs:
+    """`yk rules`' arguments and options."""
 
-    Example: yk rules empty-property-value"""
+    ids: Optional[list[str]] = argument("RULE", "Only these rule ids (default: every rule).")
+    fmt: str = option("--format", "-f", metavar="FORMAT", help="text or json.", default="text")
+    group: Optional[str] = option(
+        "--group", metavar="GROUP", help="Only yunikorn (yk validate) or volcano (yk volcano validate)."
+    )
+
+
+HELP = """List the rules `yk validate` and `yk volcano validate` report: id, level, summary and full documentation,
+grouped by command.
+
+Example: yk rules empty-property-value"""
+
+
+def rules(args: RulesArgs) -> None:
+    """`yk rules`: the chosen rules, in the chosen format."""
+    ids, fmt, group = args.ids, args.fmt, args.group
+
     from yk_cli.core.lint.catalogue import RULE_GROUPS, grouped_rules
     from yk_cli.report.rules import render_groups, render_json, render_text
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from yk_cli.cli import fail_usage
+from yk_cli.commands.console import fail_usage
 
 if TYPE_CHECKING:
     from yk_cli.core.analysis.trace_view import TraceFilter

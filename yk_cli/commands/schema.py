@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from importlib import resources
-from typing import Annotated
 
-import typer
-
-from yk_cli.cli import fail_usage, write_stdout
-from yk_cli.commands.application import YkCommand, app
+from yk_cli.commands.console import fail_usage, write_stdout
+from yk_cli.commands.declare import argument
 
 SUFFIX = ".schema.json"
 """Schemas ship in yk_cli/data as <name>.schema.json; the canonical copies live in schemas/."""
@@ -26,21 +24,28 @@ def schema_text(name: str = "queues") -> str:
     return resources.files("yk_cli").joinpath("data", f"{name}{SUFFIX}").read_text(encoding="utf-8")
 
 
-@app.command(cls=YkCommand)
-def schema(
-    name: Annotated[
-        str,
-        typer.Argument(
-            metavar="NAME",
-            help="Which schema: queues (the default), workload, trace (`yk simulate --format json`), project "
-            "(.yk.yaml), policy (`yk check`), diff (`yk diff --format json`), volcano-simulate (`yk volcano simulate "
-            "--format json`) or volcano-explain (`yk volcano explain --format json`).",
-        ),
-    ] = "queues",
-) -> None:
-    """Print a JSON Schema (queues.yaml by default); point yaml-language-server at it for checks in the editor.
+@dataclass(frozen=True, slots=True)
+class SchemaArgs:
+    """`yk schema`'s argument."""
 
-    Example: yk schema workload > workload.schema.json"""
+    name: str = argument(
+        "NAME",
+        "Which schema: queues (the default), workload, trace (`yk simulate --format json`), project (.yk.yaml), "
+        "policy (`yk check`), diff (`yk diff --format json`), volcano-simulate (`yk volcano simulate --format "
+        "json`) or volcano-explain (`yk volcano explain --format json`).",
+        "queues",
+    )
+
+
+HELP = """Print a JSON Schema (queues.yaml by default); point yaml-language-server at it for checks in the editor.
+
+Example: yk schema workload > workload.schema.json"""
+
+
+def schema(args: SchemaArgs) -> None:
+    """`yk schema`: print the named schema."""
+    name = args.name
+
     names = schema_names()
     if name not in names:
         raise fail_usage(f"unknown schema {name!r}; choose one of {', '.join(names)}")

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Optional
 
-from yk_cli.cli import check_format, color_wanted, config_size, echo_error, fail_usage, run_fast, write_stdout
+from yk_cli.commands.console import check_format, color_wanted, echo_error, fail_usage, run_fast, write_stdout
 from yk_cli.commands.declare import (
     MAX_SIZE,
     NO_CONFIG,
@@ -23,7 +23,7 @@ from yk_cli.commands.declare import (
     shared,
 )
 from yk_cli.commands.inputs import checked_inputs, one_workload
-from yk_cli.commands.project import project_options
+from yk_cli.commands.project import config_size, project_options
 from yk_cli.commands.run_options import filter_from, options_from
 from yk_cli.core.versions import LATEST_VERSION
 

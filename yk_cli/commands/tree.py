@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Optional
 
-from yk_cli.cli import check_format, color_wanted, config_size, fail_usage, run_fast, write_stdout
+from yk_cli.commands.console import check_format, color_wanted, fail_usage, run_fast, write_stdout
 from yk_cli.commands.declare import (
     CLUSTER,
     MAX_SIZE,
@@ -20,7 +20,7 @@ from yk_cli.commands.declare import (
     shared,
 )
 from yk_cli.commands.inputs import at_time, checked_inputs, one_workload
-from yk_cli.commands.project import project_options
+from yk_cli.commands.project import config_size, project_options
 
 TREE_FORMATS = ("text", "json", "markdown", "mermaid")
 

@@ -8,12 +8,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Optional
 
-from yk_cli.cli import (
+from yk_cli.commands.console import (
     Exit,
     UsageError,
     ci_format,
     color_wanted,
-    config_size,
     fail_usage,
     run_fast,
     usage_message,
@@ -29,8 +28,8 @@ from yk_cli.commands.declare import (
     parse_plain,
     shared,
 )
-from yk_cli.commands.project import project_options
-from yk_cli.core.diagnostics import EXIT_USAGE, Level, Problem, exit_code
+from yk_cli.commands.project import config_size, project_options
+from yk_cli.core.diagnostics import EXIT_USAGE, Problem, exit_code
 from yk_cli.core.lint.loader_rules import NO_QUEUE_CONFIG, NOT_A_QUEUE_CONFIG, UNKNOWN_FIELD
 from yk_cli.report.problems import FORMATS
 
@@ -60,6 +59,7 @@ def run_validate(
         raise UsageError("'-' (standard input) may be given only once")
     from yk_cli.commands.project import active_project
     from yk_cli.load.config import load_config
+    from yk_cli.load.inputs import lint_cluster, lint_workload
     from yk_cli.load.project import is_ignored
     from yk_cli.load.source import InputError, collector_paused, expand_inputs, shown_name
 
@@ -129,66 +129,6 @@ def _partition_names(result: LoadResult) -> list[str]:
         if loaded.decoded:
             names.extend(p.display_name for p in loaded.config.partitions if p.display_name not in names)
     return names
-
-
-def lint_workload(
-    name: str,
-    config: LoadResult | str | None,
-    partition: str | None,
-    problems: list[Problem],
-    texts: dict[str, str],
-    unreadable: list[tuple[str, str]],
-) -> str | None:
-    """Add a workload's problems (its own, and against the queue config's partition when a config without errors
-    is given; `config`: the loaded config, the name of one that could not be checked, or None) to `problems`, its
-    text to `texts`, or (name, message) to `unreadable`; the note to print when it is not checked against a config."""
-    from yk_cli.core.config.queues import build_queue_tree
-    from yk_cli.core.workload.checks import may_create_queues
-    from yk_cli.load.source import InputError, shown_name
-    from yk_cli.load.workload import read_workload
-
-    try:
-        loaded = read_workload(name)
-    except InputError as err:
-        unreadable.append((shown_name(name), str(err)))
-        return None
-    texts[loaded.file] = loaded.text
-    problems.extend(loaded.problems)
-    if config is None or isinstance(config, str):
-        why = "no queue config given" if config is None else f"{shown_name(config)} could not be checked"
-        return (
-            f"{why}: the queues of {loaded.file} are not checked against one "
-            f"(yk validate CONFIG --workload {loaded.file})"
-        )
-    decoded = [c for c in config.configs if c.decoded and c.config.partitions]
-    if any(p.level == Level.ERROR for p in config.problems) or not decoded:
-        return f"{config.file} has errors: the queues of {loaded.file} are not checked against it"
-    partitions = {p.display_name: p for p in decoded[0].config.partitions}
-    chosen = partitions.get(partition) if partition is not None else None
-    if chosen is not None:
-        problems.extend(loaded.check(build_queue_tree(chosen), may_create_queues(chosen)))
-    else:
-        problems.extend(loaded.check_config(partitions)[1])
-    return None
-
-
-def lint_cluster(name: str, problems: list[Problem], texts: dict[str, str], unreadable: list[tuple[str, str]]) -> None:
-    """Add a cluster dump's problems, as `yk simulate --cluster` finds them (its queue config is what
-    `yk validate DUMP` checks), to `problems`, its text to `texts`, or (name, message) to `unreadable`."""
-    from yk_cli.core.workload.predicate_lint import lint_predicates
-    from yk_cli.load.kubernetes import cluster_from_bytes
-    from yk_cli.load.source import InputError, decode_text, read_input, shown_name
-
-    try:
-        data = read_input(name)
-    except InputError as err:
-        unreadable.append((shown_name(name), str(err)))
-        return
-    shown = shown_name(name)
-    workload, _, found = cluster_from_bytes(data, shown)
-    problems.extend(found)
-    problems.extend(p.located(None, shown) for p in lint_predicates(workload))
-    texts.setdefault(shown, decode_text(data)[0] or "")
 
 
 VOLCANO_CONF_KEYS = frozenset(("actions", "tiers", "configurations", "metrics"))

@@ -1,10 +1,11 @@
-"""`yk volcano`: the command group for Volcano queues, jobs and tasks (its commands live in volcano_*.py)."""
+"""`yk volcano`: the command group for Volcano queues, jobs and tasks (its commands live in volcano_*.py; the
+registry puts the group on `yk`)."""
 
 from __future__ import annotations
 
 import typer
 
-from yk_cli.commands.application import YkGroup, app
+from yk_cli.commands.application import YkGroup
 
 VOLCANO_HELP = """Lint Volcano's scheduler configuration and objects, dry-run one Volcano scheduling session, and
 explain its order: as Volcano really behaves (volcano-sh/volcano v1.10 and later).
@@ -20,10 +21,3 @@ volcano_app = typer.Typer(
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-app.add_typer(volcano_app, name="volcano")
-
-# Each `yk volcano` command lives in its own module and registers itself on `volcano_app` when imported.
-
-from yk_cli.commands import volcano_explain as _volcano_explain  # noqa: E402, F401
-from yk_cli.commands import volcano_simulate as _volcano_simulate  # noqa: E402, F401
-from yk_cli.commands import volcano_validate as _volcano_validate  # noqa: E402, F401

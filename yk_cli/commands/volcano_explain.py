@@ -3,66 +3,58 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated
+from dataclasses import dataclass
+from typing import Optional
 
-import typer
-
-from yk_cli.cli import check_format, fail_usage, write_stdout
-from yk_cli.commands.application import YkCommand
-from yk_cli.commands.options import NoConfigOption, ProjectConfigOption, QuietOption, VolcanoConfOption
+from yk_cli.commands.console import check_format, fail_usage, write_stdout
+from yk_cli.commands.declare import NO_CONFIG, PROJECT_CONFIG, QUIET, VOLCANO_CONF, argument, option, shared
 from yk_cli.commands.project import project_options
-from yk_cli.commands.volcano import volcano_app
 
 FORMATS = ("text", "json")
 
 
-class _ExplainCommand(YkCommand):
-    """`yk volcano explain`: its usage line says in words what comes where (one argument list holds the dumps, then
-    one or two names)."""
+@dataclass(frozen=True, slots=True)
+class VolcanoExplainArgs:
+    """`yk volcano explain`'s arguments and options."""
 
-    def collect_usage_pieces(self, ctx: object) -> list[str]:
-        return ["[OPTIONS]", "DUMP...", "X", "[Y]"]
+    args: list[str] = argument(
+        "DUMP... X [Y]",
+        "kubectl dumps (files, directories or '-'), then one or two names: a PodGroup `<ns>/<name>` or a pod "
+        "`<ns>/<pod>` (the namespace may be left out when the name is unique).",
+        required=True,
+    )
+    conf: Optional[str] = shared(VOLCANO_CONF)
+    fmt: str = option("--format", "-f", metavar="FORMAT", help="text or json.", default="text")
+    proposal: bool = option(
+        "--proposal",
+        help="Add the 2023 queue-priority design proposal's view (not in any Volcano release).",
+        default=False,
+    )
+    quiet: bool = shared(QUIET, False)
+    project_config: Optional[str] = shared(PROJECT_CONFIG)
+    no_config: bool = shared(NO_CONFIG, False)
 
 
-@volcano_app.command(cls=_ExplainCommand)
-def explain(
-    args: Annotated[
-        list[str],
-        typer.Argument(
-            metavar="DUMP... X [Y]",
-            help="kubectl dumps (files, directories or '-'), then one or two names: a PodGroup `<ns>/<name>` or a "
-            "pod `<ns>/<pod>` (the namespace may be left out when the name is unique).",
-        ),
-    ],
-    conf: VolcanoConfOption = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text or json.")] = "text",
-    proposal: Annotated[
-        bool,
-        typer.Option(
-            "--proposal", metavar="",
-            help="Add the 2023 queue-priority design proposal's view (not in any Volcano release).",
-        ),
-    ] = False,
-    quiet: QuietOption = False,
-    project_config: ProjectConfigOption = None,
-    no_config: NoConfigOption = False,
-) -> None:
-    """Why Volcano serves job or task X before Y; or, for one pod, what reclaim and preempt did to it.
+HELP = """Why Volcano serves job or task X before Y; or, for one pod, what reclaim and preempt did to it.
 
-    Two names: the session is simulated and read at the allocate pop that first served each job. One queue: the
-    first job comparator that differs (plugin, tier, values); different queues: the queue comparator at that
-    moment, with the shares then (job priority is never compared across queues). A job never served says why.
+Two names: the session is simulated and read at the allocate pop that first served each job. One queue: the
+first job comparator that differs (plugin, tier, values); different queues: the queue comparator at that
+moment, with the shares then (job priority is never compared across queues). A job never served says why.
 
-    One name (a pod): whether it was evicted, by which action and for whom, and for every victim selection that
-    looked at it the plugin and tier that chose or kept it, and the victim order.
+One name (a pod): whether it was evicted, by which action and for whom, and for every victim selection that
+looked at it the plugin and tier that chose or kept it, and the victim order.
 
-    Example: yk volcano explain dump.yaml shop/search-reindex ml/sweep-17"""
-    check_format(fmt, FORMATS)
-    if len(args) < 2:
+Example: yk volcano explain dump.yaml shop/search-reindex ml/sweep-17"""
+
+
+def volcano_explain(args: VolcanoExplainArgs) -> None:
+    """`yk volcano explain`: split the dumps from the names, load, explain, print."""
+    check_format(args.fmt, FORMATS)
+    if len(args.args) < 2:
         raise fail_usage("give at least one dump and one name (DUMP... X [Y])")
-    names, dumps = _split(args)
-    with project_options(project_config, no_config):
-        write_stdout((explain_report(dumps, names, conf, fmt, proposal, quiet),))
+    names, dumps = _split(args.args)
+    with project_options(args.project_config, args.no_config):
+        write_stdout((explain_report(dumps, names, args.conf, args.fmt, args.proposal, args.quiet),))
 
 
 _NAME = re.compile(r"(?:[A-Za-z0-9][-A-Za-z0-9_.]*/)?[A-Za-z0-9][-A-Za-z0-9_.]*")
@@ -88,9 +80,7 @@ def _split(args: list[str]) -> tuple[list[str], list[str]]:
     return names, args[: len(args) - len(names)]
 
 
-def explain_report(
-    dumps: list[str], names: list[str], conf: str | None, fmt: str, proposal: bool, quiet: bool
-) -> str:
+def explain_report(dumps: list[str], names: list[str], conf: str | None, fmt: str, proposal: bool, quiet: bool) -> str:
     """Load, explain, render; unknown names are usage errors (exit 2) with a did-you-mean."""
     from yk_cli.commands.inputs import volcano_inputs
     from yk_cli.core.volcano.explain import UnknownName, explain_pair, pod_story

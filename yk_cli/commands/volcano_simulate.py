@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Optional
 
-import typer
-
-from yk_cli.cli import check_format, write_stdout
-from yk_cli.commands.application import YkCommand
+from yk_cli.commands.console import check_format, write_stdout
+from yk_cli.commands.declare import NO_CONFIG, PROJECT_CONFIG, QUIET, VOLCANO_CONF, argument, option, shared
 from yk_cli.commands.inputs import volcano_inputs
-from yk_cli.commands.options import NoConfigOption, ProjectConfigOption, QuietOption, VolcanoConfOption
 from yk_cli.commands.project import project_options
-from yk_cli.commands.volcano import volcano_app
 
 if TYPE_CHECKING:
     pass
@@ -19,44 +16,47 @@ if TYPE_CHECKING:
 FORMATS = ("text", "json", "markdown")
 
 
-@volcano_app.command(cls=YkCommand)
-def simulate(
-    dumps: Annotated[
-        list[str],
-        typer.Argument(
-            metavar="DUMP...",
-            help="kubectl dumps (a List, several documents, a directory, or '-' for stdin) of queues, podgroups, "
-            "pods, priorityclasses and nodes.",
-        ),
-    ],
-    conf: VolcanoConfOption = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text, json or markdown.")] = "text",
-    quiet: QuietOption = False,
-    proposal: Annotated[
-        bool,
-        typer.Option(
-            "--proposal", metavar="",
-            help="Add the 2023 queue-priority design proposal's QueueScoreOrder and job-first order beside "
-            "Volcano's (a design proposal, not in any Volcano release).",
-        ),
-    ] = False,
-    project_config: ProjectConfigOption = None,
-    no_config: NoConfigOption = False,
-) -> None:
-    """Dry-run one Volcano scheduling session: the conf's actions in order, with the plugins as configured.
+@dataclass(frozen=True, slots=True)
+class VolcanoSimulateArgs:
+    """`yk volcano simulate`'s arguments and options."""
 
-    Prints the queue table (priority, weight, deserved, allocated, share, Overused, rank in the queue order), the
-    jobs of each queue in job order, then every bind, eviction, pipeline and admission of each action. Node choice
-    follows a documented deterministic rule (Volcano's is not deterministic).
+    dumps: list[str] = argument(
+        "DUMP...",
+        "kubectl dumps (a List, several documents, a directory, or '-' for stdin) of queues, podgroups, pods, "
+        "priorityclasses and nodes.",
+        required=True,
+    )
+    conf: Optional[str] = shared(VOLCANO_CONF)
+    fmt: str = option("--format", "-f", metavar="FORMAT", help="text, json or markdown.", default="text")
+    quiet: bool = shared(QUIET, False)
+    proposal: bool = option(
+        "--proposal",
+        help="Add the 2023 queue-priority design proposal's QueueScoreOrder and job-first order beside Volcano's (a "
+        "design proposal, not in any Volcano release).",
+        default=False,
+    )
+    project_config: Optional[str] = shared(PROJECT_CONFIG)
+    no_config: bool = shared(NO_CONFIG, False)
 
-    With --proposal, also the 2023 design proposal's weighted QueueScoreOrder and job-first order (queue priority
-    from a Queue's spec.priorityClassName, else spec.priority), each beside Volcano's real order, labelled as a
-    proposal that no Volcano release implements.
 
-    Example: yk volcano simulate dump.yaml --conf volcano-scheduler.conf"""
-    check_format(fmt, FORMATS)
-    with project_options(project_config, no_config):
-        write_stdout((simulation_report(dumps, conf, fmt, quiet, proposal),))
+HELP = """Dry-run one Volcano scheduling session: the conf's actions in order, with the plugins as configured.
+
+Prints the queue table (priority, weight, deserved, allocated, share, Overused, rank in the queue order), the
+jobs of each queue in job order, then every bind, eviction, pipeline and admission of each action. Node choice
+follows a documented deterministic rule (Volcano's is not deterministic).
+
+With --proposal, also the 2023 design proposal's weighted QueueScoreOrder and job-first order (queue priority
+from a Queue's spec.priorityClassName, else spec.priority), each beside Volcano's real order, labelled as a
+proposal that no Volcano release implements.
+
+Example: yk volcano simulate dump.yaml --conf volcano-scheduler.conf"""
+
+
+def volcano_simulate(args: VolcanoSimulateArgs) -> None:
+    """`yk volcano simulate`: load, run the session, print."""
+    check_format(args.fmt, FORMATS)
+    with project_options(args.project_config, args.no_config):
+        write_stdout((simulation_report(args.dumps, args.conf, args.fmt, args.quiet, args.proposal),))
 
 
 def simulation_report(dumps: list[str], conf: str | None, fmt: str, quiet: bool, proposal: bool = False) -> str:

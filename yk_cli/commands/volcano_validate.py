@@ -4,66 +4,58 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated, Optional
+from dataclasses import dataclass
+from typing import Optional
 
-import typer
-
-from yk_cli.cli import Exit, UsageError, ci_format, color_wanted, fail_usage, usage_message, write_stdout
-from yk_cli.commands.application import YkCommand
-from yk_cli.commands.options import CiFormatOption, NoConfigOption, ProjectConfigOption
+from yk_cli.commands.console import Exit, UsageError, ci_format, color_wanted, fail_usage, usage_message, write_stdout
+from yk_cli.commands.declare import CI_FORMAT, NO_CONFIG, PROJECT_CONFIG, argument, option, shared
 from yk_cli.commands.project import project_options
-from yk_cli.commands.volcano import volcano_app
 from yk_cli.core.diagnostics import EXIT_USAGE, Problem, exit_code
 from yk_cli.report.problems import FORMATS
 
 
-@volcano_app.command(name="validate", cls=YkCommand)
-def volcano_validate(
-    files: Annotated[
-        list[str],
-        typer.Argument(
-            metavar="FILE",
-            help="kubectl dumps (Lists, --- documents), directories (their *.yaml and *.yml files), a plain "
-            "volcano-scheduler.conf, or '-' for stdin. Each file is checked on its own (see --one-cluster).",
-        ),
-    ],
-    conf: Annotated[
-        Optional[str],
-        typer.Option(
-            "--conf",
-            metavar="FILE",
-            help="The scheduler conf to check every file against (plain, or the volcano-scheduler-configmap "
-            "ConfigMap); default: each file's own, else Volcano's built-in default.",
-        ),
-    ] = None,
-    fmt: CiFormatOption = None,
-    strict: Annotated[
-        Optional[bool],
-        typer.Option(
-            "--strict/--no-strict",
-            metavar="",
-            help="Warnings fail the run too (exit 1); --no-strict overrides `strict: true` in .yk.yaml.",
-        ),
-    ] = None,
-    one_cluster: Annotated[
-        bool,
-        typer.Option(
-            "--one-cluster",
-            metavar="",
-            help="Read every input as one cluster, as yk volcano simulate reads its dumps (a dump split over "
-            "several files): one conf for all, and an object in two files is a duplicate.",
-        ),
-    ] = False,
-    project_config: ProjectConfigOption = None,
-    no_config: NoConfigOption = False,
-) -> None:
-    """Lint Volcano's scheduler conf as its loader reads it and the Queues, PodGroups, Jobs and PriorityClasses of a
-    dump: what Volcano refuses (errors) and what it accepts but ignores or mis-handles (warnings), with file:line:col.
+@dataclass(frozen=True, slots=True)
+class VolcanoValidateArgs:
+    """`yk volcano validate`'s arguments and options."""
 
-    Example: yk volcano validate dump.yaml --conf volcano-scheduler.conf --format sarif"""
+    files: list[str] = argument(
+        "FILE",
+        "kubectl dumps (Lists, --- documents), directories (their *.yaml and *.yml files), a plain "
+        "volcano-scheduler.conf, or '-' for stdin. Each file is checked on its own (see --one-cluster).",
+        required=True,
+    )
+    conf: Optional[str] = option(
+        "--conf",
+        metavar="FILE",
+        help="The scheduler conf to check every file against (plain, or the volcano-scheduler-configmap "
+        "ConfigMap); default: each file's own, else Volcano's built-in default.",
+    )
+    fmt: Optional[str] = shared(CI_FORMAT)
+    strict: Optional[bool] = option(
+        "--strict/--no-strict",
+        help="Warnings fail the run too (exit 1); --no-strict overrides `strict: true` in .yk.yaml.",
+    )
+    one_cluster: bool = option(
+        "--one-cluster",
+        help="Read every input as one cluster, as yk volcano simulate reads its dumps (a dump split over "
+        "several files): one conf for all, and an object in two files is a duplicate.",
+        default=False,
+    )
+    project_config: Optional[str] = shared(PROJECT_CONFIG)
+    no_config: bool = shared(NO_CONFIG, False)
+
+
+HELP = """Lint Volcano's scheduler conf as its loader reads it and the Queues, PodGroups, Jobs and PriorityClasses of a
+dump: what Volcano refuses (errors) and what it accepts but ignores or mis-handles (warnings), with file:line:col.
+
+Example: yk volcano validate dump.yaml --conf volcano-scheduler.conf --format sarif"""
+
+
+def volcano_validate(args: VolcanoValidateArgs) -> None:
+    """`yk volcano validate`: run it and end with its exit status (usage errors exit 2)."""
     try:
-        with project_options(project_config, no_config):
-            code = run_volcano_validate(files, conf, fmt, strict, one_cluster)
+        with project_options(args.project_config, args.no_config):
+            code = run_volcano_validate(args.files, args.conf, args.fmt, args.strict, args.one_cluster)
     except UsageError as err:
         raise fail_usage(str(err)) from None
     raise Exit(code)

@@ -322,3 +322,63 @@ def read_volcano_inputs(
             inputs = load_volcano(dumps, conf)
             problems = shown(lint_inputs(inputs))
     return inputs, problems
+
+
+def lint_workload(
+    name: str,
+    config: LoadResult | str | None,
+    partition: str | None,
+    problems: list[Problem],
+    texts: dict[str, str],
+    unreadable: list[tuple[str, str]],
+) -> str | None:
+    """For `yk validate` and `yk check`: add a workload's problems (its own, and against the queue config's
+    partition, chosen by choose_partition from --partition or the workload's, when a config without errors is
+    given; `config`: the loaded config, the name of one that could not be checked, or None) to `problems`, its text
+    to `texts`, or (name, message) to `unreadable`; the note to print when it is not checked against a config."""
+    from yk_cli.load.workload import read_workload
+
+    try:
+        loaded = read_workload(name)
+    except InputError as err:
+        unreadable.append((shown_name(name), str(err)))
+        return None
+    texts[loaded.file] = loaded.text
+    problems.extend(loaded.problems)
+    if config is None or isinstance(config, str):
+        why = "no queue config given" if config is None else f"{shown_name(config)} could not be checked"
+        return (
+            f"{why}: the queues of {loaded.file} are not checked against one "
+            f"(yk validate CONFIG --workload {loaded.file})"
+        )
+    decoded = [c for c in config.configs if c.decoded and c.config.partitions]
+    if any(p.level == Level.ERROR for p in config.problems) or not decoded:
+        return f"{config.file} has errors: the queues of {loaded.file} are not checked against it"
+    partitions = {p.display_name: p for p in decoded[0].config.partitions}
+    name = partition if partition is not None and partition in partitions else loaded.workload.partition
+    chosen = choose_partition(partitions, name)
+    if chosen is None:
+        missing = partition_problem(loaded.workload, partitions)
+        problems.extend(loaded.locate([missing] if missing is not None else []))
+    else:
+        problems.extend(loaded.check(build_queue_tree(chosen), may_create_queues(chosen)))
+    return None
+
+
+def lint_cluster(name: str, problems: list[Problem], texts: dict[str, str], unreadable: list[tuple[str, str]]) -> None:
+    """For `yk validate` and `yk check`: add a cluster dump's problems, as `yk simulate --cluster` finds them
+    (its queue config is what `yk validate DUMP` checks), to `problems`, its text to `texts`, or (name, message) to
+    `unreadable`."""
+    from yk_cli.core.workload.predicate_lint import lint_predicates
+    from yk_cli.load.kubernetes import cluster_from_bytes
+
+    try:
+        data = read_input(name)
+    except InputError as err:
+        unreadable.append((shown_name(name), str(err)))
+        return
+    shown = shown_name(name)
+    workload, _, found = cluster_from_bytes(data, shown)
+    problems.extend(found)
+    problems.extend(p.located(None, shown) for p in lint_predicates(workload))
+    texts.setdefault(shown, decode_text(data)[0] or "")

@@ -15,14 +15,12 @@ partition's core.config.queues.QueueTree), applications that name a missing or p
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from yk_cli.core.config.model import PartitionConfig
 from yk_cli.core.config.properties import parse_go_duration
-from yk_cli.core.config.queues import QueueTree, build_queue_tree
+from yk_cli.core.config.queues import QueueTree
 from yk_cli.core.diagnostics import Level, Path, Problem, Span
 from yk_cli.core.lint.loader_rules import DUPLICATE_KEY, IGNORED_DOCUMENT
 from yk_cli.core.predicates.decode import DecodeProblem, decode_labels, decode_node, decode_pod_spec
@@ -73,14 +71,6 @@ class LoadedWorkload:
     def check(self, tree: QueueTree, dynamic_queues: bool = False) -> list[Problem]:
         """The queue checks against a partition's tree (core.workload.checks.check_workload), located."""
         return self.locate(rules.check_workload(tree, self.workload, dynamic_queues))
-
-    def check_config(self, partitions: Mapping[str, PartitionConfig]) -> tuple[PartitionConfig | None, list[Problem]]:
-        """The workload's partition among a config's (by display name) and the located problems against it."""
-        partition = partitions.get(self.workload.partition)
-        if partition is None:
-            missing = rules.partition_problem(self.workload, partitions)
-            return None, self.locate([missing] if missing is not None else [])
-        return partition, self.check(build_queue_tree(partition), rules.may_create_queues(partition))
 
 
 def load_workload(

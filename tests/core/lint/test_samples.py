@@ -11,7 +11,7 @@ from tests.conftest import ROOT, SAMPLES
 from yk_cli.core.diagnostics import Problem
 from yk_cli.core.lint.catalogue import all_rules
 from yk_cli.load.config import load_config
-from yk_cli.load.workload import read_workload
+from yk_cli.load.inputs import lint_workload
 
 VALID = sorted((SAMPLES / "queues").glob("*.yaml"))
 INVALID = sorted((SAMPLES / "queues" / "invalid").glob("*.yaml"))
@@ -50,9 +50,9 @@ def workload_problems(path: Path) -> list[Problem]:
     header = CONFIG.search(path.read_text())
     config = load_config(str(ROOT / (header["path"] if header else "samples/queues/tenants.yaml")))
     assert config.problems == []
-    loaded = read_workload(str(path))
-    _, found = loaded.check_config({p.display_name: p for p in config.configs[0].config.partitions})
-    return loaded.problems + found
+    problems: list[Problem] = []
+    assert lint_workload(str(path), config, None, problems, {}, []) is None
+    return problems
 
 
 @pytest.mark.parametrize("path", WORKLOADS, ids=lambda p: p.name)
