@@ -131,7 +131,9 @@ def unpark(state: RunState) -> None:
         if entry.epoch == epoch:
             keep.append(app)
             continue
-        delay = found.settings[app.leaf].delay  # type: ignore[index]
+        leaf = app.leaf
+        assert leaf is not None  # (a parked application is in a leaf with a backoff)
+        delay = found.settings[leaf].delay
         links = max(0, -(-(now - entry.base) // delay))
         entry.deadline = entry.base + links * delay
         entry.parked, entry.epoch = False, -1
@@ -224,7 +226,9 @@ def _walk_app(
     if count >= setting.threshold and last is not None and _more_after(state, leaf, app, last):
         _back_off(state, app, count, setting)
     else:
-        state.backoff.entries.pop(app, None)  # type: ignore[union-attr]
+        found = state.backoff
+        assert found is not None  # (only the applications of a leaf with a backoff are walked here)
+        found.entries.pop(app, None)
     return None
 
 

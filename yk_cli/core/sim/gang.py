@@ -36,7 +36,7 @@ oldest allocated placeholder.
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from yk_cli.core.config.properties import format_duration
@@ -146,7 +146,7 @@ class Gang:
         """`task group executors: 3 of 8 placeholders placed` (every task group, comma-separated)."""
         return ", ".join(f"task group {g.name}: {g.placed} of {g.min_member} placeholders placed" for g in self)
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[Group]:
         return iter(self.groups.values())
 
 

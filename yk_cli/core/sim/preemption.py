@@ -213,7 +213,7 @@ class Attempt:
         self.dynamic = state.tracker is not None and type(ask.size) is DynamicSize
         """The ask's verdicts depend on the pods placed: each node's victim index is checked with them removed."""
         self.snapshots: dict[str, Snapshot] = {}
-        self.victim_sets: dict[QState, dict[AllocState, None]] = {}
+        self.victim_sets: dict[QState | None, dict[AllocState, None]] = {}
         """Per leaf with potential victims, those victims (a set, kept in the per-leaf cache)."""
         self.by_node: dict[NodeState, list[AllocState] | None] = {}
         """The nodes that may take the ask, each with its potential victims in victim order (None until used)."""
@@ -769,7 +769,7 @@ class Attempt:
 
     def _is_victim(self, alloc: AllocState) -> bool:
         """A potential victim of this attempt."""
-        found = self.victim_sets.get(alloc.app.leaf)  # type: ignore[arg-type]
+        found = self.victim_sets.get(alloc.app.leaf)
         return found is not None and alloc in found
 
     def _nodes(self) -> Iterator[NodeState]:
