@@ -33,9 +33,10 @@ from yk_cli.core.sim import trace as codes
 from yk_cli.core.sim.build import RunState
 from yk_cli.core.sim.cycle import Decision
 from yk_cli.core.sim.reasons import diagnose
-from yk_cli.core.sim.run import LATEST_VERSION, Simulation, SimulationOptions
+from yk_cli.core.sim.run import Simulation, SimulationOptions
 from yk_cli.core.sim.state import PENDING, AppState, AskState, QState
 from yk_cli.core.sim.trace import ALLOCATE, REPLACE, RESERVE, Trace, TraceEvent
+from yk_cli.core.versions import LATEST_VERSION
 from yk_cli.core.workload.model import Application, Ask, Workload
 
 SORTED_FIRST = "sorted-first"

@@ -132,7 +132,8 @@ def _from_run(partition: PartitionConfig, tree: QueueTree, workload: Workload, a
     """Halt the dry run just before its first scheduling step at `at` (after the steps and arrivals the clock makes
     then), or let it reach `at` when it schedules nothing then."""
     from yk_cli.core.sim.cycle import Decision
-    from yk_cli.core.sim.run import LATEST_VERSION, Simulation, SimulationOptions
+    from yk_cli.core.sim.run import Simulation, SimulationOptions
+    from yk_cli.core.versions import LATEST_VERSION
 
     version = version or LATEST_VERSION
 
@@ -162,7 +163,7 @@ def _until(at: int, version: str) -> SimulationOptions:
 
 def _read(run: Simulation, at: int) -> Snapshot:
     """The snapshot of a halted (or stopped) run's state."""
-    from yk_cli.core.sim.preemption import res_of
+    from yk_cli.core.sim.resmap import res_of
     from yk_cli.core.sim.state import PENDING, WAITING, AskState
 
     state = run.state

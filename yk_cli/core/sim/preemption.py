@@ -33,14 +33,13 @@ from yk_cli.core.sim.build import RunState
 from yk_cli.core.sim.events import RESERVATION_DELAY, RESERVATION_EXPIRY
 from yk_cli.core.sim.nodes import NodeState
 from yk_cli.core.sim.placing import dynamic_passes, first_node, predicate_failure
-from yk_cli.core.sim.resmap import Res, allocated_of, effective_max, node_available
+from yk_cli.core.sim.resmap import Res, allocated_of, effective_max, node_available, res_of
 from yk_cli.core.sim.resmap import add as _add
 from yk_cli.core.sim.resmap import component_wise_min as _min
 from yk_cli.core.sim.resmap import equals_or_empty as _equals_or_empty
 from yk_cli.core.sim.resmap import fit_in as _fit_in
 from yk_cli.core.sim.resmap import fit_in_actual as _fit_in_actual
 from yk_cli.core.sim.resmap import merge_if_not_present as _merge_if_not_present
-from yk_cli.core.sim.resmap import res_of as res_of  # (re-exported: analysis/snapshot.py imports it from here)
 from yk_cli.core.sim.resmap import strictly_greater_than_or_equals as _ge
 from yk_cli.core.sim.resmap import strictly_only_existing as _strictly_only_existing
 from yk_cli.core.sim.resmap import sub_eliminate_negative as _sub_eliminate_negative

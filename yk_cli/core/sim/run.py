@@ -74,10 +74,9 @@ from yk_cli.core.sim.trace import (
 )
 from yk_cli.core.sim.trace import COMPLETE as COMPLETE_EVENT
 from yk_cli.core.sim.unmodelled import unmodelled
+from yk_cli.core.versions import LATEST_VERSION
 from yk_cli.core.workload.model import Workload
 
-LATEST_VERSION = "1.8"
-"""The YuniKorn version yk models by default."""
 MAX_FENCE_VERSION = (1, 9)
 """From here on (yunikorn-core after 1.8, YUNIKORN-3241) a queue whose max the ask would exceed fences the victim
 search; 1.9 is the core at the commit the conformance cases were recorded with."""
