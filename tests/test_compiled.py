@@ -45,7 +45,9 @@ def _layout(tmp_path: Path, compiled_too: bool = True) -> Path:
 
 
 def test_the_compiled_list_is_every_engine_module() -> None:
-    engine = {f"yk_cli.core.sim.{p.stem}" for p in SIM_DIR.glob("*.py") if p.stem != "__init__"}
+    # sim/'s vocabulary stays Python: the trace's values (read by every report) and what the run does not model
+    interpreted = {"__init__", "trace", "unmodelled"}
+    engine = {f"yk_cli.core.sim.{p.stem}" for p in SIM_DIR.glob("*.py") if p.stem not in interpreted}
     assert set(compiled.COMPILED_MODULES) == engine | {"yk_cli.core.ordering.policies", "yk_cli.core.ordering.priority"}
     assert list(compiled.COMPILED_MODULES) == sorted(compiled.COMPILED_MODULES)
     for module in compiled.COMPILED_MODULES:

@@ -59,7 +59,6 @@ def run_validate(
         raise UsageError("'-' (standard input) may be given only once")
     from yk_cli.commands.project import active_project
     from yk_cli.load.config import load_config
-    from yk_cli.load.inputs import lint_cluster, lint_workload
     from yk_cli.load.project import is_ignored
     from yk_cli.load.source import InputError, collector_paused, expand_inputs, shown_name
 
@@ -103,10 +102,14 @@ def run_validate(
     linted: list[Problem] = []
     if workload is not None:
         target = configs[0] if configs else kept[0] if kept else None
+        from yk_cli.load.inputs import lint_workload
+
         note = lint_workload(workload, target, partition, linted, texts, unreadable)
         if note:
             sys.stderr.write(f"yk: note: {note}\n")
     if cluster is not None:
+        from yk_cli.load.inputs import lint_cluster
+
         lint_cluster(cluster, linted, texts, unreadable)
     problems.extend(project.applied(linted))
     problems.sort(key=Problem.sort_key)

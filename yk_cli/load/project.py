@@ -9,7 +9,6 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from yk_cli.core.diagnostics import Level
-from yk_cli.core.lint.catalogue import all_rules
 from yk_cli.core.lint.project import (
     DISABLE,
     RULE_SETTINGS,
@@ -157,6 +156,8 @@ class _Reader:
         from yk_cli.core.volcano.rules import volcano_rules
 
         volcano = volcano_rules()
+        from yk_cli.core.lint.catalogue import all_rules
+
         known = {**all_rules(), **volcano}  # the rules of `yk validate` and of `yk volcano validate`
         seen: dict[str, int] = {}
         for key, value in node.pairs:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from yk_cli.core.diagnostics import Level, Problem, Span
@@ -44,9 +45,14 @@ def suppressions(text: str) -> dict[int, list[Suppression]]:
     return found
 
 
-def unsuppressed(problems: list[Problem], text: str, file: str, known: set[str]) -> list[Problem]:
-    """Drop warnings silenced on their line (errors cannot be); add a warning for each unknown rule name."""
+def unsuppressed(problems: list[Problem], text: str, file: str, rule_ids: Callable[[], set[str]]) -> list[Problem]:
+    """Drop warnings silenced on their line (errors cannot be); add a warning for each unknown rule name. rule_ids
+    (every rule id) is called only when the text has a suppression comment: the rule catalogue imports every rule
+    module, which a plain `yk validate` does not need."""
     by_line = suppressions(text)
+    if not by_line:
+        return problems
+    known = rule_ids()
     kept = []
     for p in problems:
         if p.level == Level.WARNING and p.span is not None:

@@ -48,7 +48,7 @@ def lint_inputs(inputs: VolcanoInputs) -> list[Problem]:
     kept: list[Problem] = list(by_file.pop("", []))
     for file in dict.fromkeys(inputs.files):
         if file in inputs.texts:
-            kept.extend(unsuppressed(by_file.pop(file, []), inputs.texts[file], file, known))
+            kept.extend(unsuppressed(by_file.pop(file, []), inputs.texts[file], file, lambda: known))
     for rest in by_file.values():
         kept.extend(rest)
     kept.sort(key=Problem.sort_key)
