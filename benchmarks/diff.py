@@ -77,9 +77,9 @@ def main() -> None:
             str(args.asks),
             "--seed",
             "42",
-            "--config",
+            "--queues-out",
             str(old),
-            "--workload",
+            "--workload-out",
             str(work),
         )
         head = "  - name: default\n"
