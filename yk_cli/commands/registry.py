@@ -22,9 +22,9 @@ from yk_cli.commands import (
     volcano_validate,
 )
 from yk_cli.commands.application import YkCommand, app, register
+from yk_cli.commands.volcano import volcano_app
 
 __all__ = ["app"]
-from yk_cli.commands.volcano import volcano_app
 
 
 class VolcanoExplainCommand(YkCommand):
