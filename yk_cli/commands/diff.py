@@ -91,26 +91,22 @@ def load_workload_input(
     from yk_cli.core.config.queues import build_queue_tree
     from yk_cli.core.diagnostics import EXIT_PROBLEMS, Level, Problem
     from yk_cli.core.workload.checks import may_create_queues
-    from yk_cli.load.source import InputError, shown_name
+    from yk_cli.load.source import InputError
 
     if workload is None and cluster is None:
         return None
     texts: dict[str, str] = {}
     problems: list[Problem] = []
     if cluster is not None:
-        from yk_cli.core.workload.predicate_lint import lint_predicates
-        from yk_cli.load.kubernetes import cluster_from_bytes
-        from yk_cli.load.source import decode_text, read_input
+        from yk_cli.load.inputs import read_dump
 
         try:
-            data = read_input(cluster)
+            dump = read_dump(cluster)
         except InputError as err:
             raise fail_usage(str(err)) from None
-        loaded_workload, _queues_yaml, found = cluster_from_bytes(data, shown_name(cluster))
-        texts[shown_name(cluster)] = decode_text(data)[0] or ""
-        problems.extend(found)
-        problems.extend(p.located(None, shown_name(cluster)) for p in lint_predicates(loaded_workload))
-        source = shown_name(cluster)
+        loaded_workload, source = dump.workload, dump.file
+        texts[dump.file] = dump.text
+        problems.extend(dump.problems)
         by_side: list[list[Problem]] = [[], []]
         name, given = partition or loaded_workload.partition, partition is not None
         parts = _partition(old, name, "OLD", given), _partition(new, name, "NEW", given)

@@ -32,6 +32,7 @@ from yk_cli.load.unclassified import DEFAULT_CONFIG
 
 if TYPE_CHECKING:
     from yk_cli.load.volcano import VolcanoInputs
+    from yk_cli.load.workload import LoadedWorkload
 
 DEFAULT_PARTITION = "default"
 """The partition YuniKorn schedules in unless told otherwise (and the one a workload names by default)."""
@@ -195,8 +196,7 @@ def _file_inputs(request: InputRequest, config_name: str) -> Inputs:
     partition = choose_partition(partitions, name)
     if partition is None:
         if request.partition is None and loaded is not None:  # the workload's own partition: its problem
-            missing = partition_problem(loaded.workload, partitions)
-            report.problems.extend(loaded.locate([missing] if missing is not None else []))
+            report.problems.extend(_partition_problems(loaded, partitions))
             report.problems.sort(key=Problem.sort_key)
             raise InputsRefused(report)
         raise InputsRefused(
@@ -212,22 +212,49 @@ def _file_inputs(request: InputRequest, config_name: str) -> Inputs:
     return Inputs(config, partition, tree, loaded.workload if loaded is not None else None, report, source)
 
 
-def _cluster_inputs(request: InputRequest, dump: str) -> Inputs:
-    """A kubectl dump as the workload, with CONFIG, else its yunikorn-configs ConfigMap's queue config, else
-    YuniKorn's built-in default."""
+@dataclass(slots=True)
+class Dump:
+    """A kubectl dump read as a workload: its bytes and text, the workload, its yunikorn-configs queues.yaml (None
+    without one) and its problems, node-constraint lint included (a dump's pods have no line)."""
+
+    file: str
+    data: bytes
+    text: str
+    workload: Workload
+    queues_yaml: str | None
+    problems: list[Problem]
+
+
+def read_dump(name: str) -> Dump:
+    """Read a kubectl dump ('-' for standard input) as `yk simulate --cluster` does. Raises InputError if
+    unreadable."""
     from yk_cli.core.workload.predicate_lint import lint_predicates
     from yk_cli.load.kubernetes import cluster_from_bytes
 
+    data = read_input(name)
+    shown = shown_name(name)
+    workload, queues_yaml, found = cluster_from_bytes(data, shown)
+    problems = [*found, *(p.located(None, shown) for p in lint_predicates(workload))]
+    return Dump(shown, data, decode_text(data)[0] or "", workload, queues_yaml, problems)
+
+
+def _partition_problems(loaded: LoadedWorkload, partitions: Mapping[str, PartitionConfig]) -> list[Problem]:
+    """The workload's unknown-partition problem, at its `partition:` line (none when the config has it)."""
+    missing = partition_problem(loaded.workload, partitions)
+    return loaded.locate([missing] if missing is not None else [])
+
+
+def _cluster_inputs(request: InputRequest, dump: str) -> Inputs:
+    """A kubectl dump as the workload, with CONFIG, else its yunikorn-configs ConfigMap's queue config, else
+    YuniKorn's built-in default."""
     report = InputReport()
     try:
-        data = read_input(dump)
+        read = read_dump(dump)
     except InputError as err:
         raise InputsRefused(report, str(err), EXIT_USAGE) from None
-    shown = shown_name(dump)
-    workload, queues_yaml, found = cluster_from_bytes(data, shown)
-    report.problems.extend(found)
-    report.problems.extend(p.located(None, shown) for p in lint_predicates(workload))  # a dump's pods have no line
-    report.texts[shown] = decode_text(data)[0] or ""
+    shown, data, workload, queues_yaml = read.file, read.data, read.workload, read.queues_yaml
+    report.problems.extend(read.problems)
+    report.texts[shown] = read.text
     config = request.config
     partitions: dict[str, PartitionConfig] = {}
     locator: Locator | None = None
@@ -358,8 +385,7 @@ def lint_workload(
     name = partition if partition is not None and partition in partitions else loaded.workload.partition
     chosen = choose_partition(partitions, name)
     if chosen is None:
-        missing = partition_problem(loaded.workload, partitions)
-        problems.extend(loaded.locate([missing] if missing is not None else []))
+        problems.extend(_partition_problems(loaded, partitions))
     else:
         problems.extend(loaded.check(build_queue_tree(chosen), may_create_queues(chosen)))
     return None
@@ -369,16 +395,10 @@ def lint_cluster(name: str, problems: list[Problem], texts: dict[str, str], unre
     """For `yk validate` and `yk check`: add a cluster dump's problems, as `yk simulate --cluster` finds them
     (its queue config is what `yk validate DUMP` checks), to `problems`, its text to `texts`, or (name, message) to
     `unreadable`."""
-    from yk_cli.core.workload.predicate_lint import lint_predicates
-    from yk_cli.load.kubernetes import cluster_from_bytes
-
     try:
-        data = read_input(name)
+        read = read_dump(name)
     except InputError as err:
         unreadable.append((shown_name(name), str(err)))
         return
-    shown = shown_name(name)
-    workload, _, found = cluster_from_bytes(data, shown)
-    problems.extend(found)
-    problems.extend(p.located(None, shown) for p in lint_predicates(workload))
-    texts.setdefault(shown, decode_text(data)[0] or "")
+    problems.extend(read.problems)
+    texts.setdefault(read.file, read.text)
