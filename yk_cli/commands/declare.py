@@ -144,6 +144,19 @@ CLUSTER = Param(
     "yunikorn-configs queues.yaml is the queue config (YuniKorn's built-in default without one), unless CONFIG "
     "is given. No WORKLOAD with it.",
 )
+STATE = Param(
+    ("--state",),
+    "FILE",
+    "A saved YuniKorn state dump (`/debug/fullstatedump`; '-' for stdin): the scheduler's own config, nodes, "
+    "running allocations and pending requests, all at once (CONFIG, if given, replaces its config). "
+    "See docs/state.md.",
+)
+YUNIKORN = Param(
+    ("--yunikorn",),
+    "URL",
+    "A running YuniKorn's REST API (e.g. http://yunikorn-service:9080), read live as --state reads a dump; "
+    "read-only. Token: $YK_YUNIKORN_TOKEN.",
+)
 WORKLOAD = Param(
     ("--workload", "-w"), "PATH", "Workload file: nodes, applications, asks; '-' for stdin (or give it as WORKLOAD)."
 )

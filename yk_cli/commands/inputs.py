@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from yk_cli.commands.console import Exit, echo_error, fail_usage
@@ -18,14 +19,44 @@ WORKLOAD_TWICE = "give the workload once: WORKLOAD or -w/--workload PATH, not bo
 CLUSTER_AND_WORKLOAD = "give WORKLOAD or --cluster DUMP, not both"
 
 
+@dataclass(frozen=True, slots=True)
+class SchedulerDump:
+    """--state FILE or --yunikorn URL: the scheduler's own view, the whole workload and the queue config."""
+
+    state: str | None = None
+    yunikorn: str | None = None
+
+    def __str__(self) -> str:
+        return f"--state {self.state}" if self.state is not None else f"--yunikorn {self.yunikorn}"
+
+
+WorkloadDump = str | SchedulerDump
+"""Where a whole workload comes from besides a workload file: a kubectl dump (--cluster), or the scheduler's view."""
+
+
+def workload_dump(cluster: str | None, state: str | None = None, yunikorn: str | None = None) -> WorkloadDump | None:
+    """The one dump given (--cluster DUMP, --state FILE, --yunikorn URL), None for none; a usage error for two."""
+    given = [flag for flag, value in (("--cluster", cluster), ("--state", state), ("--yunikorn", yunikorn)) if value]
+    if len(given) > 1:
+        raise fail_usage(f"give one of {', '.join(given)}: each is the whole workload")
+    if state is not None or yunikorn is not None:
+        return SchedulerDump(state, yunikorn)
+    return cluster
+
+
 def one_workload(
-    positional: str | None, option: str | None, cluster: str | None = None, with_cluster: str = CLUSTER_AND_WORKLOAD
+    positional: str | None,
+    option: str | None,
+    cluster: WorkloadDump | None = None,
+    with_cluster: str = CLUSTER_AND_WORKLOAD,
 ) -> str | None:
     """The workload given as the positional WORKLOAD or as -w/--workload (a usage error when both are, or when a
-    --cluster DUMP is given too: with_cluster is that message)."""
+    --cluster DUMP is given too: with_cluster is that message; or a --state or --yunikorn)."""
     if positional is not None and option is not None:
         raise fail_usage(WORKLOAD_TWICE)
     workload = positional if positional is not None else option
+    if isinstance(cluster, SchedulerDump) and workload is not None:
+        raise fail_usage(f"{cluster} is the whole workload: give no WORKLOAD with it")
     if cluster is not None and workload is not None:
         raise fail_usage(with_cluster)
     return workload
@@ -51,7 +82,7 @@ def at_time(text: str | None) -> int:
 def checked_inputs(
     config: str | None,
     workload: str | None = None,
-    cluster: str | None = None,
+    cluster: WorkloadDump | None = None,
     partition: str | None = None,
     quiet: bool = False,
     place: bool = False,
@@ -62,7 +93,11 @@ def checked_inputs(
     from yk_cli.commands.project import active_project
     from yk_cli.load.inputs import InputRequest, InputsRefused, read_inputs
 
-    request = InputRequest(config, workload, cluster, partition, active_project().policy_group or "queues")
+    group = active_project().policy_group or "queues"
+    if isinstance(cluster, SchedulerDump):
+        request = InputRequest(config, workload, None, partition, group, cluster.state, cluster.yunikorn)
+    else:
+        request = InputRequest(config, workload, cluster, partition, group)
     try:
         inputs = read_inputs(request)
     except InputsRefused as refused:

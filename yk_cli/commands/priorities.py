@@ -13,14 +13,16 @@ from yk_cli.commands.declare import (
     NO_CONFIG,
     PROJECT_CONFIG,
     QUIET,
+    STATE,
     WORKLOAD,
     WORKLOAD_PARTITION,
+    YUNIKORN,
     argument,
     option,
     parse_plain,
     shared,
 )
-from yk_cli.commands.inputs import at_time, checked_inputs, one_workload
+from yk_cli.commands.inputs import WorkloadDump, at_time, checked_inputs, one_workload, workload_dump
 from yk_cli.commands.project import config_size, project_options
 
 if TYPE_CHECKING:
@@ -41,6 +43,8 @@ class PrioritiesArgs:
     )
     workload_option: Optional[str] = shared(WORKLOAD)
     cluster: Optional[str] = shared(CLUSTER)
+    state: Optional[str] = shared(STATE)
+    yunikorn: Optional[str] = shared(YUNIKORN)
     fmt: str = option("--format", "-f", metavar="FORMAT", help="text, json or markdown.", default="text")
     partition: Optional[str] = shared(WORKLOAD_PARTITION)
     at: Optional[str] = option(
@@ -75,10 +79,14 @@ def print_priorities(args: PrioritiesArgs) -> None:
     from yk_cli.load.source import collector_paused
 
     check_format(args.fmt, PRIORITY_FORMATS)
-    workload = one_workload(args.workload, args.workload_option, args.cluster)
-    config, cluster = args.config, args.cluster
+    cluster = workload_dump(args.cluster, args.state, args.yunikorn)
+    workload = one_workload(args.workload, args.workload_option, cluster)
+    config = args.config
     if cluster is None and (config is None or workload is None):
-        raise fail_usage("give CONFIG and a workload (WORKLOAD or -w/--workload PATH), or --cluster DUMP")
+        raise fail_usage(
+            "give CONFIG and a workload (WORKLOAD or -w/--workload PATH), or --cluster DUMP, --state FILE or "
+            "--yunikorn URL"
+        )
     when = at_time(args.at)
     with project_options(args.project_config, args.no_config), config_size(args.max_size), collector_paused():
         view = priority_view(config, workload, args.partition, args.quiet, when, cluster)
@@ -92,7 +100,7 @@ def fast_path(args: Sequence[str]) -> int | None:
     if parsed is None:
         return None
     given = (parsed.config is not None) + (parsed.workload is not None) + (parsed.workload_option is not None)
-    if parsed.cluster is None and given < 2:
+    if parsed.cluster is None and parsed.state is None and given < 2:
         return None  # typer's usage error for what is missing
     return run_fast(print_priorities, parsed)
 
@@ -103,7 +111,7 @@ def run_priorities(
     fmt: str = "text",
     partition: str | None = None,
     at: str | None = None,
-    cluster: str | None = None,
+    cluster: WorkloadDump | None = None,
 ) -> str:
     """Load, check, compute and render; problems go to stderr like `yk validate` (Exit on errors)."""
     return "".join(render_chunks(priority_view(config, workload, partition, at=at_time(at), cluster=cluster), fmt))
@@ -115,7 +123,7 @@ def priority_view(
     partition: str | None = None,
     quiet: bool = False,
     at: int = 0,
-    cluster: str | None = None,
+    cluster: WorkloadDump | None = None,
 ) -> PriorityView:
     """Load and check both inputs (or a --cluster dump and its queue config), place the applications and compute
     every priority at the virtual time `at` (nanoseconds from the start; the dry run's state then, see

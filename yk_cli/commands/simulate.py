@@ -14,15 +14,17 @@ from yk_cli.commands.declare import (
     NO_CONFIG,
     PROJECT_CONFIG,
     QUIET,
+    STATE,
     WORKLOAD,
     WORKLOAD_PARTITION,
+    YUNIKORN,
     YUNIKORN_VERSION,
     argument,
     option,
     parse_plain,
     shared,
 )
-from yk_cli.commands.inputs import checked_inputs, one_workload
+from yk_cli.commands.inputs import WorkloadDump, checked_inputs, one_workload, workload_dump
 from yk_cli.commands.project import config_size, project_options
 from yk_cli.commands.run_options import filter_from, options_from
 from yk_cli.core.versions import LATEST_VERSION
@@ -73,10 +75,15 @@ def _python_engine_note(workload: Workload) -> None:
 
 
 def scenario_inputs(
-    config: str | None, workload: str | None, partition: str | None, cluster: str | None = None, quiet: bool = False
+    config: str | None,
+    workload: str | None,
+    partition: str | None,
+    cluster: WorkloadDump | None = None,
+    quiet: bool = False,
 ) -> Inputs:
-    """The checked inputs of a dry run: CONFIG and WORKLOAD, a --cluster DUMP (with an optional CONFIG), or the
-    bundled example when neither file is given (Exit on problems, shown like `yk validate` shows them)."""
+    """The checked inputs of a dry run: CONFIG and WORKLOAD, a --cluster DUMP or the scheduler's own state (with an
+    optional CONFIG), or the bundled example when neither file is given (Exit on problems, shown like `yk validate`
+    shows them)."""
     if cluster is not None:  # (the dry run's trace says which applications of a dump no rule places)
         return checked_inputs(config, None, cluster, partition, quiet)
     if (config is None) != (workload is None):
@@ -118,6 +125,8 @@ class SimulateArgs:
         "CONFIG is given: `yk simulate --cluster dump.yaml` or `yk simulate new-queues.yaml --cluster "
         "dump.yaml`. WORKLOAD may not be given with it.",
     )
+    state: Optional[str] = shared(STATE)
+    yunikorn: Optional[str] = shared(YUNIKORN)
     explain_preemption: bool = option(
         "--explain-preemption",
         help="List every preemption try with every running allocation it considered and the verdict that kept "
@@ -168,8 +177,9 @@ HELP = """Dry-run YuniKorn's scheduler: every allocation in order, and why every
 Every allocation comes in the order the core makes it, with the queue priority changes after each step.
 Deterministic: no cluster, no wall clock.
 
-Inputs: CONFIG and WORKLOAD; or --cluster DUMP (with an optional CONFIG to try a new queue config on the
-cluster); or nothing, for the tenant example of YuniKorn's 'App & Queue Priorities' document.
+Inputs: CONFIG and WORKLOAD; or --cluster DUMP, or YuniKorn's own state (--state FILE, a saved
+/debug/fullstatedump, or --yunikorn URL, live), each with an optional CONFIG to try a new queue config on
+it; or nothing, for the tenant example of YuniKorn's 'App & Queue Priorities' document.
 
 --queue, --app, --pending-only and --summary choose what is shown (they combine); the dry run always runs
 the whole partition.
@@ -189,7 +199,8 @@ def print_simulation(args: SimulateArgs) -> None:
         raise fail_usage("--starts is a text or markdown table; the JSON trace has the same facts (events, pending)")
     if starts and timeline is not None:
         raise fail_usage("give --starts or --timeline, not both")
-    workload = one_workload(args.workload, args.workload_option, args.cluster, CLUSTER_AND_WORKLOAD)
+    dump = workload_dump(args.cluster, args.state, args.yunikorn)
+    workload = one_workload(args.workload, args.workload_option, dump, CLUSTER_AND_WORKLOAD)
     options = options_from(args.until, args.max_steps, args.yunikorn_version, args.explain_preemption)
     chosen = filter_from(args.queue, args.app_ids, args.pending_only, args.summary_only)
     with project_options(args.project_config, args.no_config), config_size(args.max_size), collector_paused():
@@ -199,7 +210,7 @@ def print_simulation(args: SimulateArgs) -> None:
             fmt,
             options,
             args.partition,
-            args.cluster,
+            dump,
             args.quiet,
             chosen,
             View(starts, timeline),
@@ -220,7 +231,7 @@ def simulation_report(
     fmt: str,
     options: SimulationOptions,
     partition: str | None = None,
-    cluster: str | None = None,
+    cluster: WorkloadDump | None = None,
     quiet: bool = False,
     chosen: TraceFilter | None = None,
     shown: View | None = None,

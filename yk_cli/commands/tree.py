@@ -14,12 +14,14 @@ from yk_cli.commands.declare import (
     NO_CONFIG,
     PROJECT_CONFIG,
     QUIET,
+    STATE,
+    YUNIKORN,
     argument,
     option,
     parse_plain,
     shared,
 )
-from yk_cli.commands.inputs import at_time, checked_inputs, one_workload
+from yk_cli.commands.inputs import WorkloadDump, at_time, checked_inputs, one_workload, workload_dump
 from yk_cli.commands.project import config_size, project_options
 
 TREE_FORMATS = ("text", "json", "markdown", "mermaid")
@@ -37,6 +39,8 @@ class TreeArgs:
         "--workload", "-w", metavar="PATH", help="A workload file: adds pending/allocated and priorities."
     )
     cluster: Optional[str] = shared(CLUSTER)
+    state: Optional[str] = shared(STATE)
+    yunikorn: Optional[str] = shared(YUNIKORN)
     partition: Optional[str] = option(
         "--partition", metavar="NAME", help="The partition to show (default: the workload's, or default)."
     )
@@ -78,17 +82,18 @@ def print_tree(args: TreeArgs) -> None:
     from yk_cli.load.source import collector_paused
 
     check_format(args.fmt, TREE_FORMATS)
-    workload = one_workload(args.positional_workload, args.workload, args.cluster)
-    if args.config is None and args.cluster is None:
-        raise fail_usage("give a queue config (CONFIG), or --cluster DUMP")
-    if args.at is not None and workload is None and args.cluster is None:
-        raise fail_usage("--at needs a workload (--workload W or --cluster DUMP): it is the time of its dry run")
+    dump = workload_dump(args.cluster, args.state, args.yunikorn)
+    workload = one_workload(args.positional_workload, args.workload, dump)
+    if args.config is None and dump is None:
+        raise fail_usage("give a queue config (CONFIG), or --cluster DUMP, --state FILE or --yunikorn URL")
+    if args.at is not None and workload is None and dump is None:
+        raise fail_usage(
+            "--at needs a workload (--workload W, --cluster DUMP or --state FILE): it is the time of its dry run"
+        )
     when = at_time(args.at)
     with project_options(args.project_config, args.no_config), config_size(args.max_size), collector_paused():
         color = color_wanted()
-        text = run_tree(
-            args.config, workload, args.partition, args.fmt, color, args.quiet, args.set_only, when, args.cluster
-        )
+        text = run_tree(args.config, workload, args.partition, args.fmt, color, args.quiet, args.set_only, when, dump)
         write_stdout((text,))
 
 
@@ -96,7 +101,7 @@ def fast_path(args: Sequence[str]) -> int | None:
     """Run `yk tree [CONFIG] [WORKLOAD] [options]` without typer's parameter machinery: the exit status, or None
     when the arguments need typer (help, odd options, no file)."""
     parsed = parse_plain(TreeArgs, args)
-    if parsed is None or (parsed.config is None and parsed.cluster is None):
+    if parsed is None or (parsed.config is None and parsed.cluster is None and parsed.state is None):
         return None
     return run_fast(print_tree, parsed)
 
@@ -110,7 +115,7 @@ def run_tree(
     quiet: bool = False,
     set_only: bool = False,
     at: int = 0,
-    cluster: str | None = None,
+    cluster: WorkloadDump | None = None,
 ) -> str:
     """Load, check and render the tree; with a workload (or a --cluster dump), what is pending and running and the
     priorities at the virtual time `at` (nanoseconds from the start; see core.analysis.snapshot). Problems go to stderr

@@ -23,7 +23,7 @@ from yk_cli.core.config.placement import default_partition, place
 from yk_cli.core.config.queues import Queue, QueueTree, build_queue_tree
 from yk_cli.core.diagnostics import EXIT_PROBLEMS, EXIT_USAGE, Level, Path, Problem
 from yk_cli.core.lint.loader_rules import NO_QUEUE_CONFIG
-from yk_cli.core.workload.checks import may_create_queues, partition_problem
+from yk_cli.core.workload.checks import check_workload, may_create_queues, partition_problem
 from yk_cli.core.workload.model import Application, Workload
 from yk_cli.core.yamldoc import SourceMap
 from yk_cli.load.config import LoadedConfig, LoadResult, load_config
@@ -31,6 +31,7 @@ from yk_cli.load.source import InputError, config_limit, config_limit_set, decod
 from yk_cli.load.unclassified import DEFAULT_CONFIG
 
 if TYPE_CHECKING:
+    from yk_cli.load.state import LoadedState
     from yk_cli.load.volcano import VolcanoInputs
     from yk_cli.load.workload import LoadedWorkload
 
@@ -54,6 +55,10 @@ class InputRequest:
     """--partition (None: the workload's, else `default`)."""
     policy_group: str = "queues"
     """The ConfigMap key prefix (`<policy-group>.yaml`), from the project config."""
+    state: str | None = None
+    """A saved YuniKorn state dump (`/debug/fullstatedump`; '-' for standard input): config and workload at once."""
+    yunikorn: str | None = None
+    """A running YuniKorn's REST API base URL: its state read live, as --state reads a saved one."""
 
 
 @dataclass(slots=True)
@@ -101,6 +106,8 @@ class Inputs:
     """Each application the placement rules put in a leaf queue, with the leaf (after place())."""
     rejected: list[tuple[Application, str]] = field(default_factory=list)
     """Each application the placement rules did not place, with why (after place())."""
+    state: LoadedState | None = None
+    """The state dump the inputs came from (--state, --yunikorn): its allocation logs, assumptions, pointers."""
 
     def locate(self, path: Path) -> str:
         """`file:line` of a document path in the queue config ('' when it is not there)."""
@@ -152,8 +159,16 @@ def builtin_default(result: LoadResult) -> LoadedConfig | None:
 def read_inputs(request: InputRequest) -> Inputs:
     """Read and check what the request names (raises InputsRefused): the config with its workload, or a --cluster
     dump with the config given, its own ConfigMap's, or YuniKorn's built-in default."""
-    if request.config == "-" and (request.workload == "-" or request.cluster == "-"):
+    if request.config == "-" and (request.workload == "-" or request.cluster == "-" or request.state == "-"):
         raise InputsRefused(InputReport(), "'-' (standard input) may be given only once", EXIT_USAGE)
+    sources = [f for f, v in (("--state", request.state), ("--yunikorn", request.yunikorn)) if v is not None]
+    if sources:
+        given = [*sources, *(f for f, v in (("--cluster", request.cluster), ("WORKLOAD", request.workload)) if v)]
+        if len(given) > 1:
+            raise InputsRefused(
+                InputReport(), f"give one of {' and '.join(given)}: each is a whole workload", EXIT_USAGE
+            )
+        return _state_inputs(request)
     if request.cluster is not None:
         return _cluster_inputs(request, request.cluster)
     if request.config is None:
@@ -288,6 +303,63 @@ def _cluster_inputs(request: InputRequest, dump: str) -> Inputs:
     loaded_config = LoadedConfig(shown, "--cluster", None, SchedulerConfig(partitions=(partition,)), SourceMap(), True)
     tree = build_queue_tree(partition)
     return Inputs(loaded_config, partition, tree, workload, report, source, locator or (lambda path: ""))
+
+
+def _state_inputs(request: InputRequest) -> Inputs:
+    """A YuniKorn state dump (saved, or read live over the REST API) as the config and the workload; with CONFIG,
+    that config replaces the dump's (what the dump's workload would do under it)."""
+    from yk_cli.load.state import MAX_STATE_BYTES, POINTER_NOTE, read_state, state_from_json
+
+    report = InputReport()
+    limit = max(MAX_STATE_BYTES, config_limit())  # --max-size raises it
+    try:
+        if request.state is not None:
+            state = read_state(request.state, request.partition, limit)
+        else:
+            from yk_cli.load.yunikorn_rest import fetch_state
+
+            assert request.yunikorn is not None
+            fetched = fetch_state(request.yunikorn, limit=limit)
+            report.notes.extend(fetched.notes)
+            state = state_from_json(fetched.data, fetched.source, request.partition)
+    except InputError as err:
+        raise InputsRefused(report, str(err), EXIT_USAGE) from None
+    report.notes.extend(state.notes)
+    shown = state.file
+    if request.config is not None:
+        try:
+            result = load_config(request.config, request.policy_group)
+        except InputError as err:
+            raise InputsRefused(report, str(err), EXIT_USAGE) from None
+        report.texts[result.file] = result.text
+        source = f"{shown_name(request.config)} + {shown} (the dump's workload)"
+    else:
+        result = state.config
+        report.notes.append(POINTER_NOTE.format(file=shown))
+        source = f"{shown} (YuniKorn state dump)"
+    report.problems.extend(result.problems)
+    report.config_problems.extend(result.problems)
+    report.problems.extend(state.workload.problems)
+    report.problems.sort(key=Problem.sort_key)
+    if report.has_errors:
+        raise InputsRefused(report)
+    decoded = [c for c in result.configs if c.decoded and c.config.partitions]
+    if not decoded:
+        raise InputsRefused(report, f"{result.file} defines no partition")
+    partitions = {p.display_name: p for p in decoded[0].config.partitions}
+    name = state.documents.partition
+    partition = choose_partition(partitions, name)
+    if partition is None:
+        raise InputsRefused(report, missing_partition(result.file, name, partitions, False), EXIT_USAGE)
+    tree = build_queue_tree(partition)
+    report.problems.extend(state.locate_workload(check_workload(tree, state.workload.workload, False)))
+    report.problems.sort(key=Problem.sort_key)
+    if report.has_errors:
+        raise InputsRefused(report)
+    locator = _locator(decoded[0]) if request.config is not None else state.locate_config
+    inputs = Inputs(decoded[0], partition, tree, state.workload.workload, report, source, locator)
+    inputs.state = state
+    return inputs
 
 
 def _locator(loaded: LoadedConfig) -> Locator:

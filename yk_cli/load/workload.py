@@ -115,6 +115,21 @@ def parse_workload(
     return loaded
 
 
+def build_workload(data: dict[str, Any], file: str) -> LoadedWorkload:
+    """A workload document given as plain data (a state dump's, built by yk): checked and converted as a file's is;
+    its problems carry document paths and no position (the caller locates them)."""
+    problems: list[Problem] = []
+    if not _gate()(data):
+        problems.extend(schema_problems(data, load_schema(SCHEMA_FILE), SCHEMA_RULES))
+    builder = _Builder()
+    applications = data.get("applications")
+    own = {**data, "applications": list(applications) if isinstance(applications, list) else applications}
+    workload = builder.workload(own)  # the builder consumes the list of applications: a copy of it
+    problems.extend(builder.problems)
+    problems.extend(rules.check_names_and_nodes(workload))
+    return LoadedWorkload(file, workload, sorted(problems, key=Problem.sort_key))
+
+
 @cache
 def _gate() -> Gate:
     """The schema's fast validity test, compiled once."""
@@ -296,6 +311,8 @@ class _Builder:
         """The current application's namespace, labels and node constraints: the defaults of its pods."""
         self.app_path: Path = ()
         self.reported: set[Path] = set()
+        self.placeholders: list[str] = []
+        """Allocations marked `placeholder` (gang placeholders already running): ordinary pods in the dry run."""
 
     def workload(self, raw: dict[str, Any]) -> Workload:
         """The whole workload; raw's applications are consumed (see applications)."""
@@ -310,11 +327,13 @@ class _Builder:
         if defaults:
             self.global_default = min(defaults, key=lambda pc: pc.value)
         nodes = tuple(self.node(item, ("nodes", i)) for i, item in self._items(raw, "nodes"))
+        applications = self.applications(_list(raw, "applications"))
         return Workload(
             partition=_str(raw, "partition", "default") or "default",
             priority_classes=classes,
             nodes=nodes,
-            applications=self.applications(_list(raw, "applications")),
+            applications=applications,
+            gang_pods=tuple(self.placeholders),
         )
 
     def applications(self, items: list[Any]) -> tuple[Application, ...]:
@@ -433,6 +452,7 @@ class _Builder:
             ),
             gang_style=style if style in ("Soft", "Hard") else "Soft",
             placeholder_timeout=timeout * 1_000_000_000 if timeout is not None and timeout > 0 else None,
+            placed=_bool(raw, "placed", False),
         )
 
     def task_group(self, raw: dict[str, Any], path: Path) -> TaskGroup:
@@ -553,6 +573,8 @@ class _Builder:
             pod=self.pod(raw, self.app_pod, path, self.app_path),
         )
         self.alloc_seq += 1
+        if _bool(raw, "placeholder", False):
+            self.placeholders.append(alloc.name)
         return alloc
 
     def priority(self, raw: dict[str, Any], path: Path) -> tuple[int, PriorityClass | None, str]:

@@ -77,8 +77,9 @@ def render(
     queues: Mapping[str, Queue],
     locate: Locate = nowhere,
     unmodelled: Sequence[Unmodelled] = (),
+    scheduler_log: Sequence[dict[str, object]] | None = None,
 ) -> str:
-    """The whole JSON document."""
+    """The whole JSON document (`schedulerLog`: a state dump's allocation logs beside yk's outcome, when given)."""
     winner = explanation.asks[explanation.winner] if explanation.winner is not None else None
     reservation = None
     if explanation.reserved_node:
@@ -104,4 +105,6 @@ def render(
         else None,
         "reservation": reservation,
     }
+    if scheduler_log is not None:
+        data["schedulerLog"] = list(scheduler_log)
     return jsonout.document(data)

@@ -17,11 +17,12 @@ from yk_cli.report.pod_story import NODE_EVENTS, sighting_text, story_lines
 from yk_cli.report.priorities_markdown import cell, row
 from yk_cli.report.trace_common import attempt_title, when
 from yk_cli.report.tree_common import Locate, cause_text, nowhere
+from yk_cli.report.unmodelled import unmodelled_label
 
 
 def _head(source: str, partition: str, unmodelled: Sequence[Unmodelled]) -> list[str]:
     out = [f"## yk explain: {source}; partition {partition}", ""]
-    out += [f"> **Not modelled:** {cell(u.message)}" for u in unmodelled]
+    out += [f"> **{unmodelled_label(u)}:** {cell(u.message)}" for u in unmodelled]
     return [*out, ""] if unmodelled else out
 
 

@@ -100,9 +100,14 @@ def sighting_text(s: Sighting, locate: Locate) -> str:
 
 
 def render_json(
-    story: PodStory, source: str, partition: str, locate: Locate = nowhere, unmodelled: Sequence[Unmodelled] = ()
+    story: PodStory,
+    source: str,
+    partition: str,
+    locate: Locate = nowhere,
+    unmodelled: Sequence[Unmodelled] = (),
+    scheduler_log: Sequence[dict[str, object]] | None = None,
 ) -> str:
-    """The story as one JSON document."""
+    """The story as one JSON document (`schedulerLog`: a state dump's allocation log beside yk's outcome)."""
     event = story.preempted_by
     document: dict[str, Any] = {
         "source": source,
@@ -136,6 +141,8 @@ def render_json(
         "pendingReason": story.pending.reason if story.pending is not None else None,
         "nodes": _node_view(story.nodes),
     }
+    if scheduler_log is not None:
+        document["schedulerLog"] = list(scheduler_log)
     return jsonout.document(document)
 
 

@@ -10,6 +10,7 @@ from yk_cli.core.config.properties import Source, format_duration
 from yk_cli.core.ordering.priority import show
 from yk_cli.report.priorities_common import PriorityView, sorts_by, step_causes
 from yk_cli.report.tree_common import absent_groups, absent_title, depth_first, moment_words
+from yk_cli.report.unmodelled import unmodelled_label
 
 
 def cell(text: str) -> str:
@@ -39,7 +40,7 @@ def render(view: PriorityView) -> str:
     """The whole report."""
     at = format_duration(view.at)
     out = [f"## yk priorities: partition {view.partition} {moment_words(view.at, view.steps)}", ""]
-    out += [f"> **Not modelled:** {cell(u.message)}" for u in view.unmodelled]
+    out += [f"> **{unmodelled_label(u)}:** {cell(u.message)}" for u in view.unmodelled]
     if view.unmodelled:
         out.append("")
     out += ["### Queue priorities", "", "_n/a: nothing pending._", ""]

@@ -20,6 +20,7 @@ from yk_cli.report.trace_common import (
     totals_title,
     when,
 )
+from yk_cli.report.unmodelled import unmodelled_label
 
 
 def _cell(text: str) -> str:
@@ -58,7 +59,7 @@ def render(trace: Trace, source: str, chosen: TraceFilter = NO_FILTER, by: str =
     if chosen.active:
         out += [f"> **{_cell(filter_line(chosen)).replace(': ', ':** ', 1)}", ""]
     if trace.unmodelled:
-        out += [f"> **Not modelled:** {_cell(u.message)}" for u in trace.unmodelled] + [""]
+        out += [f"> **{unmodelled_label(u)}:** {_cell(u.message)}" for u in trace.unmodelled] + [""]
     if trace.notes:
         out += [f"> **Note:** {_cell(note)}" for note in trace.notes] + [""]
     history = not (chosen.pending_only or chosen.summary_only)

@@ -39,6 +39,8 @@ RECOVERY_QUEUE = "root.@recovery@"
 DEFAULT_USER = "nobody"
 """The user the k8shim sends when a pod names none; also used for applications without a user."""
 TAG_CREATE_FORCE = "application.create.force"
+PLACED_BY_SCHEDULER = "placed by the scheduler"
+"""The rule label of an application the scheduler has already placed (a state dump): its queue is taken as is."""
 TAG_QUOTA = "namespace.resourcequota"
 TAG_GUARANTEED = "namespace.resourceguaranteed"
 TAG_MAX_APPS = "namespace.resourcemaxapps"
@@ -389,6 +391,8 @@ def place(partition: PartitionConfig, tree: QueueTree, app: Application) -> Plac
     except _BuildError as err:
         return Placement(None, "", reason=f"the placement manager has no rules ({err}): every application is rejected")
     ctx = _Context(tree, app, app.user or DEFAULT_USER, tuple(app.groups), is_forced(app))
+    if app.placed and app.queue:
+        return _add(tree, ctx, app.queue.lower(), PLACED_BY_SCHEDULER, ())
     trace: list[str] = []
     name = ""
     label = ""

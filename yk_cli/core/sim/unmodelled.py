@@ -18,10 +18,15 @@ class Unmodelled:
 
     feature: str
     """gang-scheduling (placeholder pods already in a dump), volume-topology and dynamic-resources (node predicates
-    of pending pods yk does not run); limits and backoff are modelled, never reported."""
+    of pending pods yk does not run), state-dump (what a state dump could not say and yk assumed); limits and
+    backoff are modelled, never reported."""
     message: str
     queues: tuple[str, ...] = ()
     pods: tuple[str, ...] = ()
+
+
+ASSUMED = "state-dump"
+"""The feature name of what a state dump could not say and yk assumed (Workload.assumptions)."""
 
 
 def _listed(names: tuple[str, ...], limit: int = 5) -> str:
@@ -33,7 +38,7 @@ def unmodelled(partition: PartitionConfig, tree: QueueTree, workload: Workload) 
     """Every feature in use that the dry run ignores: placeholder pods already in a dump, and the node predicates
     yk cannot evaluate for pending pods (PodSpec.unmodelled: volume topology, DRA claims). User and group limits,
     sim/ugm.py, and application backoff, sim/backoff.py, are modelled."""
-    out: list[Unmodelled] = []
+    out = [Unmodelled(ASSUMED, sentence) for sentence in workload.assumptions]
     if workload.gang_pods:
         pods = workload.gang_pods
         out.append(

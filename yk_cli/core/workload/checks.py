@@ -272,7 +272,7 @@ def check_workload(tree: QueueTree, workload: Workload, dynamic_queues: bool = F
         queue = tree.get(path)
         where = (*app.path, "queue")
         if queue is None:
-            if dynamic_queues:
+            if dynamic_queues or app.placed:  # the core created it; placing it again shows whether yk can
                 continue
             leaves = [q.path for q in tree.leaves()]
             problems.append(

@@ -157,6 +157,9 @@ class Application:
     """gangSchedulingStyle: Soft (the default) or Hard."""
     placeholder_timeout: int | None = None
     """placeholderTimeoutInSeconds in nanoseconds; None: YuniKorn's default, 15 minutes."""
+    placed: bool = False
+    """The scheduler has already placed it in `queue` (a state dump): the placement rules and ACLs are not run
+    again; a queue the config lacks is created from its parent's child template, as the core did."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +174,9 @@ class Workload:
     """Placeholder pods (namespace/name) already in a cluster dump: the dry run treats them as ordinary pods."""
     namespaces: tuple[Namespace, ...] = ()
     """Namespaces with labels (pod affinity's namespaceSelector reads them)."""
+    assumptions: tuple[str, ...] = ()
+    """What the inputs could not say and yk assumed, each a sentence (a YuniKorn state dump's: pod runtimes,
+    preemption opt-outs, gang settings): every report states them with what yk does not model."""
 
     def asks(self) -> list[Ask]:
         """Every ask in file order."""

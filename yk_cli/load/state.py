@@ -1,0 +1,102 @@
+"""A YuniKorn state dump (a saved `/debug/fullstatedump`, or one read live over the REST API) -> yk's checked inputs:
+the scheduler config checked as `yk validate` checks a file, the workload built by the workload loader, every
+problem located by a JSON pointer into the dump (`dump.json#/config/Partitions/0/Queues/1/Properties`).
+
+The dump is read whole (json), up to a size limit (--max-size; MAX_STATE_BYTES by default): a dump of 100 MB takes
+about ten times that in memory while it is converted.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from yk_cli.core.diagnostics import Path, Problem
+from yk_cli.core.state.config import pointer_of
+from yk_cli.core.state.convert import StateDocuments, convert_state
+from yk_cli.core.state.dump import StateError
+from yk_cli.load.config import LoadResult, load_config
+from yk_cli.load.source import InputError, InputTooLarge, config_limit_set, format_size, read_input, shown_name
+from yk_cli.load.workload import LoadedWorkload, build_workload
+
+MAX_STATE_BYTES = 256 * 1024 * 1024
+"""Largest state dump read (a dump of 1,000 nodes and 10,000 requests is about 4 MB)."""
+POINTER_NOTE = "positions in {file} are JSON pointers (RFC 6901) into the dump"
+
+
+@dataclass(slots=True)
+class LoadedState:
+    """A state dump as yk's inputs: the documents, the config and workload loaded from them, located problems."""
+
+    file: str
+    documents: StateDocuments
+    config: LoadResult
+    """The scheduler config, checked; its problems located by JSON pointer."""
+    workload: LoadedWorkload
+    """The workload (problems against the queue tree are added by the input pipeline)."""
+    notes: list[str] = field(default_factory=list)
+
+    def locate_config(self, path: Path) -> str:
+        """`dump.json#/config/...` of a queue config document path."""
+        return f"{self.file}#{pointer_of(self.documents.config_pointers, path)}"
+
+    def locate_workload(self, problems: list[Problem]) -> list[Problem]:
+        """Workload problems located by the JSON pointer of what they came from."""
+        pointers = self.documents.workload_pointers
+        return [replace(p, file=f"{self.file}#{pointer_of(pointers, p.path)}", span=None) for p in problems]
+
+
+def read_state(name: str, partition: str | None = None, limit: int | None = None) -> LoadedState:
+    """Read a saved state dump ('-' for standard input). Raises InputError when it cannot be read or is not one."""
+    shown = shown_name(name)
+    try:
+        data = read_input(name, limit=limit or MAX_STATE_BYTES)
+    except InputTooLarge as err:
+        size = f"{err.size:,} bytes" if err.size is not None else "standard input"
+        raise InputError(
+            f"{shown}: {size} is more than the {format_size(err.limit)} yk reads from a state dump; "
+            "raise the limit with --max-size"
+        ) from None
+    return state_from_bytes(data, shown, partition)
+
+
+def state_from_bytes(data: bytes, shown: str, partition: str | None = None) -> LoadedState:
+    """A state dump's bytes (JSON) as yk's inputs. Raises InputError."""
+    try:
+        parsed = json.loads(data)
+    except UnicodeDecodeError as err:
+        raise InputError(f"{shown}: not a state dump: not UTF-8 text (byte {err.start})") from None
+    except json.JSONDecodeError as err:
+        cut = " (truncated?)" if err.pos >= len(data.rstrip()) else ""
+        raise InputError(
+            f"{shown}: not a state dump: not JSON{cut}: {err.msg} at line {err.lineno} column {err.colno}"
+        ) from None
+    del data
+    return state_from_json(parsed, shown, partition)
+
+
+def state_from_json(parsed: Any, shown: str, partition: str | None = None) -> LoadedState:
+    """Parsed state dump JSON as yk's inputs. Raises InputError."""
+    if not isinstance(parsed, Mapping):
+        raise InputError(f"{shown}: not a state dump: a JSON object is expected, not {type(parsed).__name__}")
+    try:
+        documents = convert_state(parsed, partition)
+    except StateError as err:
+        raise InputError(f"{shown}#{err}") from None
+    text = json.dumps(documents.config, indent=1)  # JSON is YAML: checked by the queue config loader as it is
+    with config_limit_set(max(len(text.encode("utf-8")) + 1, 1)):
+        config = load_config("-", stdin=text.encode("utf-8"))
+    pointers = documents.config_pointers
+    config.file = shown
+    config.problems = [replace(p, file=f"{shown}#{pointer_of(pointers, p.path)}", span=None) for p in config.problems]
+    for item in config.configs:
+        item.file = shown
+    loaded = build_workload(documents.workload, shown)
+    loaded.workload = replace(loaded.workload, assumptions=tuple(documents.assumptions))
+    state = LoadedState(shown, documents, config, loaded)
+    loaded.problems = state.locate_workload(loaded.problems)
+    version = f"YuniKorn {documents.version}" if documents.version else "a YuniKorn version it does not name"
+    state.notes.append(f"{shown}: state dump of partition {documents.partition} from {version}")
+    return state
