@@ -24,6 +24,7 @@ from yk_cli.commands.declare import (
     parse_plain,
     shared,
 )
+from yk_cli.commands.inputs import SchedulerDump, WorkloadDump
 from yk_cli.commands.project import config_size, project_options
 from yk_cli.core.diagnostics import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, Level, Problem, Span
 from yk_cli.core.versions import LATEST_VERSION
@@ -54,6 +55,15 @@ class CheckArgs:
         metavar="DUMP",
         help="A `kubectl get nodes,pods,priorityclasses -A -o yaml` dump as the workload; its PriorityClasses also "
         "give the pod priority range when the policy declares none.",
+    )
+    state: Optional[str] = option(
+        "--state",
+        metavar="FILE",
+        help="A saved YuniKorn state dump (/debug/fullstatedump) as the workload (CONFIG replaces its config); its "
+        "pods' priorities give the priority range when the policy declares none.",
+    )
+    yunikorn: Optional[str] = option(
+        "--yunikorn", metavar="URL", help="A running YuniKorn's REST API, read live as --state reads a dump."
     )
     fmt: Optional[str] = shared(CI_FORMAT)
     verbose: bool = option("--verbose", "-v", help="Print the proof of every passing check too (text).", default=False)
@@ -99,23 +109,24 @@ def run_check_command(args: CheckArgs) -> int:
         chosen = ci_format(fmt, FORMATS)
     except UsageError as err:
         raise fail_usage(str(err)) from None
-    from yk_cli.commands.inputs import one_workload
+    from yk_cli.commands.inputs import one_workload, workload_dump
 
-    workload = one_workload(workload, workload_option, cluster)
-    if policy == "-" and "-" in (config, workload, cluster):
+    dump = workload_dump(cluster, args.state, args.yunikorn)
+    workload = one_workload(workload, workload_option, dump)
+    if policy == "-" and "-" in (config, workload, cluster, args.state):
         raise fail_usage("'-' (standard input) may be given only once")
-    inputs = _Inputs(policy, config, workload, cluster, partition, chosen)
+    inputs = _Inputs(policy, config, workload, dump, partition, chosen)
     with project_options(project_config, no_config), config_size(max_size):
         loaded = _read_policy(inputs)
         from yk_cli.core.assertions.run import needs_workload
 
-        if workload is None and cluster is None:
+        if workload is None and dump is None:
             need = needs_workload(loaded)
             if need:
                 listed = ", ".join(f"{a.name} ({a.kind}{'' if a.check == '' else ', check: ' + a.check})" for a in need)
                 raise fail_usage(
                     f"{len(need)} assertion{'s need' if len(need) > 1 else ' needs'} a dry run: {listed}; give a "
-                    "WORKLOAD or --cluster DUMP"
+                    "WORKLOAD, --cluster DUMP or --state FILE"
                 )
         report, failed = _run(loaded, inputs, verbose, version, quiet)
     write_stdout((report,))
@@ -129,7 +140,7 @@ class _Inputs:
     policy: str
     config: str
     workload: str | None
-    cluster: str | None
+    cluster: WorkloadDump | None
     partition: str | None
     fmt: str
 
@@ -140,13 +151,17 @@ class _Inputs:
 
     def workload_shown(self) -> str | None:
         """The workload as the reports name it (a dump: `DUMP (cluster dump)`)."""
+        if isinstance(self.cluster, SchedulerDump):
+            name = self.cluster.state if self.cluster.state is not None else self.cluster.yunikorn
+            return f"{self.shown(name)} (YuniKorn state dump)"
         if self.cluster is not None:
             return f"{self.shown(self.cluster)} (cluster dump)"
         return self.shown(self.workload)
 
     def file_of(self, message: str) -> str:
         """The input a usage message is about (the queue config when it names none)."""
-        for name in (self.policy, self.config, self.workload, self.cluster):
+        dump = self.cluster if isinstance(self.cluster, str) else None
+        for name in (self.policy, self.config, self.workload, dump):
             shown = self.shown(name)
             if shown is not None and message.startswith(shown):
                 return shown
@@ -256,9 +271,8 @@ def _run(policy: Policy, inputs: _Inputs, verbose: bool, version: str, quiet: bo
         priorities = PriorityRange(*policy.priority_range, f"declared in the policy, {where}")
     elif cluster is not None and loaded_workload is not None:
         low, high = range_of_cluster(loaded_workload)
-        priorities = PriorityRange(
-            low, high, f"the PriorityClasses and pods of {'<stdin>' if cluster == '-' else cluster}"
-        )
+        named = "<stdin>" if cluster == "-" else inputs.workload_shown()
+        priorities = PriorityRange(low, high, f"the PriorityClasses and pods of {named}")
     else:
         priorities = PriorityRange(
             *DEFAULT_RANGE, "default: 0, a pod without PriorityClass, up to 1000000000, the highest user PriorityClass"
@@ -269,12 +283,17 @@ def _run(policy: Policy, inputs: _Inputs, verbose: bool, version: str, quiet: bo
         policy.file, source.file, text, source.source_map, partition.display_name, priorities, shown_workload
     )
     if facts is not None:
-        context.notes.extend(f"not modelled by the dry run: {item.message}" for item in facts.trace.unmodelled)
+        from yk_cli.core.sim.unmodelled import ASSUMED
+
+        context.notes.extend(
+            f"{'assumed' if item.feature == ASSUMED else 'not modelled'} by the dry run: {item.message}"
+            for item in facts.trace.unmodelled
+        )
     return _render(inputs.fmt, outcomes, context, verbose), sum(1 for o in outcomes if not o.passed)
 
 
 def _load(
-    config: str, workload: str | None, cluster: str | None, partition_name: str | None, quiet: bool
+    config: str, workload: str | None, cluster: WorkloadDump | None, partition_name: str | None, quiet: bool
 ) -> tuple[PartitionConfig, LoadedConfig, str, Workload | None]:
     """The partition, the loaded queue config, its text and the workload (Exit when an input cannot be used,
     what is wrong printed on standard error)."""
@@ -328,7 +347,7 @@ def _input_problems(inputs: _Inputs, messages: list[str]) -> list[Problem]:
         unreadable.append((inputs.shown(inputs.config) or inputs.config, str(err)))
     if inputs.workload is not None:
         lint_workload(inputs.workload, result, inputs.partition, problems, texts, unreadable)
-    if inputs.cluster is not None:
+    if isinstance(inputs.cluster, str):
         lint_cluster(inputs.cluster, problems, texts, unreadable)
     shown = [p for p in project.shown(problems) if p.level == Level.ERROR or not is_ignored(project, p.file)]
     said = list(dict.fromkeys([*messages, *(message for _, message in unreadable)]))

@@ -13,6 +13,7 @@ from yk_cli.commands.project import config_size, project_options
 from yk_cli.core.versions import LATEST_VERSION
 
 if TYPE_CHECKING:
+    from yk_cli.commands.inputs import WorkloadDump
     from yk_cli.core.analysis.timeline import Timeline
     from yk_cli.core.config.model import PartitionConfig
     from yk_cli.core.diagnostics import Problem
@@ -82,12 +83,13 @@ def _partition(side: Side, name: str, label: str, given: bool) -> PartitionConfi
 
 
 def load_workload_input(
-    workload: str | None, cluster: str | None, old: Side, new: Side, partition: str | None, quiet: bool
+    workload: str | None, cluster: WorkloadDump | None, old: Side, new: Side, partition: str | None, quiet: bool
 ) -> tuple[WorkloadInput, PartitionConfig, PartitionConfig] | None:
-    """The workload (a file or a kubectl dump) and the partition each side runs it in; problems are reported like
+    """The workload (a file, a kubectl dump or the scheduler's state) and the partition each side runs it in;
+    problems are reported like
     `yk validate` reports them and stop the command (exit 1) when they are errors on both sides: a queue the
     workload names that only one config has is a change the diff shows, not an error."""
-    from yk_cli.commands.inputs import report_problems
+    from yk_cli.commands.inputs import SchedulerDump, report_problems
     from yk_cli.core.config.queues import build_queue_tree
     from yk_cli.core.diagnostics import EXIT_PROBLEMS, Level, Problem
     from yk_cli.core.workload.checks import may_create_queues
@@ -97,7 +99,21 @@ def load_workload_input(
         return None
     texts: dict[str, str] = {}
     problems: list[Problem] = []
-    if cluster is not None:
+    if isinstance(cluster, SchedulerDump):
+        from yk_cli.commands.inputs import echo_notes
+        from yk_cli.load.state import scheduler_state
+
+        try:
+            state = scheduler_state(cluster.state, cluster.yunikorn, partition)
+        except InputError as err:
+            raise fail_usage(str(err)) from None
+        echo_notes(state.notes, quiet)
+        loaded_workload, source = state.workload.workload, state.file
+        problems.extend(state.workload.problems)
+        by_side: list[list[Problem]] = [[], []]  # placed applications: the core created their queues
+        name, given = state.documents.partition, partition is not None
+        parts = _partition(old, name, "OLD", given), _partition(new, name, "NEW", given)
+    elif cluster is not None:
         from yk_cli.load.inputs import read_dump
 
         try:
@@ -107,7 +123,7 @@ def load_workload_input(
         loaded_workload, source = dump.workload, dump.file
         texts[dump.file] = dump.text
         problems.extend(dump.problems)
-        by_side: list[list[Problem]] = [[], []]
+        by_side = [[], []]
         name, given = partition or loaded_workload.partition, partition is not None
         parts = _partition(old, name, "OLD", given), _partition(new, name, "NEW", given)
     else:
@@ -162,6 +178,15 @@ class DiffArgs:
     workload_option: Optional[str] = shared(WORKLOAD)
     cluster: Optional[str] = option(
         "--cluster", metavar="DUMP", help="A kubectl dump as the workload (instead of WORKLOAD)."
+    )
+    state: Optional[str] = option(
+        "--state",
+        metavar="FILE",
+        help="A saved YuniKorn state dump (/debug/fullstatedump) as the workload: what the change does to what the "
+        "scheduler runs and holds now (see docs/state.md).",
+    )
+    yunikorn: Optional[str] = option(
+        "--yunikorn", metavar="URL", help="A running YuniKorn's REST API, read live as --state reads a dump."
     )
     fmt: Optional[str] = option(
         "--format",
@@ -219,7 +244,7 @@ def diff_command(args: DiffArgs) -> None:
     )
 
     from yk_cli.commands.console import check_format
-    from yk_cli.commands.inputs import one_workload
+    from yk_cli.commands.inputs import one_workload, workload_dump
     from yk_cli.commands.run_options import options_from
     from yk_cli.core.diff.verdict import DEFAULT, failing, parse_fail_on
     from yk_cli.load.source import collector_paused
@@ -229,8 +254,9 @@ def diff_command(args: DiffArgs) -> None:
     check_format(chosen, FORMATS)
     if timeline not in TIMELINE_BY:
         raise fail_usage(f"--timeline {timeline!r}: choose queue or node")
-    workload = one_workload(workload, args.workload_option, cluster)
-    if [old, new, workload, cluster].count("-") > 1:
+    dump = workload_dump(cluster, args.state, args.yunikorn)
+    workload = one_workload(workload, args.workload_option, dump)
+    if [old, new, workload, cluster, args.state].count("-") > 1:
         raise fail_usage("'-' (standard input) may be given only once")
     try:
         conditions = parse_fail_on(args.fail_on) if args.fail_on else parse_fail_on(list(DEFAULT))
@@ -239,7 +265,7 @@ def diff_command(args: DiffArgs) -> None:
     options = options_from(args.until, args.max_steps, args.yunikorn_version)
     with project_options(args.project_config, args.no_config), config_size(args.max_size), collector_paused():
         markdown = chosen == "markdown"
-        result, timelines = compute(old, new, workload, cluster, args.partition, options, args.quiet, markdown)
+        result, timelines = compute(old, new, workload, dump, args.partition, options, args.quiet, markdown)
         holding = failing(result, conditions)
         write_stdout((render(chosen, result, conditions, holding, timelines, timeline),))
     raise Exit(1 if holding else 0)
@@ -249,7 +275,7 @@ def compute(
     old_spec: str,
     new_spec: str,
     workload: str | None,
-    cluster: str | None,
+    cluster: WorkloadDump | None,
     partition: str | None,
     options: SimulationOptions,
     quiet: bool = False,
@@ -271,7 +297,7 @@ def compute(
     changes = None
     source = part = ""
     if workload is not None or cluster is not None:
-        source = shown_name(cluster if cluster is not None else workload or "")
+        source = shown_name(str(cluster) if cluster is not None else workload or "")
         refused = [label for label, side in (("OLD", old), ("NEW", new)) if side.refused]
         if refused:
             part = partition or ""  # the workload was not read: its own partition is unknown

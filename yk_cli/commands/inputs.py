@@ -113,11 +113,16 @@ def checked_inputs(
     return inputs
 
 
+def echo_notes(notes: list[str], quiet: bool = False) -> None:
+    """Notes on standard error (`yk: note: ...`), none when quiet."""
+    if not quiet:
+        for note in notes:
+            echo_error(f"yk: note: {note}")
+
+
 def show_report(report: InputReport, quiet: bool = False) -> None:
     """The pipeline's notes, then its problems (report_problems)."""
-    if not quiet:
-        for note in report.notes:
-            echo_error(f"yk: note: {note}")
+    echo_notes(report.notes, quiet)
     report_problems(report.problems, report.texts, len(report.texts), report.config_problems, quiet)
 
 

@@ -308,20 +308,11 @@ def _cluster_inputs(request: InputRequest, dump: str) -> Inputs:
 def _state_inputs(request: InputRequest) -> Inputs:
     """A YuniKorn state dump (saved, or read live over the REST API) as the config and the workload; with CONFIG,
     that config replaces the dump's (what the dump's workload would do under it)."""
-    from yk_cli.load.state import MAX_STATE_BYTES, POINTER_NOTE, read_state, state_from_json
+    from yk_cli.load.state import POINTER_NOTE, scheduler_state
 
     report = InputReport()
-    limit = max(MAX_STATE_BYTES, config_limit())  # --max-size raises it
     try:
-        if request.state is not None:
-            state = read_state(request.state, request.partition, limit)
-        else:
-            from yk_cli.load.yunikorn_rest import fetch_state
-
-            assert request.yunikorn is not None
-            fetched = fetch_state(request.yunikorn, limit=limit)
-            report.notes.extend(fetched.notes)
-            state = state_from_json(fetched.data, fetched.source, request.partition)
+        state = scheduler_state(request.state, request.yunikorn, request.partition)
     except InputError as err:
         raise InputsRefused(report, str(err), EXIT_USAGE) from None
     report.notes.extend(state.notes)

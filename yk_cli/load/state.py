@@ -18,7 +18,15 @@ from yk_cli.core.state.config import pointer_of
 from yk_cli.core.state.convert import StateDocuments, convert_state
 from yk_cli.core.state.dump import StateError
 from yk_cli.load.config import LoadResult, load_config
-from yk_cli.load.source import InputError, InputTooLarge, config_limit_set, format_size, read_input, shown_name
+from yk_cli.load.source import (
+    InputError,
+    InputTooLarge,
+    config_limit,
+    config_limit_set,
+    format_size,
+    read_input,
+    shown_name,
+)
 from yk_cli.load.workload import LoadedWorkload, build_workload
 
 MAX_STATE_BYTES = 256 * 1024 * 1024
@@ -46,6 +54,21 @@ class LoadedState:
         """Workload problems located by the JSON pointer of what they came from."""
         pointers = self.documents.workload_pointers
         return [replace(p, file=f"{self.file}#{pointer_of(pointers, p.path)}", span=None) for p in problems]
+
+
+def scheduler_state(state: str | None, yunikorn: str | None, partition: str | None = None) -> LoadedState:
+    """The scheduler's state from a saved dump (`state`) or read live from its REST API (`yunikorn`), up to
+    max(MAX_STATE_BYTES, --max-size). Raises InputError (RestError for the REST API)."""
+    limit = max(MAX_STATE_BYTES, config_limit())
+    if state is not None:
+        return read_state(state, partition, limit)
+    from yk_cli.load.yunikorn_rest import fetch_state
+
+    assert yunikorn is not None
+    fetched = fetch_state(yunikorn, limit=limit)
+    loaded = state_from_json(fetched.data, fetched.source, partition)
+    loaded.notes[:0] = fetched.notes
+    return loaded
 
 
 def read_state(name: str, partition: str | None = None, limit: int | None = None) -> LoadedState:
