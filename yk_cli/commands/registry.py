@@ -15,6 +15,7 @@ from yk_cli.commands import (
     rules,
     schema,
     simulate,
+    state,
     tree,
     validate,
     volcano_explain,
@@ -63,6 +64,7 @@ register(app, priorities.PrioritiesArgs, priorities.print_priorities, priorities
 register(app, rules.RulesArgs, rules.rules, rules.HELP, "rules")
 register(app, schema.SchemaArgs, schema.schema, schema.HELP, "schema")
 register(app, simulate.SimulateArgs, simulate.print_simulation, simulate.HELP, "simulate", SimulateCommand)
+register(app, state.StateArgs, state.write_state, state.HELP, "state")
 register(app, tree.TreeArgs, tree.print_tree, tree.HELP, "tree")
 register(app, validate.ValidateArgs, validate.validate_command, validate.HELP, "validate")
 register(

@@ -326,7 +326,8 @@ def _state_inputs(request: InputRequest) -> Inputs:
         source = f"{shown_name(request.config)} + {shown} (the dump's workload)"
     else:
         result = state.config
-        report.notes.append(POINTER_NOTE.format(file=shown))
+        if result.problems:
+            report.notes.append(POINTER_NOTE.format(file=shown))
         source = f"{shown} (YuniKorn state dump)"
     report.problems.extend(result.problems)
     report.config_problems.extend(result.problems)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from typing import Any
 
 from yk_cli.core.diagnostics import Path, Problem
@@ -120,6 +121,7 @@ def state_from_json(parsed: Any, shown: str, partition: str | None = None) -> Lo
     loaded.workload = replace(loaded.workload, assumptions=tuple(documents.assumptions))
     state = LoadedState(shown, documents, config, loaded)
     loaded.problems = state.locate_workload(loaded.problems)
-    version = f"YuniKorn {documents.version}" if documents.version else "a YuniKorn version it does not name"
-    state.notes.append(f"{shown}: state dump of partition {documents.partition} from {version}")
+    taken = datetime.fromtimestamp(documents.timestamp // 1_000_000_000, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    version = f", YuniKorn {documents.version}" if documents.version else ""
+    state.notes.append(f"{shown}: YuniKorn state dump of {taken}{version}, partition {documents.partition}")
     return state
