@@ -13,9 +13,12 @@ TITLE = "The scheduler's own words (allocation log, from the state dump)"
 def _when(last: int | None) -> str:
     if last is None:
         return ""
-    if last <= 0:
-        return f", last {format_duration(-last)} before the dump"
-    return f", last {format_duration(last)} after it"
+    seconds = round(last / 1e9)
+    if seconds == 0:
+        return ", last within a second of the dump"
+    if seconds < 0:
+        return f", last {format_duration(-seconds * 1_000_000_000)} before the dump"
+    return f", last {format_duration(seconds * 1_000_000_000)} after it"
 
 
 def _line(count: int, message: str, last: int | None) -> str:
