@@ -208,7 +208,8 @@ def test_tree_at_needs_a_workload(run_yk) -> None:
     result = run_yk("tree", ARRIVALS[0], "--at", "5m")
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == (
-        "yk: error: --at needs a workload (--workload W or --cluster DUMP): it is the time of its dry run\n"
+        "yk: error: --at needs a workload (--workload W, --cluster DUMP or --state FILE): it is the time of its dry "
+        "run\n"
     )
 
 

@@ -199,3 +199,22 @@ def test_explain_flags_a_log_the_dry_run_contradicts(run_yk, tmp_path: Path) -> 
         "    differs: the core logged that a quota held it back, yet yk allocates it at once: the quota has room now "
         "(something was released or the config changed since the log's last line), or yk's model differs here\n"
     )
+
+
+def test_validate_checks_a_state_dumps_config_by_json_pointer(run_yk, tmp_path: Path) -> None:
+    """`yk validate DUMP`: the scheduler config inside a state dump, checked as a file is (not the dump's own keys
+    as queues.yaml keys), each problem at the JSON pointer of the value."""
+    assert run_yk("validate", "samples/state/fullstatedump.json").stdout == "1 file checked: no problems\n"
+    data = json.loads((STATE / "statedump-preempt.json").read_text(encoding="utf-8"))
+    data["config"]["Partitions"][0]["Queues"][0]["Queues"][1]["Properties"]["priority.policy"] = "fenced"
+    dumped = tmp_path / "dump.json"
+    dumped.write_text(json.dumps(data), encoding="utf-8")
+    text = run_yk("validate", str(dumped))
+    pointer = "/config/Partitions/0/Queues/0/Queues/1/Properties/priority.policy"
+    assert text.exit_code == 0
+    assert text.stdout.startswith(
+        f'{dumped}#{pointer}: [warning] priority.policy "fenced" is undefined: YuniKorn uses default '
+        "(invalid-property-value)\n"
+    )
+    [problem] = json.loads(run_yk("validate", str(dumped), "--format", "json").stdout)["problems"]
+    assert (problem["file"], problem["pointer"], problem["rule"]) == (str(dumped), pointer, "invalid-property-value")

@@ -81,6 +81,13 @@ def run_validate(
         if name != "-" and os.path.isdir(name):
             unreadable.append((name, unwalked.get(name, f"{name}: no *.yaml or *.yml files in this directory")))
             continue
+        from yk_cli.load.inputs import lint_state, looks_like_state_dump
+
+        if looks_like_state_dump(name):  # its config in Go field names, checked as the scheduler holds it
+            state_problems: list[Problem] = []
+            lint_state(name, partition, state_problems, texts, unreadable)
+            problems.extend(project.applied(state_problems))
+            continue
         try:
             with collector_paused():
                 result = load_config(name, policy_group)

@@ -455,6 +455,41 @@ def lint_workload(
     return None
 
 
+def lint_state(
+    name: str, partition: str | None, problems: list[Problem], texts: dict[str, str], unreadable: list[tuple[str, str]]
+) -> None:
+    """For `yk validate`: add a YuniKorn state dump's problems (its scheduler config's, checked as a file's, and its
+    workload's, each located by a JSON pointer) to `problems` and its name to `texts`, or (name, message) to
+    `unreadable`."""
+    from yk_cli.load.state import scheduler_state
+
+    try:
+        state = scheduler_state(name, None, partition)
+    except InputError as err:
+        unreadable.append((shown_name(name), str(err)))
+        return
+    problems.extend([*state.config.problems, *state.workload.problems])
+    texts.setdefault(state.file, "")  # no excerpt: the problems name JSON pointers, not lines
+
+
+def looks_like_state_dump(name: str) -> bool:
+    """Whether a file given to `yk validate` is a YuniKorn state dump (a JSON object with the dump's `config` in Go
+    field names, or its applications and nodes) rather than a queue config."""
+    import json
+
+    if name == "-" or not name.endswith(".json"):
+        return False
+    try:
+        with open(name, "rb") as handle:
+            data = json.load(handle)
+    except (OSError, ValueError):
+        return False
+    if not isinstance(data, dict):
+        return False
+    config = data.get("config")
+    return (isinstance(config, dict) and "Partitions" in config) or ("applications" in data and "nodes" in data)
+
+
 def lint_cluster(name: str, problems: list[Problem], texts: dict[str, str], unreadable: list[tuple[str, str]]) -> None:
     """For `yk validate` and `yk check`: add a cluster dump's problems, as `yk simulate --cluster` finds them
     (its queue config is what `yk validate DUMP` checks), to `problems`, its text to `texts`, or (name, message) to

@@ -24,6 +24,9 @@ def problem_dict(p: Problem) -> dict[str, object]:
     }
     if p.hint:
         out["hint"] = p.hint
+    if p.span is None and "#/" in p.file:  # a state dump's problem: its file, and the JSON pointer into it
+        out["file"], pointer = p.file.split("#", 1)
+        out["pointer"] = pointer
     return out
 
 

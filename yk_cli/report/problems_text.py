@@ -11,6 +11,8 @@ from yk_cli.report.problems_json import summary
 def headline(p: Problem) -> str:
     """`file:line:col: [level] message (rule)`: the parsable first line of a problem."""
     span = p.span
+    if span is None and "#/" in p.file:  # a JSON pointer into a state dump: no line to give
+        return f"{p.file}: [{p.level.value}] {p.message} ({p.rule})"
     where = f"{p.file}:{span.line}:{span.column}" if span else f"{p.file}:1:1"
     return f"{where}: [{p.level.value}] {p.message} ({p.rule})"
 

@@ -132,8 +132,8 @@ def test_a_gang_the_shim_holds_gets_its_members_assumed() -> None:
                                                  placeholderData=data)]))
     [entry] = docs.workload["applications"]
     assert entry["taskGroups"] == [{"name": "w", "minMember": 2, "minResource": {"vcore": "500m"}}]
-    assert [(a["name"], a["priority"], a["taskGroupName"]) for a in entry["asks"]] == [
-        ("g-w-0", 7, "w"), ("g-w-1", 7, "w")
+    assert [(a["name"], a["priority"], a["taskGroupName"], a.get("originator")) for a in entry["asks"]] == [
+        ("g-w-0", 7, "w", True), ("g-w-1", 7, "w", None)
     ]
     assert any(s.startswith("gang application g: the shim holds its real pods") for s in docs.assumptions)
 

@@ -379,7 +379,8 @@ class _Converter:
         self, app_id: str, groups: list[dict[str, Any]], requests: list[tuple[str, Mapping[str, Any]]], submit: str
     ) -> list[dict[str, Any]]:
         """A gang's real pods, which the shim holds while the core has only its placeholders: minMember pods of
-        minResource per task group (an assumption, stated), with the placeholders' priority."""
+        minResource per task group (an assumption, stated), with the placeholders' priority (the shim gives
+        placeholders their originator's), the first of them the originator."""
         priority = max((integer(r, "priority", w, 0) or 0 for w, r in requests), default=0)
         out = []
         for group in groups:
@@ -394,6 +395,8 @@ class _Converter:
                         "taskGroupName": group["name"],
                     }
                 )
+        if out:
+            out[0]["originator"] = True
         self.assume(
             f"gang application {app_id}: the shim holds its real pods, which the dump does not show: "
             "yk assumes each task group's minMember pods of minResource (named APP-GROUP-N)"
