@@ -218,3 +218,27 @@ def test_validate_checks_a_state_dumps_config_by_json_pointer(run_yk, tmp_path: 
     )
     [problem] = json.loads(run_yk("validate", str(dumped), "--format", "json").stdout)["problems"]
     assert (problem["file"], problem["pointer"], problem["rule"]) == (str(dumped), pointer, "invalid-property-value")
+
+
+def test_dynamic_queues_keep_what_the_core_created_them_with(run_yk, tmp_path: Path) -> None:
+    """The child template changed after the core made root.users.alice: the core keeps the queue as it made it,
+    and so does yk, saying so; the pending request still waits on the old max."""
+    data = json.loads((STATE / "statedump-dynamic.json").read_text(encoding="utf-8"))
+    template = data["config"]["Partitions"][0]["Queues"][0]["Queues"][0]["ChildTemplate"]
+    template["Resources"]["Max"] = {"memory": "100", "vcore": "10"}
+    template["Properties"] = {}
+    dumped = tmp_path / "dump.json"
+    dumped.write_text(json.dumps(data), encoding="utf-8")
+    result = run_yk("simulate", "--state", str(dumped), "--format", "json")
+    assert result.exit_code == 0, result.output
+    where = f"{dumped}#/queues/0/children/0/children/0"
+    assert (
+        "yk: note: dynamic queue root.users.alice: the core created it with max {memory: 30, vcore: 3}, its parent's "
+        f"child template gives {{memory: 100, vcore: 10}} now: yk uses the dump's ({where})\n"
+    ) in result.stderr
+    assert (
+        "yk: note: dynamic queue root.users.alice: the core created it with properties {application.sort.policy: "
+        f"fair}}, its parent's child template gives none now: yk uses the dump's ({where})\n"
+    ) in result.stderr
+    [pending] = json.loads(result.stdout)["pending"]
+    assert pending["ask"] == "nb-1" and pending["reason"].startswith("queue max reached at root.users.alice")

@@ -308,6 +308,7 @@ def _cluster_inputs(request: InputRequest, dump: str) -> Inputs:
 def _state_inputs(request: InputRequest) -> Inputs:
     """A YuniKorn state dump (saved, or read live over the REST API) as the config and the workload; with CONFIG,
     that config replaces the dump's (what the dump's workload would do under it)."""
+    from yk_cli.core.state.queues import restore_dynamic_queues
     from yk_cli.load.state import POINTER_NOTE, scheduler_state
 
     report = InputReport()
@@ -344,6 +345,7 @@ def _state_inputs(request: InputRequest) -> Inputs:
     if partition is None:
         raise InputsRefused(report, missing_partition(result.file, name, partitions, False), EXIT_USAGE)
     tree = build_queue_tree(partition)
+    report.notes.extend(restore_dynamic_queues(tree, state.documents.dynamic_queues, shown))
     report.problems.extend(state.locate_workload(check_workload(tree, state.workload.workload, False)))
     report.problems.sort(key=Problem.sort_key)
     if report.has_errors:

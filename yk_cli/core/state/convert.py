@@ -52,6 +52,19 @@ class AskLog:
     """Nanoseconds from the dump's time to the last occurrence (negative: before it); None when not given."""
 
 
+@dataclass(frozen=True, slots=True)
+class DynamicQueue:
+    """A queue the core created from a child template (`isManaged: false`), as the dump shows it."""
+
+    path: str
+    is_leaf: bool
+    max: dict[str, int] | None
+    """`maxResource` in the core's units (None: not shown)."""
+    guaranteed: dict[str, int] | None
+    properties: dict[str, str]
+    pointer: str
+
+
 @dataclass(slots=True)
 class StateDocuments:
     """A state dump as yk's inputs, plain data, with where each part came from and what yk assumed."""
@@ -72,8 +85,9 @@ class StateDocuments:
     """The allocation log of each pending request, by its name in the workload."""
     version: str = ""
     """The YuniKorn version the shim reported (`clusterInfo[].rmBuildInformation[].buildVersion`), '' unknown."""
-    dynamic_queues: list[str] = field(default_factory=list)
-    """Queues of the partition the dump shows and its config lacks (created from templates by the core)."""
+    dynamic_queues: list[DynamicQueue] = field(default_factory=list)
+    """Queues of the partition the dump shows and its config lacks (created from templates by the core), parents
+    first."""
 
 
 def is_state_dump(data: Any) -> bool:
@@ -175,13 +189,22 @@ def _version(dump: Mapping[str, Any]) -> str:
     return ""
 
 
-def _unmanaged_queues(dump: Mapping[str, Any], partition: str) -> list[str]:
+def _unmanaged_queues(dump: Mapping[str, Any], partition: str) -> list[DynamicQueue]:
     """Queues of the partition that the config lacks (`isManaged: false`), tree order."""
-    found: list[str] = []
+    found: list[DynamicQueue] = []
 
     def walk(queue: Mapping[str, Any], where: str) -> None:
         if queue.get("isManaged") is False:
-            found.append(text(queue, "queuename", where))
+            found.append(
+                DynamicQueue(
+                    path=text(queue, "queuename", where),
+                    is_leaf=flag(queue, "isLeaf", where, True),
+                    max=resource(queue, "maxResource", where) if "maxResource" in queue else None,
+                    guaranteed=resource(queue, "guaranteedResource", where) if "guaranteedResource" in queue else None,
+                    properties=string_map(queue, "properties", where),
+                    pointer=where,
+                )
+            )
         for child_where, child in items(queue.get("children"), f"{where}/children"):
             walk(child, child_where)
 
