@@ -8,8 +8,8 @@ conformance set (simulate and preempt, 125 cases) runs: about 10 s.
 Disagreements are strict xfails with the diagnosis as reason: conformance cases whose outcome depends on
 `allowPreemption: false` or `preemptionPolicy: Never`, which the dump does not carry (the stated assumption: every pod
 may be preempted and may preempt; `test_the_disagreements_are_the_lost_preemption_policies` shows this alone is the
-difference); a gang's placeholderData in the order the core did not make the placeholders in (PLACEHOLDER_ORDER); an
-ask's age rounded up past a preemption.delay (AGE_ROUNDED).
+difference). A gang's placeholderData in either order, and an ask's age just under or over a whole-second
+preemption.delay, agree with the core.
 """
 
 from __future__ import annotations
@@ -64,15 +64,9 @@ DISAGREE = {
 }
 """Cases whose trace from the dump differs from the core's, with the diagnosis."""
 
-PLACEHOLDER_ORDER = (
-    "convert_state keeps a gang's placeholderData in the dump's order, which is Go map order in the core (dumps of "
-    "the same state differ), and yk makes the placeholders in that order: workers first here, where the core made "
-    "them in their requestTime order (driver first): yk places tg-train-workers-0 on node-0 where the core placed "
-    "tg-train-driver-0, and every later node differs"
-)
-ORDERS = {"requestTime": False, "reversed": True}
-"""The two orders the core may write rest-limits-gang's placeholderData in: that of the placeholders' requestTime,
-and the other one (a strict xfail: PLACEHOLDER_ORDER)."""
+ORDERS = ("requestTime", "reversed")
+"""The two orders the core may write rest-limits-gang's placeholderData in (Go map order): that of the placeholders'
+requestTime, and the other one; yk makes the placeholders in requestTime order either way."""
 
 pytestmark = [
     pytest.mark.skipif(BINARY is None, reason="the oracle is not built (set YK_ORACLE, see ../shared/oracle)"),
@@ -212,17 +206,15 @@ def scenario_run(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], tu
 
 
 def scenario_params() -> list[Any]:
-    """(scenario, placeholderData order) for the rest-* scenarios: a gang's in both orders (ORDERS), the reversed
-    one a strict xfail."""
+    """(scenario, placeholderData order) for the rest-* scenarios: a gang's in both orders (ORDERS)."""
     out: list[Any] = []
     for name in (folder.name for folder in SCENARIOS):
         scenario = json.loads((STATE / name / "scenario.json").read_text(encoding="utf-8"))
         if not gang_apps(scenario):
             out.append(pytest.param(name, None, id=name))
             continue
-        for order, xfail in ORDERS.items():
-            marks = [pytest.mark.xfail(strict=True, reason=PLACEHOLDER_ORDER)] if xfail else []
-            out.append(pytest.param(name, order, id=f"{name}-placeholderData-{order}", marks=marks))
+        for order in ORDERS:
+            out.append(pytest.param(name, order, id=f"{name}-placeholderData-{order}"))
     return out
 
 
@@ -256,7 +248,7 @@ def test_state_dump_gives_the_cores_run_of_the_same_process(
     dump, lines, scenario = scenario_run(name)
     if order is not None:
         state = json.loads(dump.read_text(encoding="utf-8"))
-        placeholder_order(state, ORDERS[order])
+        placeholder_order(state, order == "reversed")
         dump = tmp_path / "statedump.json"
         dump.write_text(json.dumps(state, indent=1), encoding="utf-8")
     asks = [ask["key"] for ask in scenario.get("asks", [])]
@@ -288,22 +280,15 @@ def gang_comparison(data: Mapping[str, Any], lines: str, scenario: Mapping[str, 
     )
 
 
-# -- ages: the dump's times rounded to whole seconds ------------------------------------------------------------
+# -- ages: the dump's times in whole seconds toward its time -----------------------------------------------------
 
-AGE_ROUNDED = (
-    "convert_state rounds a request's age to the nearest second: p-0, 60.7 s old when the dump was written (the "
-    "core stamps whole seconds, the dump's timestamp is not), becomes submitTime -61s, old enough for "
-    "preemption.delay 61s: yk preempts b1-4 for p-1 where the core, its asks 60.x s old, preempts nothing. Whether it "
-    "happens depends on the sub-second part of the dump's time; truncating (-60s) would agree for any delay in whole "
-    "seconds"
-)
 
 
 @pytest.mark.parametrize(
     "age",
     [
         pytest.param(60.2, id="60.2s"),
-        pytest.param(60.7, id="60.7s", marks=pytest.mark.xfail(strict=True, reason=AGE_ROUNDED)),
+        pytest.param(60.7, id="60.7s"),
     ],
 )
 def test_an_ask_just_younger_than_the_preemption_delay_does_not_preempt(age: float, tmp_path: Path) -> None:

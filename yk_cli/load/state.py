@@ -9,25 +9,20 @@ about ten times that in memory while it is converted.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from pathlib import Path as FsPath
 from typing import Any
 
-from yk_cli.core.diagnostics import Path, Problem
+from yk_cli.core.diagnostics import Level, Path, Problem
+from yk_cli.core.lint.loader_rules import UNKNOWN_FIELD
 from yk_cli.core.state.config import pointer_of
 from yk_cli.core.state.convert import StateDocuments, convert_state
-from yk_cli.core.state.dump import StateError
+from yk_cli.core.state.dump import StateError, kind
 from yk_cli.load.config import LoadResult, load_config
-from yk_cli.load.source import (
-    InputError,
-    InputTooLarge,
-    config_limit,
-    config_limit_set,
-    format_size,
-    read_input,
-    shown_name,
-)
+from yk_cli.load.source import InputError, config_limit, config_limit_set, format_size, shown_name
 from yk_cli.load.workload import LoadedWorkload, build_workload
 
 MAX_STATE_BYTES = 256 * 1024 * 1024
@@ -74,28 +69,50 @@ def scheduler_state(state: str | None, yunikorn: str | None, partition: str | No
 
 def read_state(name: str, partition: str | None = None, limit: int | None = None) -> LoadedState:
     """Read a saved state dump ('-' for standard input). Raises InputError when it cannot be read or is not one."""
+    return state_from_bytes(_read_dump(name, limit or MAX_STATE_BYTES), shown_name(name), partition)
+
+
+def _read_dump(name: str, limit: int) -> bytes:
+    """A dump's bytes, up to `limit` (a state dump may be larger than the other inputs yk reads)."""
     shown = shown_name(name)
+    too_large = (
+        f"{shown}: {{size}} is more than the {format_size(limit)} yk reads from a state dump; "
+        f"give --max-size {format_size(limit * 2).replace(' ', '')} (or more) to read it"
+    )
+    if name == "-":
+        data = sys.stdin.buffer.read(limit + 1)
+        if len(data) > limit:
+            raise InputError(too_large.format(size="standard input"))
+        return data
+    path = FsPath(name)
+    if not path.exists():
+        raise InputError(f"{name}: no such file")
+    if path.is_dir():
+        raise InputError(f"{name}: is a directory, not a file")
     try:
-        data = read_input(name, limit=limit or MAX_STATE_BYTES)
-    except InputTooLarge as err:
-        size = f"{err.size:,} bytes" if err.size is not None else "standard input"
-        raise InputError(
-            f"{shown}: {size} is more than the {format_size(err.limit)} yk reads from a state dump; "
-            "raise the limit with --max-size"
-        ) from None
-    return state_from_bytes(data, shown, partition)
+        with path.open("rb") as handle:
+            data = handle.read(limit + 1)
+    except OSError as err:
+        raise InputError(f"{name}: cannot read: {err.strerror or err}") from err
+    if len(data) > limit:
+        size = path.stat().st_size
+        raise InputError(too_large.format(size=f"{size:,} bytes ({format_size(size)})"))
+    return data
 
 
 def state_from_bytes(data: bytes, shown: str, partition: str | None = None) -> LoadedState:
     """A state dump's bytes (JSON) as yk's inputs. Raises InputError."""
+    if not data.strip():
+        raise InputError(f"{shown}: empty: not a state dump")
     try:
         parsed = json.loads(data)
     except UnicodeDecodeError as err:
         raise InputError(f"{shown}: not a state dump: not UTF-8 text (byte {err.start})") from None
     except json.JSONDecodeError as err:
-        cut = " (truncated?)" if err.pos >= len(data.rstrip()) else ""
+        ending = data.rstrip()[-1:]
+        cut = " (truncated?)" if ending not in (b"}", b"]") else ""
         raise InputError(
-            f"{shown}: not a state dump: not JSON{cut}: {err.msg} at line {err.lineno} column {err.colno}"
+            f"{shown}: not a state dump: not JSON{cut}: {err.msg} (line {err.lineno}, column {err.colno})"
         ) from None
     del data
     return state_from_json(parsed, shown, partition)
@@ -104,7 +121,7 @@ def state_from_bytes(data: bytes, shown: str, partition: str | None = None) -> L
 def state_from_json(parsed: Any, shown: str, partition: str | None = None) -> LoadedState:
     """Parsed state dump JSON as yk's inputs. Raises InputError."""
     if not isinstance(parsed, Mapping):
-        raise InputError(f"{shown}: not a state dump: a JSON object is expected, not {type(parsed).__name__}")
+        raise InputError(f"{shown}: not a state dump: a JSON object is expected, found {kind(parsed)}")
     try:
         documents = convert_state(parsed, partition)
     except StateError as err:
@@ -114,7 +131,9 @@ def state_from_json(parsed: Any, shown: str, partition: str | None = None) -> Lo
         config = load_config("-", stdin=text.encode("utf-8"))
     pointers = documents.config_pointers
     config.file = shown
-    config.problems = [replace(p, file=f"{shown}#{pointer_of(pointers, p.path)}", span=None) for p in config.problems]
+    config.problems = [
+        _accepted(replace(p, file=f"{shown}#{pointer_of(pointers, p.path)}", span=None)) for p in config.problems
+    ]
     for item in config.configs:
         item.file = shown
     loaded = build_workload(documents.workload, shown)
@@ -125,3 +144,15 @@ def state_from_json(parsed: Any, shown: str, partition: str | None = None) -> Lo
     version = f", YuniKorn {documents.version}" if documents.version else ""
     state.notes.append(f"{shown}: YuniKorn state dump of {taken}{version}, partition {documents.partition}")
     return state
+
+
+def _accepted(problem: Problem) -> Problem:
+    """A problem of the config the scheduler runs with: a field yk does not know is a newer YuniKorn's (the core
+    accepted the config), a warning rather than an error that would stop every command."""
+    if problem.rule != UNKNOWN_FIELD.id or problem.level != Level.ERROR:
+        return problem
+    return replace(
+        problem,
+        level=Level.WARNING,
+        hint="the scheduler runs with this config, so this is a field of a YuniKorn newer than yk knows: ignored",
+    )

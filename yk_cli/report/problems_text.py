@@ -85,6 +85,11 @@ def is_failing(p: Problem, strict: bool) -> bool:
     return p.level == Level.ERROR or (strict and p.level == Level.WARNING)
 
 
+def _document(problem: Problem) -> str:
+    """The file a problem is in (a state dump's problem names a JSON pointer into it after `#`)."""
+    return problem.file.split("#/", 1)[0]
+
+
 def warning_summary(
     warnings: list[Problem], files: list[str], config_problems: list[Problem], existing: Set[str] = frozenset()
 ) -> str:
@@ -93,8 +98,8 @@ def warning_summary(
     at which lines: `1 warning in workload.yaml: workload-priority-mismatch (line 10)`. existing: the files that are
     files on disk (the others, standard input say, get a plain `run yk validate`)."""
     parts = []
-    for file in [*files, *sorted({p.file for p in warnings} - set(files))]:
-        mine = [p for p in warnings if p.file == file]
+    for file in [*files, *sorted({_document(p) for p in warnings} - set(files))]:
+        mine = [p for p in warnings if _document(p) == file]
         if not mine:
             continue
         hints = []

@@ -2,9 +2,9 @@
 (queues.yaml) and the workload (yk's workload file), with the JSON pointer of everything they came from, the
 assumptions the dump leaves to yk, and each pending request's allocation log.
 
-Times are relative to the dump's `timestamp` (the start of the run), rounded to whole seconds: a request the core
-has held for 60 s is `submitTime: -60s`. Resources are the core's units turned back into quantities (`vcore: 4000`
-is `4`, `memory: 4294967296` is `4Gi`). Order: applications by submission time, requests by request time,
+Times are relative to the dump's `timestamp` (the start of the run), in whole seconds toward it: a request the
+core has held for 60.7 s is `submitTime: -60s`. Resources are the core's units turned back into quantities
+(`vcore: 4000` is `4`, `memory: 4294967296` is `4Gi`). Order: applications by submission time, requests by request time,
 allocations by allocation time, nodes by name; equal times by key, numbers within keys compared as numbers (`w-2`
 before `w-10`).
 """
@@ -166,7 +166,9 @@ def _choose(names: tuple[str, ...], wanted: str | None) -> str:
         return "default"
     if len(names) == 1:
         return names[0]
-    raise StateError("/partitions", f"the dump has {len(names)} partitions ({', '.join(names)}): choose one")
+    raise StateError(
+        "/partitions", f"the dump has {len(names)} partitions ({', '.join(names)}): choose one with --partition NAME"
+    )
 
 
 def _latest_time(dump: Mapping[str, Any]) -> int:
@@ -231,10 +233,13 @@ class _Converter:
             self.assumptions.append(sentence)
 
     def at(self, nanos: int | None) -> str:
-        """A time of the dump as a Go duration from its timestamp, in whole seconds (the shim stamps a request
-        with its pod's creationTimestamp, whole seconds; the order of equal times is the document's)."""
+        """A time of the dump as a Go duration from its timestamp, in whole seconds toward the dump's time (the
+        shim stamps a request with its pod's creationTimestamp, whole seconds, and the core compares an age with
+        whole-second delays: a request 60.7 s old has not reached a 61 s preemption.delay, and has reached a 60 s
+        one); the order of equal times is the document's."""
         offset = (nanos if nanos is not None else self.timestamp) - self.timestamp
-        return format_duration((offset + NANOS // 2) // NANOS * NANOS)
+        seconds = offset // NANOS if offset >= 0 else -(-offset // NANOS)
+        return format_duration(seconds * NANOS)
 
     def workload(self, dump: Mapping[str, Any]) -> dict[str, Any]:
         """The workload document."""
@@ -334,6 +339,7 @@ class _Converter:
             entry["groups"] = groups
         groups_data = items(app.get("placeholderData"), f"{where}/placeholderData")
         task_groups = [self.task_group(group, group_where) for group_where, group in groups_data]
+        task_groups.sort(key=lambda group: (self.first_placeholder(app, where, group["name"]), group["name"]))
         if task_groups:
             entry["taskGroups"] = task_groups
             self.assume(
@@ -357,6 +363,18 @@ class _Converter:
         if running:
             entry["allocations"] = running
         return entry
+
+    def first_placeholder(self, app: Mapping[str, Any], where: str, group: str) -> int:
+        """When the core made the first placeholder of a task group (the shim makes them group by group, in the
+        annotation's order; the core's placeholderData comes in map order): the earliest request time of the
+        group's placeholders and pods (a pod that replaced one has its placeholder's); the largest time for none."""
+        times = [
+            integer(item, "requestTime", item_where, 0) or 0
+            for key in ("requests", "allocations")
+            for item_where, item in items(app.get(key), f"{where}/{key}")
+            if text(item, "taskGroupName", item_where) == group
+        ]
+        return min(times, default=2**63)
 
     def task_group(self, group: Mapping[str, Any], where: str) -> dict[str, Any]:
         """A task group from the core's placeholder data (its size and each member's minimum)."""
