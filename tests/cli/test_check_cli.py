@@ -85,8 +85,8 @@ def test_dynamic_assertions_without_a_workload_are_a_usage_error(run_yk, in_root
     assert result.exit_code == 2
     assert result.stderr == (
         "yk: error: 3 assertions need a dry run: platform-starts-within-a-minute (starts-within), "
-        "payments-starts-within-a-minute (starts-within), batch-catches-up (starts-within); give a WORKLOAD or "
-        "--cluster DUMP\n"
+        "payments-starts-within-a-minute (starts-within), batch-catches-up (starts-within); give a WORKLOAD, "
+        "--cluster DUMP or --state FILE\n"
     )
 
 

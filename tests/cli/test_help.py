@@ -24,8 +24,8 @@ UNBROKEN = {
     "documentation, grouped by command.",
     "schema": "Print a JSON Schema (queues.yaml by default); point yaml-language-server at it for checks in the "
     "editor.",
-    "simulate": "Inputs: CONFIG and WORKLOAD; or --cluster DUMP (with an optional CONFIG to try a new queue config on "
-    "the cluster); or nothing, for the tenant example of YuniKorn's 'App & Queue Priorities' document.",
+    "simulate": "Inputs: CONFIG and WORKLOAD; or --cluster DUMP, or YuniKorn's own state (--state FILE, a saved "
+    "/debug/fullstatedump, or --yunikorn URL, live),",
     "tree": "Every setting says where it came from (set here, inherited, template, default, YuniKorn's fallback), with "
     "fences, offsets, sorting and limits;",
     "validate": "Lint YuniKorn queue configs: every problem at once, with file:line:col and YuniKorn's own verdict.",

@@ -97,9 +97,16 @@ def test_both_forms_are_a_usage_error(run_yk, capsys: pytest.CaptureFixture[str]
             ("simulate", "--cluster", DUMP, "-w", WORKLOAD),
             "--cluster DUMP is the workload: give CONFIG (optional) and the dump, not WORKLOAD",
         ),
-        (("tree",), "give a queue config (CONFIG), or --cluster DUMP"),
-        (("tree", "-w", WORKLOAD), "give a queue config (CONFIG), or --cluster DUMP"),
-        (("priorities", QUEUES), "give CONFIG and a workload (WORKLOAD or -w/--workload PATH), or --cluster DUMP"),
+        (("tree",), "give a queue config (CONFIG), or --cluster DUMP, --state FILE or --yunikorn URL"),
+        (
+                ("tree", "-w", WORKLOAD),
+                "give a queue config (CONFIG), or --cluster DUMP, --state FILE or --yunikorn URL",
+            ),
+        (
+                ("priorities", QUEUES),
+                "give CONFIG and a workload (WORKLOAD or -w/--workload PATH), or --cluster DUMP, --state FILE or "
+                "--yunikorn URL",
+            ),
         (
             ("explain", QUEUES, "a1-p8"),
             "give CONFIG WORKLOAD ASK_A [ASK_B] (or -w/--workload PATH or --cluster DUMP for the workload): 2 "

@@ -271,7 +271,10 @@ def _run(policy: Policy, inputs: _Inputs, verbose: bool, version: str, quiet: bo
         priorities = PriorityRange(*policy.priority_range, f"declared in the policy, {where}")
     elif cluster is not None and loaded_workload is not None:
         low, high = range_of_cluster(loaded_workload)
-        named = "<stdin>" if cluster == "-" else inputs.workload_shown()
+        if isinstance(cluster, SchedulerDump):
+            named = inputs.shown(cluster.state if cluster.state is not None else cluster.yunikorn)
+        else:
+            named = "<stdin>" if cluster == "-" else cluster
         priorities = PriorityRange(low, high, f"the PriorityClasses and pods of {named}")
     else:
         priorities = PriorityRange(

@@ -22,7 +22,14 @@ from yk_cli.core.state.config import pointer_of
 from yk_cli.core.state.convert import StateDocuments, convert_state
 from yk_cli.core.state.dump import StateError, kind
 from yk_cli.load.config import LoadResult, load_config
-from yk_cli.load.source import InputError, config_limit, config_limit_set, format_size, shown_name
+from yk_cli.load.source import (
+    InputError,
+    collector_paused,
+    config_limit,
+    config_limit_set,
+    format_size,
+    shown_name,
+)
 from yk_cli.load.workload import LoadedWorkload, build_workload
 
 MAX_STATE_BYTES = 256 * 1024 * 1024
@@ -123,7 +130,8 @@ def state_from_json(parsed: Any, shown: str, partition: str | None = None) -> Lo
     if not isinstance(parsed, Mapping):
         raise InputError(f"{shown}: not a state dump: a JSON object is expected, found {kind(parsed)}")
     try:
-        documents = convert_state(parsed, partition)
+        with collector_paused():  # millions of small values, no cycles: the collector only costs time
+            documents = convert_state(parsed, partition)
     except StateError as err:
         raise InputError(f"{shown}#{err}") from None
     text = json.dumps(documents.config, indent=1)  # JSON is YAML: checked by the queue config loader as it is

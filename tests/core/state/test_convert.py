@@ -90,6 +90,17 @@ def test_config_keys_lower_cased_map_keys_kept_empty_values_left_out() -> None:
     assert pointer_of(pointers, (*path, "deeper")) == "/config/Partitions/0/Queues/0/Properties/priority.policy"
 
 
+def test_preemption_switched_off_is_kept() -> None:
+    """`Preemption.Enabled` is a Go *bool: false turns preemption off and must be written (other false values are
+    Go's omitempty defaults)."""
+    partition = {"Name": "default", "Queues": [{"Name": "root"}], "Preemption": {"Enabled": False}}
+    config = {"Partitions": [{**partition, "PlacementRules": [{"Name": "provided", "Create": False}]}]}
+    document, pointers = config_document(config, "/config")
+    assert document["partitions"][0]["preemption"] == {"enabled": False}
+    assert document["partitions"][0]["placementrules"] == [{"name": "provided"}]
+    assert pointers[("partitions", 0, "preemption", "enabled")] == "/config/Partitions/0/Preemption/Enabled"
+
+
 def test_times_relative_to_the_dump_rounded_to_seconds_and_ordered() -> None:
     requests = [
         {"allocationKey": "r-10", "requestTime": NOW - 60 * 10**9, "priority": "5", "resource": {"vcore": 1000}},

@@ -9,6 +9,9 @@ from yk_cli.core.diagnostics import Path
 
 MAP_FIELDS = frozenset({"Properties", "Guaranteed", "Max", "MaxResources", "ResourceWeights"})
 """Go map fields: their keys are the user's own (property names, resource names), kept as they are."""
+POINTER_BOOLS = frozenset({"Enabled", "QuotaPreemptionEnabled"})
+"""Go *bool fields (PartitionPreemptionConfig): written when set, false included (`Enabled: false` turns
+preemption off; left out, it is on)."""
 KEPT_TOP = ("Partitions",)
 """SchedulerConfig fields written to queues.yaml: `Checksum` is the core's own, not a config key."""
 
@@ -40,6 +43,10 @@ def _value(value: Any, pointer: str, path: Path, pointers: dict[Path, str], is_m
             name = str(key) if is_map else str(key).lower()
             where = f"{pointer}/{_escape(str(key))}"
             if is_map:
+                pointers[(*path, name)] = where
+                out[name] = item
+                continue
+            if key in POINTER_BOOLS and isinstance(item, bool):
                 pointers[(*path, name)] = where
                 out[name] = item
                 continue

@@ -391,6 +391,7 @@ class _Converter:
             key=lambda r: (integer(r[1], "requestTime", r[0], 0) or 0, natural_key(text(r[1], "allocationKey", r[0]))),
         )
         out: list[dict[str, Any]] = []
+        real = 0
         for where, request in ordered:
             name = self.unique(text(request, "allocationKey", where), where)
             ask: dict[str, Any] = {"name": name}
@@ -408,7 +409,8 @@ class _Converter:
             if flag(request, "placeholder", where):
                 ask["placeholder"] = True
             else:
-                self.pointers[(*app_path, "asks", len([a for a in out if not a.get("placeholder")]))] = where
+                self.pointers[(*app_path, "asks", real)] = where
+                real += 1
             log_items = items(request.get("allocationLog"), f"{where}/allocationLog")
             logs = [self.log(line, line_where) for line_where, line in log_items]
             if logs and not ask.get("placeholder"):
