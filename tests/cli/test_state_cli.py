@@ -122,6 +122,16 @@ def test_yk_state_files_run_as_the_dump_does(run_yk, tmp_path: Path, dump: Path)
     assert validated.exit_code == 0, validated.output
 
 
+def test_yk_state_counts_what_it_wrote(run_yk, tmp_path: Path) -> None:
+    """The summary line counts each kind, singular for one."""
+    out = tmp_path / "dynamic"
+    result = run_yk("state", DYNAMIC, "--out-dir", str(out))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-1] == (
+        f"wrote {out / 'workload.yaml'}: 1 node, 2 applications, 2 pending requests, 1 running allocation"
+    )
+
+
 def test_yk_state_golden_and_refuses_to_overwrite(run_yk, here: Path) -> None:
     shutil.copy(STATE / "statedump-limits-gang-end.json", here / "dump.json")
     out = Path("live")

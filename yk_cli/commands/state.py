@@ -100,10 +100,13 @@ def write_state(args: StateArgs) -> None:
     running = sum(len(app.allocations) for app in workload.applications)
     partitions = len(documents.config.get("partitions", []))
     _echo(f"wrote {paths[0]}: {partitions} partition{'s' if partitions != 1 else ''}")
-    _echo(
-        f"wrote {paths[1]}: {len(workload.nodes):,} nodes, {len(workload.applications):,} applications, "
-        f"{asks:,} pending requests, {running:,} running allocations"
+    counts = (
+        (len(workload.nodes), "node"),
+        (len(workload.applications), "application"),
+        (asks, "pending request"),
+        (running, "running allocation"),
     )
+    _echo(f"wrote {paths[1]}: " + ", ".join(f"{n:,} {word}{'' if n == 1 else 's'}" for n, word in counts))
 
 
 def _write(path: Path, text: str) -> None:
