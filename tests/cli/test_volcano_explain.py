@@ -88,12 +88,24 @@ def test_never_served_job_says_why(run_yk) -> None:
 
 
 def test_evicted_pod(run_yk) -> None:
-    text, data = explain(run_yk, CLUSTER, "etl/nightly-rollup-0")
+    text, data = explain(run_yk, CLUSTER, "etl/nightly-rollup-3")
     check_golden("volcano_explain_evicted.txt", text)
     assert data["verdict"] == "evicted"
-    assert data["eviction"] == {"action": "preempt", "for": "etl/quarter-close-0", "node": "node-a"}
+    assert data["eviction"] == {"action": "preempt", "for": "etl/quarter-close-0", "node": "node-b"}
     (record,) = data["selections"]
     assert record["status"] == "evicted" and record["decided_by"] == "priority and conformance (tier 1)"
+    order = [o["task"] for o in record["order"]]
+    assert order == ["etl/nightly-rollup-3", "etl/nightly-rollup-2", "etl/backfill-2025-2"]
+
+
+def test_eviction_undone_on_a_node_where_the_preemptor_does_not_fit(run_yk) -> None:
+    """preempt evicts on node-a, the preemptor still does not fit there: that node's evictions are undone
+    (normalPreempt's per-node statement) and node-b is tried."""
+    text, data = explain(run_yk, CLUSTER, "etl/nightly-rollup-0")
+    check_golden("volcano_explain_undone.txt", text)
+    assert data["verdict"] == "spared" and data["eviction"] is None
+    (record,) = data["selections"]
+    assert record["status"] == "undone"
     assert [o["task"] for o in record["order"]] == ["etl/nightly-rollup-1", "etl/nightly-rollup-0"]
 
 

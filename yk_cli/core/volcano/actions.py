@@ -367,6 +367,8 @@ class Actions:
         return [n for n in self.ssn.nodes if self.fw.preempt_candidate(task, n)]
 
     def reclaim(self) -> None:
+        """Queue by queue (QueueOrderFn), each starving job (JobOrderFn) reclaims for its pending tasks (TaskOrderFn)
+        while it starves, in one statement: committed when the job is pipelined, else discarded."""
         ssn, fw = self.ssn, self.fw
         found, preemptors, tasks, _ = self._preemptors()
         queues: PriorityQueue[QueueInfo] = PriorityQueue(fw.queue_less)
@@ -379,38 +381,39 @@ class Actions:
                 ssn.emit(event("skip-queue-overused", queue=queue.name))
                 continue
             jobs = preemptors.get(queue.name)
-            if jobs is None or jobs.empty():
-                continue
-            job = jobs.pop()
-            heap = tasks.get(id(job))
-            if heap is None or heap.empty() or not fw.job_starving(job):
-                continue
-            task = heap.pop()
-            if task.pod.preemption_policy == "Never":
-                ssn.emit(event("no-reclaim", task=task.key, job=job.uid, queue=queue.name,
-                               reason="preemptionPolicy: Never"))
-                queues.push(queue)
-                continue
-            refused = fw.preemptive(queue, task)
-            if refused is not None:
-                ssn.emit(event("no-reclaim", task=task.key, job=job.uid, queue=queue.name,
-                               reason=f"queue may not reclaim for it ({refused} Preemptive)"))
-                queues.push(queue)
-                continue
-            key = (ssn.changes, queue.name, tuple(task.resreq))
-            assigned = key not in failed and self._reclaim_for(task, job, queue)
-            if assigned:
-                jobs.push(job)
-            else:
-                failed.add((ssn.changes, queue.name, tuple(task.resreq)))
-            queues.push(queue)
+            while jobs is not None and not jobs.empty():
+                job = jobs.pop()
+                stmt = Statement(ssn, "reclaim")
+                heap = tasks[id(job)]
+                while fw.job_starving(job) and not heap.empty():
+                    task = heap.pop()
+                    if task.pod.preemption_policy == "Never":
+                        ssn.emit(event("no-reclaim", task=task.key, job=job.uid, queue=queue.name,
+                                       reason="preemptionPolicy: Never"))
+                        continue
+                    refused = fw.preemptive(queue, task)
+                    if refused is not None:
+                        ssn.emit(event("no-reclaim", task=task.key, job=job.uid, queue=queue.name,
+                                       reason=f"queue may not reclaim for it ({refused} Preemptive)"))
+                        continue
+                    key = (ssn.changes, queue.name, tuple(task.resreq))
+                    if key in failed or not self._reclaim_for(stmt, task, job):
+                        failed.add((ssn.changes, queue.name, tuple(task.resreq)))
+                if fw.job_pipelined(job):
+                    stmt.commit()
+                else:
+                    if stmt.ops:
+                        ssn.emit(event("gang-discarded", job=job.uid, queue=queue.name,
+                                       tasks=[op.task.key for op in stmt.ops]))
+                    stmt.discard()
 
-    def _reclaim_for(self, task: TaskInfo, job: JobInfo, queue: QueueInfo) -> bool:
+    def _reclaim_for(self, stmt: Statement, task: TaskInfo, job: JobInfo) -> bool:
+        """reclaimForTask: on the first node (in name order) whose reclaimable victims make room, evict them in victim
+        order until the task fits, and pipeline it there; the operations go into the job's statement."""
         ssn, fw, observer = self.ssn, self.fw, self.observer
         for node in self._victim_nodes(task):
             reclaimees = []
             seen = VictimSelection("reclaim", task, node.name) if observer is not None else None
-            room = node.future_idle()
             for other in node.tasks.values():
                 if other.status != RUNNING or not other.preemptable or other.job is None or (
                     other.job.queue == job.queue or not ssn.queues[other.job.queue].queue.reclaimable
@@ -419,12 +422,11 @@ class Actions:
                         seen.excluded.append((other, _reclaim_exclusion(ssn, other, job)))
                     continue
                 reclaimees.append(other)
-                res.iadd(room, other.resreq)
             if seen is not None:
                 seen.candidates = list(reclaimees)
-            if not reclaimees or not res.less_equal(task.resreq, room):
+            if not reclaimees:
                 if seen is not None and observer is not None:
-                    seen.outcome = "no candidates" if not reclaimees else "the candidates cannot free enough room"
+                    seen.outcome = "no candidates"
                     observer.victims(seen)
                 continue
             victims = fw.victims("reclaimable", task, reclaimees, seen.trail if seen is not None else None)
@@ -438,25 +440,23 @@ class Actions:
             if seen is not None:
                 seen.victims = victims
                 seen.order = _drain(fw.victims_queue(victims, task))
-            stmt = Statement(ssn, "reclaim")
             while not order.empty():
-                if res.less_equal(task.resreq, node.future_idle()):
-                    break
                 victim = order.pop()
                 stmt.evict(victim, "reclaim", task.key)
                 if seen is not None:
                     seen.evicted.append(victim)
+                if res.less_equal(task.resreq, node.future_idle()):
+                    break
             if res.less_equal(task.resreq, node.future_idle()):
                 stmt.pipeline(task, node)
-                stmt.commit()
                 if seen is not None and observer is not None:
                     seen.outcome = "pipelined"
                     observer.victims(seen)
                 return True
-            stmt.discard()
             if seen is not None and observer is not None:
-                seen.outcome = "evictions undone: the task still does not fit"
+                seen.outcome = "evicted, but the task still does not fit"
                 observer.victims(seen)
+            return False
         return False
 
     @staticmethod
@@ -561,21 +561,26 @@ class Actions:
             order = fw.victims_queue(victims, preemptor)
             if seen is not None:
                 seen.order = _drain(fw.victims_queue(victims, preemptor))
+            # One statement per node: evictions on a node where the preemptor still does not fit are undone, and
+            # those of the node where it does are merged into the job's statement (normalPreempt's nodeStmt).
+            on_node = Statement(self.ssn, "preempt")
             while not order.empty():
                 if fw.allocatable(queue, preemptor) is None and res.less_equal(preemptor.resreq, node.future_idle()):
                     break
                 victim = order.pop()
-                stmt.evict(victim, "preempt", preemptor.key)
+                on_node.evict(victim, "preempt", preemptor.key)
                 if seen is not None:
                     seen.evicted.append(victim)
             if fw.allocatable(queue, preemptor) is None and res.less_equal(preemptor.resreq, node.future_idle()):
-                stmt.pipeline(preemptor, node)
+                on_node.pipeline(preemptor, node)
+                stmt.ops.extend(on_node.ops)
                 if seen is not None and observer is not None:
                     seen.outcome = "pipelined"
                     observer.victims(seen)
                 return True
+            on_node.discard()
             if seen is not None and observer is not None:
-                seen.outcome = "evicted, but the task still does not fit or its queue is at its limit"
+                seen.outcome = "evictions undone: the task still does not fit or its queue is at its limit"
                 observer.victims(seen)
         return False
 

@@ -794,8 +794,8 @@ def pod_story(cluster: Cluster, conf: SchedulerConf, name: str) -> PodStory:
         for record in records:
             if record.status == "evicted":
                 record.status = "undone"
-                record.role += ", then undone: the statement was discarded (the preemptor's job did not become " \
-                               "pipelined)"
+                record.role += ", then undone: its statement was discarded (the preemptor did not fit on that " \
+                               "node, or its job did not become pipelined)"
     verdict = "evicted" if eviction is not None else ("spared" if records else "not considered")
     reasons: list[str] = []
     if verdict == "not considered":
