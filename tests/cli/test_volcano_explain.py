@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from tests.helpers.golden import check_golden
 from tests.helpers.paths import ROOT
 from tests.helpers.volcano import PLUGINS, _conf, clusters
+from tests.helpers.volcano_upstream import load_cases, write_inputs
 from yk_cli.core.volcano.explain import UnknownName, explain_pair, pod_story
 from yk_cli.core.volcano.model import Cluster
 from yk_cli.core.volcano.proposal_view import ProposalObserver
@@ -88,25 +89,38 @@ def test_never_served_job_says_why(run_yk) -> None:
 
 
 def test_evicted_pod(run_yk) -> None:
-    text, data = explain(run_yk, CLUSTER, "etl/nightly-rollup-3")
+    text, data = explain(run_yk, CLUSTER, "etl/nightly-rollup-5")
     check_golden("volcano_explain_evicted.txt", text)
     assert data["verdict"] == "evicted"
-    assert data["eviction"] == {"action": "preempt", "for": "etl/quarter-close-0", "node": "node-b"}
+    assert data["eviction"] == {"action": "preempt", "for": "etl/quarter-close-0", "node": "node-c"}
     (record,) = data["selections"]
     assert record["status"] == "evicted" and record["decided_by"] == "priority and conformance (tier 1)"
     order = [o["task"] for o in record["order"]]
-    assert order == ["etl/nightly-rollup-3", "etl/nightly-rollup-2", "etl/backfill-2025-2"]
+    assert order == ["etl/nightly-rollup-5", "etl/nightly-rollup-4", "etl/backfill-2025-2", "etl/backfill-2025-1"]
 
 
-def test_eviction_undone_on_a_node_where_the_preemptor_does_not_fit(run_yk) -> None:
-    """preempt evicts on node-a, the preemptor still does not fit there: that node's evictions are undone
-    (normalPreempt's per-node statement) and node-b is tried."""
+def test_in_the_victim_set_of_a_node_without_room(run_yk) -> None:
+    """preempt tries node-a first (best score): its victims cannot free 10 cpu, so nothing is evicted there."""
     text, data = explain(run_yk, CLUSTER, "etl/nightly-rollup-0")
-    check_golden("volcano_explain_undone.txt", text)
+    check_golden("volcano_explain_no_room.txt", text)
     assert data["verdict"] == "spared" and data["eviction"] is None
     (record,) = data["selections"]
-    assert record["status"] == "undone"
-    assert [o["task"] for o in record["order"]] == ["etl/nightly-rollup-1", "etl/nightly-rollup-0"]
+    assert record["status"] == "not needed" and record["order"] == []
+    assert record["role"].startswith("in the victim set, but the 2 victims could not free enough room")
+
+
+def test_eviction_undone_on_a_node_where_the_preemptor_does_not_fit(run_yk, tmp_path: Path) -> None:
+    """Volcano's TestPreempt "only commit evictions on the node where preemption succeeds": the eviction on n1, where
+    the preemptor still does not fit, is undone (normalPreempt's per-node statement)."""
+    name = "only commit evictions on the node where preemption succeeds"
+    case = next(c for c in load_cases() if c.data["name"] == name)
+    dump, conf = write_inputs(case.data, tmp_path)
+    _, data = explain(run_yk, str(dump), "--conf", str(conf), "c1/preemptee1")
+    assert data["verdict"] == "spared" and data["eviction"] is None
+    assert [r["status"] for r in data["selections"]] == ["undone"]
+    assert "then undone: its statement was discarded" in data["selections"][0]["role"]
+    _, data = explain(run_yk, str(dump), "--conf", str(conf), "c1/preemptee2")
+    assert data["verdict"] == "evicted"
 
 
 def test_spared_pod(run_yk) -> None:
@@ -117,9 +131,24 @@ def test_spared_pod(run_yk) -> None:
 
 
 def test_a_pod_no_selection_looked_at(run_yk) -> None:
-    _, data = explain(run_yk, CLUSTER, "etl/nightly-rollup-5")
+    _, data = explain(run_yk, CLUSTER, "ml/llm-pretrain-worker-0")
     assert data["verdict"] == "not considered" and data["selections"] == []
-    assert "name order" in data["reasons"][0]
+    assert data["reasons"][0].startswith("it is pending")
+
+
+def test_node_scores_of_a_placed_pod(run_yk) -> None:
+    """The node choice with every candidate's score by plugin (binpack and nodeorder of the sample's conf)."""
+    text, data = explain(run_yk, CLUSTER, "ml/sweep-17-trial-2")
+    (placement,) = data["placements"]
+    assert placement["action"] == "allocate" and placement["node"] == "node-b" and not placement["pipelined"]
+    scores = placement["scores"]
+    assert scores[0]["node"] == "node-b" and scores[0]["total"] == max(s["total"] for s in scores)
+    assert set(scores[0]["parts"]) == {
+        "binpack", "nodeorder/leastrequested", "nodeorder/balancedresource", "nodeorder/nodeaffinity",
+        "nodeorder/imagelocality", "nodeorder/tainttoleration",
+    }
+    assert scores[0]["total"] == sum(scores[0]["parts"].values())
+    assert "Node choice (allocate): placed on node-b" in text
 
 
 def test_two_tasks_of_one_job(run_yk) -> None:

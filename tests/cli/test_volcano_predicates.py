@@ -220,8 +220,19 @@ def test_taints_and_a_cordoned_node(run_yk, tmp_path: Path) -> None:
 
 
 def test_prefer_no_schedule_taints_do_not_filter(run_yk, tmp_path: Path) -> None:
-    items = [node("soft", 8, taints=[{"key": "spot", "effect": "PreferNoSchedule"}]), node("hard", 2), pod("p", 1)]
+    """A PreferNoSchedule taint filters nothing (p fits only the tainted node and goes there); it only scores."""
+    soft = node("soft", 8, taints=[{"key": "spot", "effect": "PreferNoSchedule"}])
+    items = [soft, node("hard", 2), pod("p", 1, cpu="3")]
     assert binds(simulate(run_yk, write(tmp_path, items))) == {"ns/p": "soft"}
+
+
+def test_prefer_no_schedule_taints_score(run_yk, tmp_path: Path) -> None:
+    """nodeorder's TaintToleration (weight 3) gives the untainted node 300 and the tainted one 0: more than the
+    tainted node's emptier resources weigh (LeastAllocated and BalancedAllocation, at most 100 each)."""
+    items = [node("soft", 8, taints=[{"key": "spot", "effect": "PreferNoSchedule"}]), node("hard", 2), pod("p", 1)]
+    assert binds(simulate(run_yk, write(tmp_path, items))) == {"ns/p": "hard"}
+    tolerant = pod("p", 1, tolerations=[{"key": "spot", "operator": "Exists", "effect": "PreferNoSchedule"}])
+    assert binds(simulate(run_yk, write(tmp_path, [*items[:2], tolerant]))) == {"ns/p": "soft"}
 
 
 def test_node_affinity_and_selector(run_yk, tmp_path: Path) -> None:

@@ -98,6 +98,18 @@ def pod_json(story: PodStory) -> dict[str, Any]:
             }
             for w in story.waiting
         ],
+        "placements": [
+            {
+                "action": pl.action,
+                "node": pl.node,
+                "pipelined": pl.pipelined,
+                "tie": list(pl.tie),
+                "scores": [
+                    {"node": name, "total": total, "parts": dict(parts)} for name, total, parts in pl.scores
+                ],
+            }
+            for pl in story.placements
+        ],
         "victim_order_rule": story.rule,
         "notes": list(story.notes),
     }

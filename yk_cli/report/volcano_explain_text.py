@@ -6,7 +6,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Iterator, Sequence
 
-from yk_cli.core.volcano.explain import PairExplanation, PodStory, SideFacts, VictimRecord, node_lines
+from yk_cli.core.volcano.explain import PairExplanation, Placement, PodStory, SideFacts, VictimRecord, node_lines
 from yk_cli.core.volcano.framework import Decision
 from yk_cli.report.volcano_proposal import proposal_text
 
@@ -183,12 +183,48 @@ def render_pod_lines(story: PodStory) -> Iterator[str]:
         yield "\n"
         yield "Why:\n"
         yield from _bullets(story.reasons)
+    for placement in story.placements:
+        yield "\n"
+        yield from _placement_lines(placement)
     if story.waiting:
         yield "\n"
         yield "Why it waits (no node takes it):\n"
         for wait in story.waiting:
             yield from _wrap(f"{wait.action}: {wait.reason}", "    ", "  - ")
             yield from _bullets(node_lines(wait.nodes), "    ")
+
+
+SCORES_SHOWN = 10
+"""Candidates listed by a node choice (the best ones; the rest are counted)."""
+
+
+def _score(value: float) -> str:
+    return f"{value:.6g}"
+
+
+def _placement_lines(placement: Placement) -> Iterator[str]:
+    """A node choice: the chosen node, the tie if any, and the best candidates' scores by plugin."""
+    how = "pipelined onto" if placement.pipelined else "placed on"
+    count = len(placement.scores)
+    yield from _wrap(
+        f"Node choice ({placement.action}): {how} {placement.node}, the best total of {count} candidate node"
+        f"{'s' if count != 1 else ''}"
+        + (" (one candidate: Volcano takes it without scoring)." if count == 1 else "."),
+        "  ",
+        "",
+    )
+    if placement.tie:
+        yield from _wrap(
+            f"A tie: {', '.join(placement.tie)} scored the same {_score(placement.scores[0][1])}; Volcano picks "
+            "one of them at random, yk the smallest name.",
+            "  ",
+            "",
+        )
+    for name, total, parts in placement.scores[:SCORES_SHOWN]:
+        detail = ", ".join(f"{plugin} {_score(value)}" for plugin, value in parts) or "no node order plugin"
+        yield from _wrap(f"{name}: {_score(total)} ({detail})", "      ", "    ")
+    if count > SCORES_SHOWN:
+        yield f"    ... and {count - SCORES_SHOWN} more candidates with lower or equal totals\n"
 
 
 def render_pod(story: PodStory) -> str:

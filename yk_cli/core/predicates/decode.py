@@ -525,6 +525,21 @@ def _node_selector(raw: Any, path: Path, probs: _Problems) -> tuple[NodeSelector
     return terms
 
 
+def _weights(node_affinity: Mapping[str, Any]) -> list[int | None]:
+    """The weights of the preferred node affinity terms, in order: an int in 1-100, else None (refused)."""
+    raw = node_affinity.get("preferredDuringSchedulingIgnoredDuringExecution")
+    out: list[int | None] = []
+    for item in raw if isinstance(raw, list | tuple) else ():
+        if not isinstance(item, Mapping):
+            continue  # _weighted skips it too
+        weight = item.get("weight")
+        if isinstance(weight, float) and weight.is_integer():
+            weight = int(weight)
+        ok = isinstance(weight, int) and not isinstance(weight, bool) and 1 <= weight <= 100
+        out.append(weight if ok else None)
+    return out
+
+
 def _weighted(raw: Any, path: Path, probs: _Problems, inner: str) -> list[tuple[Path, Any]]:
     """preferredDuringScheduling... lists: weight 1-100; returns (path, inner object) pairs."""
     out: list[tuple[Path, Any]] = []
@@ -879,6 +894,7 @@ def _decode_pod_spec(raw: Any, namespace: str, labels: Mapping[str, str]) -> tup
     node_selector = _label_map(spec.get("nodeSelector"), ("nodeSelector",), probs)
     tolerations = _tolerations(spec.get("tolerations"), ("tolerations",), probs)
     required: tuple[NodeSelectorTerm, ...] | None = None
+    preferred_terms: list[tuple[int, NodeSelectorTerm]] = []
     pod_affinity: tuple[PodAffinityTerm, ...] = ()
     pod_anti_affinity: tuple[PodAffinityTerm, ...] = ()
     affinity = _map(spec.get("affinity"), ("affinity",), probs)
@@ -897,8 +913,10 @@ def _decode_pod_spec(raw: Any, namespace: str, labels: Mapping[str, str]) -> tup
                 probs,
                 "preference",
             )
-            for p, inner in preferred:
-                _node_selector_term(inner, p, probs)
+            for (p, inner), weight in zip(preferred, _weights(node_affinity), strict=True):
+                term = _node_selector_term(inner, p, probs)
+                if weight is not None:
+                    preferred_terms.append((weight, term))
             if preferred:
                 soft.append("preferred node affinity")
         pod_affinity = _pod_affinity(
@@ -927,6 +945,7 @@ def _decode_pod_spec(raw: Any, namespace: str, labels: Mapping[str, str]) -> tup
         node_selector=_sorted_labels(node_selector),
         required_node_affinity=required,
         tolerations=tolerations,
+        preferred_node_affinity=tuple(preferred_terms),
         pod_affinity=pod_affinity,
         pod_anti_affinity=pod_anti_affinity,
         topology_spread=spread,

@@ -129,6 +129,9 @@ class PodSpec:
     required_node_affinity: tuple[NodeSelectorTerm, ...] | None = None
     """The required node affinity terms (ORed); None when the pod has none."""
     tolerations: tuple[Toleration, ...] = ()
+    preferred_node_affinity: tuple[tuple[int, NodeSelectorTerm], ...] = ()
+    """preferredDuringSchedulingIgnoredDuringExecution of the node affinity: (weight, preference) pairs (only
+    Volcano's nodeorder scores them)."""
     pod_affinity: tuple[PodAffinityTerm, ...] = ()
     """Required pod affinity terms (ANDed)."""
     pod_anti_affinity: tuple[PodAffinityTerm, ...] = ()

@@ -1,20 +1,23 @@
 """The actions of one session: enqueue, allocate, backfill, preempt and reclaim (pkg/scheduler/actions at HEAD).
 
-Node choice is where yk departs from Volcano on purpose: Volcano scores nodes (nodeorder, binpack) and picks among
-equal scores at random, and its predicate helper starts at a rotating index. yk's rule (NODE_RULE) is deterministic;
-everything else (queue, job and task order, victim order, admission) follows Volcano.
+Node choice follows Volcano's scores (core/volcano/scoring.py): allocate takes the best-scored node among those the
+task fits in idle resources, else among those it fits once their releasing pods are gone (pipelined); preempt tries
+nodes best score first. Where Volcano picks at random among equal best scores, yk takes the smallest node name and
+records the tie. reclaim tries nodes in name order (Volcano: its predicate helper's order, which rotates).
 """
 
 from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from yk_cli.core.volcano import resource as res
 from yk_cli.core.volcano.framework import Framework
 from yk_cli.core.volcano.heap import PriorityQueue
 from yk_cli.core.volcano.model import POD_GROUP_INQUEUE
 from yk_cli.core.volcano.observe import Observer, VictimSelection
+from yk_cli.core.volcano.scoring import NodeScore, NodeScorer
 from yk_cli.core.volcano.session import (
     ALLOCATED,
     BINDING,
@@ -34,51 +37,104 @@ NodeVerdict = tuple[str, tuple[str, ...]]
 """A node and the reasons it fails a task (Insufficient <resource>, or the predicates' statuses)."""
 
 NODE_RULE = (
-    "Volcano's node choice is not deterministic (node scores, random ties, a rotating predicate start). yk places a "
-    "task on the node, among those that pass the enabled predicates and fit it, with the most idle CPU, then the most "
-    "idle memory, then the smallest name; a node that fits it only once its releasing pods are gone pipelines it. "
-    "reclaim and preempt try nodes in name order."
+    "Nodes are scored as Volcano scores them (the binpack and nodeorder plugins enabled in the conf, with their "
+    "weights) among those that pass the enabled predicates and fit the task; the best total wins. Where Volcano "
+    "picks at random among equal best totals, yk takes the smallest node name and says it was a tie. A node that "
+    "fits the task only once its releasing pods are gone pipelines it. preempt tries nodes best score first, reclaim "
+    "in name order."
 )
+BACKFILL_NO_PIPELINE = "only a node whose releasing pods are still running has room (backfill does not pipeline)"
+TIE_SHOWN = 5
+"""How many of the other nodes of a tie a decision lists."""
 
 
-class NodeIndex:
-    """The session's nodes by (most idle cpu, most idle memory, name), kept current through node changes."""
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """Why a node was chosen: its total score and the other nodes with the same best total (at most TIE_SHOWN;
+    `more` when there are others still)."""
 
-    def __init__(self, ssn: Session) -> None:
+    score: float
+    tie: tuple[str, ...] = ()
+    more: bool = False
+
+
+def _fits(request: res.Vec, node: NodeInfo) -> bool:
+    return res.less_equal(request, node.idle) and res.less_equal(request, node.future_idle())
+
+
+class ScoreIndex:
+    """For each request signature in use, the session's nodes by (best score, name), kept current through node
+    changes; used when a task's scores depend on node resources only (NodeScorer.resource_only)."""
+
+    LIVE = 16
+    """Signatures kept at once; the least recently used one is dropped (and rebuilt if needed again)."""
+
+    def __init__(self, ssn: Session, scorer: NodeScorer) -> None:
         self.ssn = ssn
-        self.heap: list[tuple[float, float, str, int, NodeInfo]] = []
-        for node in ssn.nodes:
-            self.heap.append((-node.idle[res.CPU], -node.idle[res.MEMORY], node.name, node.version, node))
-        heapq.heapify(self.heap)
+        self.scorer = scorer
+        self.heaps: dict[tuple[float, ...], tuple[TaskInfo, list[tuple[float, str, int, NodeInfo]]]] = {}
         ssn.node_listeners.append(self._changed)
 
-    def _changed(self, node: NodeInfo) -> None:
-        heapq.heappush(self.heap, (-node.idle[res.CPU], -node.idle[res.MEMORY], node.name, node.version, node))
-        if len(self.heap) > 4 * len(self.ssn.nodes) + 64:
-            self.heap = [e for e in self.heap if e[3] == e[4].version]
-            heapq.heapify(self.heap)
+    def _heap(self, task: TaskInfo) -> list[tuple[float, str, int, NodeInfo]]:
+        key = tuple(task.resreq)
+        found = self.heaps.pop(key, None)
+        if found is None:
+            if len(self.heaps) >= self.LIVE:
+                del self.heaps[next(iter(self.heaps))]
+            total = self.scorer.total
+            heap = [(-total(task, n), n.name, n.version, n) for n in self.ssn.nodes]
+            heapq.heapify(heap)
+            found = (task, heap)
+        self.heaps[key] = found
+        return found[1]
 
-    def first(self, request: res.Vec, accept: Callable[[NodeInfo], bool]) -> NodeInfo | None:
-        """The first node in index order that `accept`s; stops once no node can have the request's cpu."""
-        heap = self.heap
-        popped = []
-        found = None
-        need = request[res.CPU]
+    def _changed(self, node: NodeInfo) -> None:
+        total = self.scorer.total
+        for task, heap in self.heaps.values():
+            heapq.heappush(heap, (-total(task, node), node.name, node.version, node))
+            if len(heap) > 4 * len(self.ssn.nodes) + 64:
+                heap[:] = [e for e in heap if e[2] == e[3].version]
+                heapq.heapify(heap)
+
+    def best(self, task: TaskInfo, passes: Callable[[NodeInfo], bool]) -> tuple[NodeInfo | None, Choice | None]:
+        """The best-scored node the task fits in idle resources and `passes` (the predicates), with the tie."""
+        heap = self._heap(task)
+        request = task.resreq
+        kept: list[tuple[float, str, int, NodeInfo]] = []
+        found: NodeInfo | None = None
+        best = 0.0
+        tie: list[str] = []
+        more = False
         while heap:
             entry = heapq.heappop(heap)
-            node = entry[4]
-            if entry[3] != node.version:
+            node = entry[3]
+            if entry[2] != node.version:
                 continue
-            popped.append(entry)
-            idle_cpu = -entry[0]
-            if not (need < idle_cpu or abs(need - idle_cpu) < res.MIN_RESOURCE):
+            if found is not None and -entry[0] != best:
+                kept.append(entry)
                 break
-            if accept(node):
-                found = node
+            if not _fits(request, node):
+                continue  # dropped until the node changes (a change pushes it again)
+            kept.append(entry)
+            if not passes(node):
+                continue
+            if found is None:
+                found, best = node, -entry[0]
+            elif len(tie) < TIE_SHOWN:
+                tie.append(node.name)
+            else:
+                more = True
                 break
-        for entry in popped:
+        for entry in kept:
             heapq.heappush(heap, entry)
-        return found
+        return found, (Choice(best, tuple(tie), more) if found is not None else None)
+
+
+def choice_of(scores: Sequence[NodeScore]) -> Choice:
+    """The choice among scored candidates (best first): the first, tied with the others of the same total."""
+    best = scores[0].total
+    tied = [s.node.name for s in scores[1:] if s.total == best]
+    return Choice(best, tuple(tied[:TIE_SHOWN]), len(tied) > TIE_SHOWN)
 
 
 class Actions:
@@ -87,54 +143,78 @@ class Actions:
     def __init__(self, ssn: Session, fw: Framework, observer: Observer | None = None) -> None:
         self.ssn = ssn
         self.fw = fw
-        self.index = NodeIndex(ssn)
+        self.scorer = NodeScorer(fw.conf, ssn.dims, ssn.nodes)
+        self.index = ScoreIndex(ssn, self.scorer)
         self.observer = observer
         self.step = 0
         """allocate's pops so far (an Overused drop counts as one), for the observer."""
+        self.choices: dict[str, Choice] = {}
+        """The last node choice of each task (by uid): its score and tie."""
         self._fit_errors: dict[tuple[int, int, str, tuple[float, ...]], tuple[str, dict[str, int], list[NodeVerdict]]]
         self._fit_errors = {}
 
     # -- node choice -----------------------------------------------------------------------------------------------
     def choose_node(self, task: TaskInfo, action: str = "allocate") -> tuple[NodeInfo | None, bool, str]:
-        """(node, pipelined, why none): an idle fit first, else a future-idle fit (pipelined); why none is Volcano's
-        FitErrors message (see fit_errors)."""
-        fw = self.fw
+        """(node, pipelined, why none): the best-scored node the task fits in idle resources, else the best one it
+        fits once releasing pods are gone (pipelined; not for backfill); why none is Volcano's FitErrors message
+        (see fit_errors). The choice's score and tie are kept in `choices`."""
+        fw, scorer = self.fw, self.scorer
         request = task.resreq
 
-        def fits_now(node: NodeInfo) -> bool:
-            return (
-                res.less_equal(request, node.idle)
-                and res.less_equal(request, node.future_idle())
-                and fw.predicate(task, node) is None
-            )
+        def passes(node: NodeInfo) -> bool:
+            return fw.predicate(task, node) is None
 
         nodes: Sequence[NodeInfo] = self.ssn.nodes
         static = fw.static_nodes(task)
         if static is not None and 2 * len(static) < len(nodes):
-            # Few nodes can pass: look at those only (the index would pop every node with room on the way).
-            nodes = static
-            node = None
-            best: tuple[float, float, str] | None = None
-            for candidate in static:
-                key = (-candidate.idle[res.CPU], -candidate.idle[res.MEMORY], candidate.name)
-                if (best is None or key < best) and fits_now(candidate):
-                    node, best = candidate, key
+            nodes = static  # few nodes can pass: score those only
+        node: NodeInfo | None = None
+        choice: Choice | None = None
+        if nodes is self.ssn.nodes and scorer.resource_only(task):
+            node, choice = self.index.best(task, passes)
         else:
-            node = self.index.first(request, fits_now)
+            node, choice = self._best(task, [n for n in nodes if _fits(request, n) and passes(n)])
         if node is not None:
+            self._chosen(task, action, choice, nodes, False)
             return node, False, ""
         later = [
             n for n in nodes
-            if any(r > 0 for r in n.releasing) and res.less_equal(request, n.future_idle())
-            and fw.predicate(task, n) is None
+            if any(r > 0 for r in n.releasing) and res.less_equal(request, n.future_idle()) and passes(n)
         ]
-        if later:
-            later.sort(key=lambda n: (-n.idle[res.CPU], -n.idle[res.MEMORY], n.name))
-            return later[0], True, ""
+        if later and action == "backfill":
+            return None, False, BACKFILL_NO_PIPELINE
+        node, choice = self._best(task, later)
+        if node is not None:
+            self._chosen(task, action, choice, later, True)
+            return node, True, ""
         message, _, verdicts = self.fit_errors(task)
         if self.observer is not None:
             self.observer.no_node(action, task, verdicts)
         return None, False, message
+
+    def _best(self, task: TaskInfo, candidates: list[NodeInfo]) -> tuple[NodeInfo | None, Choice | None]:
+        """The best of a gradient's candidates: one is taken unscored (as allocate does), several are scored."""
+        if not candidates:
+            return None, None
+        if len(candidates) == 1:
+            return candidates[0], Choice(self.scorer.scores(task, candidates)[0].total)
+        scores = self.scorer.scores(task, candidates)
+        return scores[0].node, choice_of(scores)
+
+    def _chosen(
+        self, task: TaskInfo, action: str, choice: Choice | None, nodes: Sequence[NodeInfo], pipelined: bool
+    ) -> None:
+        if choice is None:
+            return
+        self.choices[task.uid] = choice
+        observer = self.observer
+        if observer is not None and observer.watching(task):
+            if pipelined:
+                candidates = list(nodes)
+            else:
+                fw = self.fw
+                candidates = [n for n in nodes if _fits(task.resreq, n) and fw.predicate(task, n) is None]
+            observer.node_chosen(action, task, pipelined, self.scorer.scores(task, candidates))
 
     def fit_errors(self, task: TaskInfo) -> tuple[str, dict[str, int], list[NodeVerdict]]:
         """Why no node takes the task, as Volcano's allocate records it (api.FitErrors): per node, "Insufficient
@@ -312,14 +392,12 @@ class Actions:
                 while not heap.empty():
                     ordered.append(heap.pop())
         for task in ordered:
-            node, pipelined, why = self.choose_node(task, "backfill")
+            node, _, why = self.choose_node(task, "backfill")
             owner = task.job
             assert owner is not None
-            if node is None or pipelined:
-                if pipelined:
-                    why = "only a node whose releasing pods are still running has room (backfill does not pipeline)"
+            if node is None:
                 ssn.emit(event("no-node", task=task.key, job=owner.uid, queue=owner.queue, reason=why,
-                               reasons=self._counts(task, why) if node is None else None))
+                               reasons=self._counts(task, why)))
                 continue
             ssn.set_status(task, ALLOCATED)
             ssn.node_add(node, task)
@@ -537,10 +615,13 @@ class Actions:
     def _preempt_for(
         self, stmt: Statement, queue: QueueInfo, preemptor: TaskInfo, exclusion: Callable[[TaskInfo], str]
     ) -> bool:
-        """Evict for `preemptor` on the first node (in name order) where its victims make room; `exclusion` says why
-        a task on the node is not a candidate ("" when it is one)."""
+        """Evict for `preemptor` on the first node (best score first, then name) where its victims make room;
+        `exclusion` says why a task on the node is not a candidate ("" when it is one)."""
         fw, observer = self.fw, self.observer
-        for node in self._victim_nodes(preemptor):
+        candidates = self._victim_nodes(preemptor)
+        if self.scorer.active and len(candidates) > 1:
+            candidates = [s.node for s in self.scorer.scores(preemptor, candidates)]  # util.SortNodes: best first
+        for node in candidates:
             seen = VictimSelection("preempt", preemptor, node.name) if observer is not None else None
             preemptees = []
             for other in node.tasks.values():

@@ -23,6 +23,7 @@ from yk_cli.core.volcano.model import Cluster
 from yk_cli.core.volcano.observe import Observer, VictimSelection
 from yk_cli.core.volcano.proportion import ProportionPlugin
 from yk_cli.core.volcano.proposal_view import ProposalObserver, ProposalResult
+from yk_cli.core.volcano.scoring import NodeScore
 from yk_cli.core.volcano.session import PENDING, JobInfo, QueueInfo, Session, TaskInfo, task_status
 from yk_cli.core.volcano.simulate import SimulationResult, simulate
 
@@ -178,6 +179,15 @@ class ExplainObserver(Observer):
         self.queues_of: dict[str, str] = {}
         self.no_nodes: dict[tuple[str, str], list[tuple[str, tuple[str, ...]]]] = {}
         """(action, task) -> every node with why it failed the task, for the tasks asked about and their jobs."""
+        self.placements: list[Placement] = []
+        """The node choices for the pod asked about."""
+
+    def watching(self, task: TaskInfo) -> bool:
+        return bool(self.pod) and task.key == self.pod
+
+    def node_chosen(self, action: str, task: TaskInfo, pipelined: bool, scores: Sequence[NodeScore]) -> None:
+        rows = tuple((s.node.name, s.total, s.parts) for s in scores)
+        self.placements.append(Placement(action, pipelined, rows))
 
     def opened(self, ssn: Session, fw: Framework) -> None:
         self.ssn, self.fw = ssn, fw
@@ -310,8 +320,14 @@ def _record(fw: Framework, sel: VictimSelection, pod: str) -> VictimRecord:
         record.decided_by = _chooser(sel.trail, deciding)
         return record
     if pod in victim_keys:
-        position = [k for k, _ in record.order].index(pod) + 1
         record.decided_by = _chooser(sel.trail, deciding)
+        ordered = [k for k, _ in record.order]
+        if pod not in ordered:  # the victims could not free enough room: no victim order was built
+            record.status = "not needed"
+            record.role = f"in the victim set, but the {len(victim_keys)} victims could not free enough room on the " \
+                          "node: nothing was evicted there"
+            return record
+        position = ordered.index(pod) + 1
         if sel.evicted:
             record.status = "not needed"
             record.role = (
@@ -754,6 +770,29 @@ class PodStory:
     rule: str = VICTIM_ORDER_RULE
     waiting: list[Waiting] = field(default_factory=list)
     """Every time allocate or backfill found no node for the pod, with each node's reasons."""
+    placements: list[Placement] = field(default_factory=list)
+    """Every node choice for the pod, with each candidate's scores."""
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """One node choice for the pod (allocate, backfill, preempt or reclaim): every candidate of the gradient it was
+    chosen from with its total and its parts by plugin, best first (the chosen node first)."""
+
+    action: str
+    pipelined: bool
+    scores: tuple[tuple[str, float, tuple[tuple[str, float], ...]], ...]
+    """(node, total, ((plugin or plugin/scorer, weighted score), ...)) per candidate."""
+
+    @property
+    def node(self) -> str:
+        return self.scores[0][0]
+
+    @property
+    def tie(self) -> tuple[str, ...]:
+        """The other candidates with the chosen node's total (Volcano picks among them at random)."""
+        best = self.scores[0][1]
+        return tuple(name for name, total, _ in self.scores[1:] if total == best)
 
 
 @dataclass(frozen=True, slots=True)
@@ -811,7 +850,7 @@ def pod_story(cluster: Cluster, conf: SchedulerConf, name: str) -> PodStory:
                 nodes = watch.no_nodes.get((action, subject.name), [])
                 waiting.append(Waiting(action, str(item.get("reason")), counts, nodes))
     return PodStory(subject, status, pod.node_name, verdict, eviction, records, reasons, notes=list(result.notes),
-                    waiting=waiting)
+                    waiting=waiting, placements=list(watch.placements))
 
 
 def _not_considered(result: SimulationResult, task: TaskInfo | None) -> list[str]:
@@ -827,9 +866,9 @@ def _not_considered(result: SimulationResult, task: TaskInfo | None) -> list[str
         out.append(f"it is {task.status} on no node")
     else:
         out.append(
-            f"no {' or '.join(actions) or 'eviction'} looked for victims on node {task.pod.node_name}: reclaim and "
-            "preempt try nodes in name order (yk's node rule) and stop at the first node where the victims make room, "
-            "and only for a starving job (reclaim: of another queue that may reclaim; preempt: of its own queue)"
+            f"no {' or '.join(actions) or 'eviction'} looked for victims on node {task.pod.node_name}: preempt tries "
+            "nodes best score first, reclaim in name order, and each stops at the first node where the victims make "
+            "room, and only for a starving job (reclaim: of another queue that may reclaim; preempt: of its own queue)"
         )
     if not task.preemptable:
         out.append("it is marked volcano.sh/preemptable: false, so it would never be a candidate")

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from yk_cli.core.volcano.framework import Framework, VictimStep
 from yk_cli.core.volcano.heap import PriorityQueue
+from yk_cli.core.volcano.scoring import NodeScore
 from yk_cli.core.volcano.session import JobInfo, QueueInfo, Session, TaskInfo
 
 
@@ -56,3 +57,11 @@ class Observer:
     def no_node(self, action: str, task: TaskInfo, verdicts: Sequence[tuple[str, tuple[str, ...]]]) -> None:
         """allocate or backfill found no node for `task`: every node with the reasons it fails the task
         (Insufficient <resource>, or the predicates' statuses in kube-scheduler's words)."""
+
+    def watching(self, task: TaskInfo) -> bool:
+        """Whether node_chosen wants every candidate's scores for `task` (costly: asked once per choice)."""
+        return False
+
+    def node_chosen(self, action: str, task: TaskInfo, pipelined: bool, scores: Sequence[NodeScore]) -> None:
+        """allocate, backfill or preempt chose a node for a watched task: every candidate of the gradient it was
+        chosen from with its scores, best first (the chosen node first; equal totals in name order)."""
