@@ -286,7 +286,7 @@ def _pod(reader: ObjectReader, obj: YamlNode, namespace: str, name: str) -> Pod:
         uid=_text(meta, "uid") or f"{namespace}-{name}",
         created=_timestamp(reader, obj),
         group=annotations.get(GROUP_ANNOTATION, ""),
-        task_spec=annotations.get(TASK_SPEC_ANNOTATION, ""),
+        task_spec=annotations.get(TASK_SPEC_ANNOTATION) or labels.get(TASK_SPEC_ANNOTATION) or "",
         request=request,
         init_request=init,
         priority=_int(reader, priority_node, "Pod spec.priority", 0) if priority_node is not None else None,

@@ -242,7 +242,7 @@ def _pod(obj: Any, namespace: str, name: str) -> Pod:
         uid=_text(meta, "uid") or f"{namespace}-{name}",
         created=_timestamp(obj) if "creationTimestamp" in meta else None,
         group=annotations.get(GROUP_ANNOTATION, ""),
-        task_spec=annotations.get(TASK_SPEC_ANNOTATION, ""),
+        task_spec=annotations.get(TASK_SPEC_ANNOTATION) or labels.get(TASK_SPEC_ANNOTATION) or "",
         request=request,
         init_request=init,
         priority=_int(priority, 0) if priority is not None else None,

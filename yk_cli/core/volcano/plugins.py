@@ -72,25 +72,39 @@ def job_ready(job: JobInfo) -> bool:
     return job.ready_task_num() + job.pending_best_effort() >= job.min_available
 
 
+def gang_ready(job: JobInfo) -> bool:
+    """gang's JobReadyFn: every role at its minTaskMember (CheckTaskReady) and the job ready (IsReady)."""
+    return job.check_task_ready() and job_ready(job)
+
+
+def gang_pipelined(job: JobInfo) -> int:
+    """gang's JobPipelinedFn: every role at its minimum counting pipelined tasks (CheckTaskPipelined), and ready +
+    pipelined + pending best-effort tasks reach minAvailable (IsPipelined)."""
+    occupied = job.waiting_task_num() + job.ready_task_num() + job.pending_best_effort()
+    return PERMIT if job.check_task_pipelined() and occupied >= job.min_available else REJECT
+
+
 class GangPlugin(Plugin):
-    """gang: a job is valid with at least minAvailable valid tasks, ready with minAvailable ready ones; not-ready jobs
-    first; pipelined/starving by ready + pipelined tasks against minAvailable; victims keep every job at
-    minAvailable."""
+    """gang: a job is valid with every role's minTaskMember and at least minAvailable valid tasks, ready with every
+    role at its minimum and minAvailable ready ones; not-ready jobs first; pipelined likewise with pipelined tasks
+    counting; starving by ready + pipelined tasks against minAvailable alone (the roles play no part in
+    preemption); victims keep every job at minAvailable. Per-role checks are skipped when minAvailable is below the
+    sum of the role minimums, as Volcano skips them."""
 
     name = "gang"
 
     def open(self, ssn: Session) -> None:
         self.job_valid = self._valid
         self.job_order = self._order
-        self.job_ready = job_ready
-        self.job_pipelined = lambda j: (
-            PERMIT if j.waiting_task_num() + j.ready_task_num() >= j.min_available else REJECT
-        )
+        self.job_ready = gang_ready
+        self.job_pipelined = gang_pipelined
         self.job_starving = lambda j: j.waiting_task_num() + j.ready_task_num() < j.min_available
         self.preemptable = self._victims
         self.reclaimable = self._victims
 
     def _valid(self, job: JobInfo) -> str | None:
+        if not job.check_task_valid():
+            return "not enough valid pods of each task for gang-scheduling"
         valid = job.valid_task_num()
         if valid < job.min_available:
             return f"not enough valid tasks for gang-scheduling, valid: {valid}, min: {job.min_available}"

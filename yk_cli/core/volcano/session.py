@@ -50,6 +50,12 @@ READY_STATUSES = ALLOCATED_STATUSES | {SUCCEEDED}
 """What JobInfo.ReadyTaskNum counts."""
 VALID_STATUSES = READY_STATUSES | {PENDING, PIPELINED}
 """What JobInfo.ValidTaskNum counts."""
+ROLE_VALID = VALID_STATUSES
+"""What CheckTaskValid counts of a role."""
+ROLE_READY = ALLOCATED_STATUSES | {SUCCEEDED}
+"""What getJobAllocatedRoles (CheckTaskReady) counts of a role, besides its pending best-effort tasks."""
+ROLE_PIPELINED = ROLE_READY | {PIPELINED}
+"""What CheckTaskPipelined counts of a role, besides its pending best-effort tasks."""
 PREEMPTABLE_STATUSES = frozenset({RUNNING, BOUND, BINDING})
 """api.PreemptableStatus: the statuses preempt may evict."""
 CRITICAL_CLASSES = frozenset({"system-cluster-critical", "system-node-critical"})
@@ -94,7 +100,8 @@ class TaskInfo:
 
     @property
     def spec_key(self) -> str:
-        """The task spec (volcano.sh/task-spec), used for the fit-error cache of a job."""
+        """The task's role (TaskInfo.TaskRole: the volcano.sh/task-spec annotation, else the label of that name), the
+        key of the job's minTaskMember and of its fit-error cache."""
         return self.pod.task_spec
 
 
@@ -120,6 +127,14 @@ class JobInfo:
     """Tasks in READY_STATUSES (kept current by Session.set_status)."""
     valid: int = 0
     best_effort_pending: int = 0
+    task_min: dict[str, int] = field(default_factory=dict)
+    """PodGroup spec.minTaskMember: role -> its own minimum (JobInfo.TaskMinAvailable)."""
+    task_min_total: int = 0
+    """The sum of task_min (JobInfo.TaskMinAvailableTotal)."""
+    roles: dict[str, dict[str, int]] = field(default_factory=dict)
+    """role -> task status -> count, kept (by track) only for a job with task_min."""
+    roles_best_effort: dict[str, int] = field(default_factory=dict)
+    """role -> its pending best-effort tasks, kept with `roles`."""
 
     @property
     def created(self) -> float | None:
@@ -151,6 +166,75 @@ class JobInfo:
         self.ready += new in READY_STATUSES
         self.valid += new in VALID_STATUSES
         self.best_effort_pending += task.best_effort and new == PENDING
+        if self.task_min:
+            role = task.spec_key
+            counts = self.roles.setdefault(role, {})
+            if old is not None:
+                counts[old] -= 1
+                if task.best_effort and old == PENDING:
+                    self.roles_best_effort[role] -= 1
+            counts[new] = counts.get(new, 0) + 1
+            if task.best_effort and new == PENDING:
+                self.roles_best_effort[role] = self.roles_best_effort.get(role, 0) + 1
+
+    def _role_count(self, role: str, statuses: frozenset[str], best_effort_pending: bool) -> int:
+        """The tasks of a role in `statuses`, plus its pending best-effort ones when asked."""
+        counts = self.roles.get(role, {})
+        found = sum(n for status, n in counts.items() if status in statuses)
+        return found + (self.roles_best_effort.get(role, 0) if best_effort_pending else 0)
+
+    def roles_skipped(self) -> bool:
+        """minAvailable below the sum of the role minimums: Volcano skips every per-role check (they pass)."""
+        return self.min_available < self.task_min_total
+
+    def check_task_valid(self) -> bool:
+        """JobInfo.CheckTaskValid: every role with a minimum has at least that many tasks pending, pipelined, in an
+        allocated status or succeeded."""
+        if not self.task_min or self.roles_skipped():
+            return True
+        return all(m == 0 or self._role_count(role, ROLE_VALID, False) >= m for role, m in self.task_min.items())
+
+    def check_task_ready(self) -> bool:
+        """JobInfo.CheckTaskReady: every role has at least its minimum in an allocated status, succeeded, or pending
+        best-effort (getJobAllocatedRoles)."""
+        if not self.task_min or self.roles_skipped():
+            return True
+        return all(self._role_count(role, ROLE_READY, True) >= m for role, m in self.task_min.items())
+
+    def check_task_pipelined(self) -> bool:
+        """JobInfo.CheckTaskPipelined: as check_task_ready, pipelined tasks counting too."""
+        if not self.task_min or self.roles_skipped():
+            return True
+        return all(self._role_count(role, ROLE_PIPELINED, True) >= m for role, m in self.task_min.items())
+
+    def role_shortfalls(self) -> list[tuple[str, int, int]]:
+        """(role, ready, minimum) of every role below its minimum, as check_task_ready counts (for messages)."""
+        if not self.task_min or self.roles_skipped():
+            return []
+        out = []
+        for role, m in sorted(self.task_min.items()):
+            have = self._role_count(role, ROLE_READY, True)
+            if have < m:
+                out.append((role, have, m))
+        return out
+
+    def need_continue_allocating(self) -> bool:
+        """JobInfo.NeedContinueAllocating, asked by allocate when a task found no node (its role already in
+        fit_failed): whether the job's other pending tasks are still worth trying. No when minAvailable is every
+        task; when minAvailable < the role total, whether the ready tasks plus the pending ones of roles that have
+        not failed can reach minAvailable; else whether every failed role with a minimum already has it."""
+        if self.min_available == len(self.tasks):
+            return False
+        if self.roles_skipped():
+            left = sum(
+                1 for t in self.tasks if t.status == PENDING and t.spec_key not in self.fit_failed
+            )
+            return self.ready + left >= self.min_available
+        for role in self.fit_failed:
+            m = self.task_min.get(role, 0)
+            if m and self._role_count(role, ROLE_READY, True) < m:
+                return False
+        return True
 
     def is_pending(self) -> bool:
         """JobInfo.IsPending: the PodGroup is still Pending (not admitted by enqueue)."""
@@ -448,6 +532,8 @@ def open_session(cluster: Cluster, scheduler_name: str = "volcano") -> Session:
             phase=group.phase,
             allocated=res.zero(len(dims)),
             min_resources=min_res,
+            task_min=dict(group.min_task_member),
+            task_min_total=sum(group.min_task_member.values()),
         )
         groups[(group.namespace, group.name)] = job
     seen: set[str] = set()
