@@ -118,7 +118,7 @@ def render_text(result: SimulationResult, conf_source: str, proposal: ProposalRe
         ready = f"{job.ready_tasks}/{job.min_available}" + (" ready" if job.ready else "")
         by_queue.setdefault(job.queue, []).append([
             str(job.rank), job.uid, f"{job.priority} ({job.priority_source})", ready, str(job.pending_tasks),
-            job.phase, drf,
+            job.phase, job.phase_after or "-", drf,
         ])
         if job.decided_by:
             notes.setdefault(job.queue, []).append(job.decided_by)
@@ -126,7 +126,7 @@ def render_text(result: SimulationResult, conf_source: str, proposal: ProposalRe
         yield "  (no jobs)\n"
     for queue in sorted(by_queue):
         yield f"  queue {queue}\n"
-        header = ["#", "job", "priority (from)", "ready/min", "pending", "phase", "drf share"]
+        header = ["#", "job", "priority (from)", "ready/min", "pending", "phase", "phase at close", "drf share"]
         yield from _table(header, by_queue[queue], "    ")
         for line in notes.get(queue, []):
             yield from _wrap(line, "      ")

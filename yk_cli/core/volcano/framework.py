@@ -100,6 +100,9 @@ class Plugin:
     def on_deallocate(self, task: TaskInfo) -> None:
         """The DeallocateFunc event handler (eviction, undo of an allocate or pipeline)."""
 
+    def close(self, ssn: Session) -> None:
+        """OnSessionClose: what the plugin writes back when the session ends (before the job updates)."""
+
     def describe_queue(self, queue: QueueInfo) -> str:
         return ""
 
@@ -526,6 +529,11 @@ class Framework:
         return not any(f.unresolvable for f in self.predicate_failures(task, node))
 
     # -- events ----------------------------------------------------------------------------------------------------
+    def close(self) -> None:
+        """CloseSession's first step: every plugin's OnSessionClose, in the order the plugins were opened."""
+        for plugin in self._handlers:
+            plugin.close(self.ssn)
+
     def on_allocate(self, task: TaskInfo) -> None:
         for plugin in self._handlers:
             plugin.on_allocate(task)

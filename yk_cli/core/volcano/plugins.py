@@ -102,6 +102,13 @@ class GangPlugin(Plugin):
         self.preemptable = self._victims
         self.reclaimable = self._victims
 
+    def close(self, ssn: Session) -> None:
+        """OnSessionClose: a job that is not ready (IsReady; its roles are not looked at) gets the PodGroup condition
+        Unschedulable of this session, which makes its phase Unknown while it has running tasks."""
+        for job in ssn.jobs.values():
+            if not job_ready(job):
+                ssn.unschedulable.add(job.uid)
+
     def _valid(self, job: JobInfo) -> str | None:
         if not job.check_task_valid():
             return "not enough valid pods of each task for gang-scheduling"

@@ -19,9 +19,11 @@ from yk_cli.core.predicates.model import Namespace
 from yk_cli.core.volcano import resource as res
 from yk_cli.core.volcano.model import (
     DEFAULT_QUEUE,
+    POD_GROUP_COMPLETED,
     POD_GROUP_INQUEUE,
     POD_GROUP_PENDING,
     POD_GROUP_RUNNING,
+    POD_GROUP_UNKNOWN,
     Cluster,
     Node,
     Pod,
@@ -56,6 +58,11 @@ ROLE_READY = ALLOCATED_STATUSES | {SUCCEEDED}
 """What getJobAllocatedRoles (CheckTaskReady) counts of a role, besides its pending best-effort tasks."""
 ROLE_PIPELINED = ROLE_READY | {PIPELINED}
 """What CheckTaskPipelined counts of a role, besides its pending best-effort tasks."""
+SCHEDULED_STATUSES = frozenset({RUNNING, BOUND, FAILED, SUCCEEDED})
+"""api.ScheduledStatus: what getPodGroupPhase counts against minMember (a task bound in this session is Binding,
+not yet scheduled)."""
+COMPLETED_STATUSES = frozenset({FAILED, SUCCEEDED})
+"""api.CompletedStatus."""
 PREEMPTABLE_STATUSES = frozenset({RUNNING, BOUND, BINDING})
 """api.PreemptableStatus: the statuses preempt may evict."""
 CRITICAL_CLASSES = frozenset({"system-cluster-critical", "system-node-critical"})
@@ -335,6 +342,8 @@ class Session:
         """Counts every change of a node's resources (a state version for caches)."""
         self.namespaces: tuple[Namespace, ...] = ()
         """The dump's Namespaces (the predicates plugin reads their labels)."""
+        self.unschedulable: set[str] = set()
+        """Jobs given the PodGroup condition Unschedulable by this session (gang's OnSessionClose), by ID."""
 
     @property
     def fw(self) -> Framework:
@@ -583,6 +592,25 @@ def open_session(cluster: Cluster, scheduler_name: str = "volcano") -> Session:
             continue
         ssn.jobs[job.uid] = job
     return ssn
+
+
+def phase_at_close(job: JobInfo, unschedulable: bool) -> str:
+    """The PodGroup phase closeSession writes (JobUpdater -> jobStatus -> getPodGroupPhase): Unknown when the job
+    has running tasks and this session marked it Unschedulable; else Running once minMember tasks are scheduled
+    (running, bound, failed or succeeded), Completed if all of those have completed; else the phase it has now if
+    that is Inqueue (enqueue or allocate may have set it in this session), Pending otherwise."""
+    if unschedulable and job.counts.get(RUNNING, 0):
+        return POD_GROUP_UNKNOWN
+    scheduled = job.count(*SCHEDULED_STATUSES)
+    if scheduled >= job.pod_group.min_member:
+        return POD_GROUP_COMPLETED if scheduled == job.count(*COMPLETED_STATUSES) else POD_GROUP_RUNNING
+    return POD_GROUP_INQUEUE if job.phase == POD_GROUP_INQUEUE else POD_GROUP_PENDING
+
+
+def close_session(ssn: Session) -> dict[str, str]:
+    """closeSession's job updates: every job's PodGroup phase at the end of the session, by job ID (the plugins'
+    OnSessionClose must have run: gang's sets the Unschedulable condition this reads)."""
+    return {uid: phase_at_close(job, uid in ssn.unschedulable) for uid, job in ssn.jobs.items()}
 
 
 def inqueue_of(job: JobInfo, n: int) -> res.Vec | None:

@@ -3,18 +3,19 @@
     result = simulate(cluster, conf)
     result.actions      # [(name, [Event, ...])] in the configured order
     result.queues       # the queue table at session open (QueueRow)
-    result.jobs         # the job table at session open (JobRow), by queue
+    result.jobs         # the job table at session open (JobRow), by queue, with each PodGroup's phase at close
     result.framework    # the open session's plugins and comparator chains, for explanations
 
 The session is opened once (snapshot, plugins as configured, per-plugin queue state), the configured actions run in
-order on it, and every bind, eviction, pipeline and admission is recorded as an Event. Actions yk does not model and
-plugins it does not know are reported in `notes`, never silently skipped.
+order on it, and every bind, eviction, pipeline and admission is recorded as an Event. The session is then closed as
+Volcano closes it (the plugins' OnSessionClose, then each job's PodGroup phase: JobRow.phase_after). Actions yk does
+not model and plugins it does not know are reported in `notes`, never silently skipped.
 """
 
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from yk_cli.core.volcano import resource as res
 from yk_cli.core.volcano.actions import NODE_RULE, Actions
@@ -23,9 +24,9 @@ from yk_cli.core.volcano.conf import SIMULATED_ACTIONS, SchedulerConf
 from yk_cli.core.volcano.framework import Framework, Plugin, _Slot
 from yk_cli.core.volcano.model import Cluster
 from yk_cli.core.volcano.observe import Observer
-from yk_cli.core.volcano.plugins import NOT_MODELLED, DrfPlugin, builders, job_ready
+from yk_cli.core.volcano.plugins import NOT_MODELLED, DrfPlugin, builders, gang_ready
 from yk_cli.core.volcano.proportion import ProportionPlugin
-from yk_cli.core.volcano.session import PENDING, Event, JobInfo, Session, open_session
+from yk_cli.core.volcano.session import PENDING, Event, JobInfo, Session, close_session, open_session
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +62,10 @@ class JobRow:
     ready_tasks: int
     pending_tasks: int
     ready: bool
+    """gang's JobReadyFn: every role at its minTaskMember and ready + pending best-effort tasks >= minAvailable."""
     phase: str
+    phase_after: str
+    """The PodGroup phase the session writes when it closes (session.phase_at_close); "" until it has."""
     drf_share: float | None
     rank: int
     decided_by: str
@@ -180,8 +184,9 @@ def job_rows(ssn: Session, fw: Framework) -> list[JobRow]:
                     min_available=job.min_available,
                     ready_tasks=job.ready_task_num(),
                     pending_tasks=sum(1 for t in job.tasks if t.status == PENDING),
-                    ready=job_ready(job),
+                    ready=gang_ready(job),
                     phase=job.phase,
+                    phase_after="",
                     drf_share=round(drf.share_of(job), 6) if isinstance(drf, DrfPlugin) else None,
                     rank=i,
                     decided_by=fw.job_chain.decide(ordered[i - 2], job).text() if i > 1 else "",
@@ -214,6 +219,9 @@ def simulate(
     if conf.action_arguments("preempt").get("enableTopologyAwarePreemption") in (True, "true"):
         notes.append("preempt's enableTopologyAwarePreemption is on: yk runs Volcano's normal preemption path, "
                      "which picks the same victims but may try nodes in another order")
+    fw.close()
+    phases = close_session(ssn)
+    jobs = [replace(row, phase_after=phases[row.uid]) for row in jobs]
     result = SimulationResult(conf, ssn.dims, queues, jobs, actions, notes, NODE_RULE, ssn, fw)
     result.queues_after = queue_rows(ssn, fw)
     return result
