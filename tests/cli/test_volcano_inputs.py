@@ -55,7 +55,7 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.mark.parametrize("command", [("simulate",), ("explain", "data/report-0"), ("explain", "ml/train", "data/etl")])
 def test_errors_stop_simulate_and_explain_as_validate_reports_them(run_yk, in_root: None, command: tuple) -> None:
     validate = run_yk("volcano", "validate", INVALID)
-    assert validate.exit_code == 1 and validate.stdout.endswith("1 file checked: 9 errors, 5 warnings\n")
+    assert validate.exit_code == 1 and validate.stdout.endswith("1 file checked: 8 errors, 6 warnings\n")
     result = run_yk("volcano", command[0], INVALID, *command[1:])
     assert (result.exit_code, result.stdout) == (1, "")
     # every problem, exactly as yk volcano validate prints them (its first line says which conf was checked)
@@ -109,15 +109,42 @@ def test_a_large_json_dump_keeps_the_fast_path_for_warnings_and_reports_errors_i
     with_error = run_yk("volcano", "simulate", "dump.json", "--conf", "bad.conf")
     assert with_error.exit_code == 1
     assert "dump.json:13:5: [warning] Queue a: spec.dequeueStrategy `fifo` has no effect" in with_error.stderr
-    items[1]["spec"]["queue"] = "b"
+    items[0]["spec"]["weight"] = 0
     Path("dump.json").write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": items}, indent=1))
     assert load_volcano_fast(["dump.json"]) is None
     refused = run_yk("volcano", "simulate", "dump.json")
     assert refused.exit_code == 1
     assert (
-        "dump.json:24:14: [error] PodGroup ns/pg: queue `b` is not in the input: enqueue and allocate skip the job, "
-        "so it never runs (volcano-unknown-queue)"
+        "dump.json:12:15: [error] Queue a: spec.weight 0 is below the CRD minimum of 1: the API server refuses it "
+        "(volcano-queue-weight)"
     ) in refused.stderr.splitlines()
+
+
+def test_a_job_whose_queue_is_missing_is_left_out_with_a_warning_and_a_note(run_yk, folder: Path) -> None:
+    """Volcano's snapshot leaves out a job whose queue it does not know: simulate runs without it (a warning, a
+    note), on the fast JSON path too."""
+    from yk_cli.load.volcano_fast import load_volcano_fast
+
+    items = [
+        {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "Queue", "metadata": {"name": "a"}, "spec": {}},
+        {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "PodGroup",
+         "metadata": {"name": "pg", "namespace": "ns"}, "spec": {"queue": "b", "minMember": 1}},
+    ]
+    Path("dump.json").write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": items}, indent=1))
+    fast = load_volcano_fast(["dump.json"])
+    assert fast is not None and [(p.rule, p.level.value) for p in fast.problems] == [
+        ("volcano-unknown-queue", "warning")
+    ]
+    result = run_yk("volcano", "simulate", "dump.json", "-f", "json")
+    assert (result.exit_code, result.stderr) == (0, "1 warning in dump.json: run yk volcano validate dump.json\n")
+    data = json.loads(result.stdout)
+    assert data["jobs"] == [] and data["notes"] == ["job ns/pg: its queue 'b' does not exist; Volcano ignores the job"]
+    validate = run_yk("volcano", "validate", "dump.json")
+    assert validate.exit_code == 0
+    assert (
+        "dump.json:21:14: [warning] PodGroup ns/pg: queue `b` is not in the input: Volcano leaves the job out of its "
+        "sessions, so it never runs (volcano-unknown-queue)"
+    ) in validate.stdout.splitlines()
 
 
 # --- item 5: validate checks each file on its own ------------------------------------------------------------------
@@ -138,7 +165,7 @@ def test_the_bundled_samples_pass_each_file_on_its_own(run_yk, in_root: None) ->
     ]
     folder = run_yk("volcano", "validate", "samples/volcano")  # with invalid/: its errors, and only those
     assert folder.exit_code == 1
-    assert folder.stdout.splitlines()[-1] == f"{len(SAMPLES) + 1} files checked: 9 errors, 9 warnings"
+    assert folder.stdout.splitlines()[-1] == f"{len(SAMPLES) + 1} files checked: 8 errors, 10 warnings"
     assert "volcano-duplicate-object" not in folder.stdout
 
 

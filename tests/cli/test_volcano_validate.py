@@ -419,10 +419,11 @@ OBJECT_CASES = [
         doc(QUEUE + "metadata: {name: a}\n", PG + "metadata: {name: pg}\nspec: {queue: b}\n"),
         (
             "volcano-unknown-queue",
-            "error",
+            "warning",
             8,
             15,
-            "PodGroup default/pg: queue `b` is not in the input: enqueue and allocate skip the job, so it never runs",
+            "PodGroup default/pg: queue `b` is not in the input: Volcano leaves the job out of its sessions, so it "
+            "never runs",
         ),
         doc(QUEUE + "metadata: {name: a}\n", PG + "metadata: {name: pg}\nspec: {queue: a}\n"),
     ),
@@ -553,10 +554,11 @@ def test_volcano_job_is_checked_unless_its_pod_group_is_in_the_input(tmp_path: P
     assert brief(found(tmp_path, doc(QUEUE + "metadata: {name: a}\n", job))) == [
         (
             "volcano-unknown-queue",
-            "error",
+            "warning",
             8,
             15,
-            "Volcano Job ns/j: queue `b` is not in the input: enqueue and allocate skip the job, so it never runs",
+            "Volcano Job ns/j: queue `b` is not in the input: Volcano leaves the job out of its sessions, so it never "
+            "runs",
         )
     ]
     group = PG + "metadata: {name: j-1234, namespace: ns}\nspec: {queue: a}\n"
