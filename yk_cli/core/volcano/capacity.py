@@ -3,10 +3,11 @@
 Deserved is `spec.deserved` capped by the real capability and raised to the guarantee (no water-filling); a queue
 without deserved is best-effort with share 1. Queue order: spec.priority, then (hierarchical: leaf before non-leaf;
 two leaves compared through the children of their lowest common ancestor) share, then deserved before best-effort.
-Allocatable: allocated + request within the real capability (hierarchical: of the queue and every ancestor).
-Reclaimable: a queue above its deserved, keeping its guarantee. Preemptive: within the real capability and below
-deserved in some requested dimension. With `enableHierarchy`, a job in a non-leaf queue (or a broken hierarchy) makes
-the plugin refuse everything in the session.
+Allocatable: an Open queue, allocated + request within the real capability (hierarchical: of the queue and every
+ancestor). Reclaimable: a queue above its deserved, keeping its guarantee (whatever its state). Preemptive: an Open
+queue, within the real capability and below deserved in some requested dimension. JobEnqueueable: an Open queue.
+With `enableHierarchy`, a job in a non-leaf queue (or a broken hierarchy) makes the plugin refuse everything in the
+session.
 """
 
 from __future__ import annotations
@@ -203,7 +204,7 @@ class CapacityPlugin(Plugin):
         return -1 if ld > rd else (1 if ld < rd else 0)
 
     def _allocatable(self, queue: QueueInfo, task: TaskInfo) -> bool:
-        if not self.ready:
+        if queue.queue.state != QUEUE_OPEN or not self.ready:
             return False
         for name in reversed(self._path(queue.name)):
             attr = self.attrs[name]

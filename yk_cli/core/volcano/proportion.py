@@ -1,5 +1,9 @@
 """The proportion plugin (pkg/scheduler/plugins/proportion/proportion.go at HEAD): water-filled deserved, share,
-queue order (spec.priority, then share), Overused, Allocatable, Preemptive, Reclaimable and JobEnqueueable."""
+queue order (spec.priority, then share), Overused, Allocatable, Preemptive, Reclaimable and JobEnqueueable.
+
+A queue that is not Open (Closing, Closed, Unknown) is refused by Allocatable, Preemptive (both queueAllocatable)
+and JobEnqueueable; Overused, the queue order and Reclaimable do not look at the state, so such a queue's running
+tasks can still be reclaimed."""
 
 from __future__ import annotations
 
@@ -154,14 +158,16 @@ class ProportionPlugin(Plugin):
         return res.less_equal(attr.deserved, attr.allocated)
 
     def _allocatable(self, queue: QueueInfo, task: TaskInfo) -> bool:
+        """queueAllocatable: the queue is Open (not Closing, Closed or Unknown) and allocated + request stays within
+        deserved on the dimensions the request uses."""
         if queue.queue.state != QUEUE_OPEN:
             return False
         attr = self.attrs[queue.name]
         return res.less_equal_with_dimension(res.add(attr.allocated, task.resreq), attr.deserved, task.resreq)
 
     def _preemptive(self, queue: QueueInfo, task: TaskInfo) -> bool:
-        attr = self.attrs[queue.name]
-        return res.less_equal_with_dimension(res.add(attr.allocated, task.resreq), attr.deserved, task.resreq)
+        """PreemptiveFn is queueAllocatable too: a queue that is not Open never reclaims."""
+        return self._allocatable(queue, task)
 
     def _enqueueable(self, job: JobInfo) -> int:
         queue = self.ssn.queues[job.queue]
