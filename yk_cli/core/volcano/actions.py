@@ -59,12 +59,17 @@ class Choice:
 
 
 def _fits(request: res.Vec, node: NodeInfo) -> bool:
-    return res.less_equal(request, node.idle) and res.less_equal(request, node.future_idle())
+    """The task fits the node's idle resources (and its future idle: allocate's first gradient)."""
+    idle = node.idle
+    if request[0] > idle[0] + res.MIN_RESOURCE or request[1] > idle[1] + res.MIN_RESOURCE:
+        return False  # the usual reason, checked first
+    return res.less_equal(request, idle) and res.less_equal(request, node.future_idle())
 
 
 class ScoreIndex:
-    """For each request signature in use, the session's nodes by (best score, name), kept current through node
-    changes; used when a task's scores depend on node resources only (NodeScorer.resource_only)."""
+    """For each request signature in use, the session's nodes by (best score, name); used when a task's scores
+    depend on node resources only (NodeScorer.resource_only). A node change is logged, and each signature's heap
+    takes in the nodes changed since its last use (once each) when it is used again."""
 
     LIVE = 16
     """Signatures kept at once; the least recently used one is dropped (and rebuilt if needed again)."""
@@ -72,29 +77,36 @@ class ScoreIndex:
     def __init__(self, ssn: Session, scorer: NodeScorer) -> None:
         self.ssn = ssn
         self.scorer = scorer
-        self.heaps: dict[tuple[float, ...], tuple[TaskInfo, list[tuple[float, str, int, NodeInfo]]]] = {}
-        ssn.node_listeners.append(self._changed)
+        self.heaps: dict[tuple[float, ...], tuple[TaskInfo, list[tuple[float, str, int, NodeInfo]], list[int]]] = {}
+        """signature -> (a task with it, its heap, [how much of the change log the heap has taken in])."""
+        self.log: list[NodeInfo] = []
+        ssn.node_listeners.append(self.log.append)
 
     def _heap(self, task: TaskInfo) -> list[tuple[float, str, int, NodeInfo]]:
         key = tuple(task.resreq)
+        total = self.scorer.total
         found = self.heaps.pop(key, None)
         if found is None:
             if len(self.heaps) >= self.LIVE:
                 del self.heaps[next(iter(self.heaps))]
-            total = self.scorer.total
             heap = [(-total(task, n), n.name, n.version, n) for n in self.ssn.nodes]
             heapq.heapify(heap)
-            found = (task, heap)
+            found = (task, heap, [len(self.log)])
+        else:
+            heap, cursor = found[1], found[2]
+            log = self.log
+            if cursor[0] < len(log):
+                seen: set[str] = set()
+                for node in log[cursor[0]:]:
+                    if node.name not in seen:
+                        seen.add(node.name)
+                        heapq.heappush(heap, (-total(task, node), node.name, node.version, node))
+                cursor[0] = len(log)
+                if len(heap) > 4 * len(self.ssn.nodes) + 64:
+                    heap[:] = [e for e in heap if e[2] == e[3].version]
+                    heapq.heapify(heap)
         self.heaps[key] = found
         return found[1]
-
-    def _changed(self, node: NodeInfo) -> None:
-        total = self.scorer.total
-        for task, heap in self.heaps.values():
-            heapq.heappush(heap, (-total(task, node), node.name, node.version, node))
-            if len(heap) > 4 * len(self.ssn.nodes) + 64:
-                heap[:] = [e for e in heap if e[2] == e[3].version]
-                heapq.heapify(heap)
 
     def best(self, task: TaskInfo, passes: Callable[[NodeInfo], bool]) -> tuple[NodeInfo | None, Choice | None]:
         """The best-scored node the task fits in idle resources and `passes` (the predicates), with the tie."""

@@ -165,6 +165,29 @@ class NodeScorer:
         self.gpu = self.dims.index(GPU) if GPU in self.dims else None
         self.prefer_taints = any(t.effect == PREFER_NO_SCHEDULE for n in nodes for t in n.node.taints)
         self._requested: dict[str, _Requested] = {}
+        tasks = [t for n in nodes for t in n.tasks.values()]
+        self.defaults_apply = any(t.resreq[res.CPU] == 0 or t.resreq[res.MEMORY] == 0 for t in tasks)
+        """Whether a pod on some node asks for no cpu or no memory (then the non-zero requests need a pod walk)."""
+        self._deleting: dict[str, res.Vec] = {}
+        """Per node, the requests of the pods already being deleted at session open (Releasing, still in the kube
+        NodeInfo, unlike the pods this session evicts)."""
+        for node in nodes:
+            for task in node.tasks.values():
+                if task.status == RELEASING and task.pod.deleting:
+                    res.iadd(self._deleting.setdefault(node.name, [0.0] * len(self.dims)), task.resreq)
+        self._constant = 0.0
+        """What TaintToleration adds to every node when no candidate has a PreferNoSchedule taint."""
+        self._fast: list[tuple[int, float, float, float]] = []
+        """Per nodeorder plugin, (0, least, most, balanced weights); per binpack plugin (1, weight, 0, 0)."""
+        for plugin in self.plugins:
+            if isinstance(plugin, NodeOrder):
+                weights = dict(plugin.weights)
+                self._fast.append((0, float(weights["leastrequested"]), float(weights["mostrequested"]),
+                                   float(weights["balancedresource"])))
+                if weights["tainttoleration"]:
+                    self._constant += float(MAX_NODE_SCORE * weights["tainttoleration"])
+            else:
+                self._fast.append((1, 0.0, 0.0, 0.0))
 
     @property
     def active(self) -> bool:
@@ -197,15 +220,26 @@ class NodeScorer:
         cached = self._requested.get(node.name)
         if cached is not None and cached.version == node.version:
             return cached
-        cpu = memory = 0.0
-        actual = [0.0] * len(self.dims)
-        for task in node.tasks.values():
-            if task.status == RELEASING and not task.pod.deleting:
-                continue
-            c, m = _nonzero(task.resreq)
-            cpu += c
-            memory += m
-            res.iadd(actual, task.resreq)
+        if self.defaults_apply:
+            cpu = memory = 0.0
+            actual = [0.0] * len(self.dims)
+            for task in node.tasks.values():
+                if task.status == RELEASING and not task.pod.deleting:
+                    continue
+                c, m = _nonzero(task.resreq)
+                cpu += c
+                memory += m
+                res.iadd(actual, task.resreq)
+        else:
+            # used (idle's complement: every task but pipelined ones) + pipelined - what this session evicted
+            deleting = self._deleting.get(node.name)
+            actual = [
+                a - i + p - r for a, i, p, r in zip(node.allocatable, node.idle, node.pipelined, node.releasing,
+                                                      strict=True)
+            ]
+            if deleting is not None:
+                res.iadd(actual, deleting)
+            cpu, memory = actual[res.CPU], actual[res.MEMORY]
         found = self._requested[node.name] = _Requested(node.version, cpu, memory, tuple(actual))
         return found
 
@@ -233,29 +267,30 @@ class NodeScorer:
                 parts.append((f"nodeorder/{scorer}", float(raw) * float(weight)))
         return parts
 
-    def _pairs(self, task: TaskInfo, node: NodeInfo, requested: _Requested) -> list[tuple[int, int, int]]:
-        """(allocatable, requested with the pod, weight unit) of cpu and memory, non-zero requests."""
+    @staticmethod
+    def _least(task: TaskInfo, node: NodeInfo, requested: _Requested) -> int:
+        """NodeResourcesFit LeastAllocated: cpu and memory (weight 50 each), non-zero requests, integer arithmetic."""
         cpu, memory = _nonzero(task.resreq)
-        return [
-            (int(node.allocatable[res.CPU]), int(requested.nonzero_cpu + cpu), 1),
-            (int(node.allocatable[res.MEMORY]), int(requested.nonzero_memory + memory), 1),
-        ]
-
-    def _least(self, task: TaskInfo, node: NodeInfo, requested: _Requested) -> int:
-        """NodeResourcesFit LeastAllocated (cpu and memory, weight 50 each), integer arithmetic."""
         score = weights = 0
-        for alloc, req, _ in self._pairs(task, node, requested):
+        for alloc, req in (
+            (int(node.allocatable[res.CPU]), int(requested.nonzero_cpu + cpu)),
+            (int(node.allocatable[res.MEMORY]), int(requested.nonzero_memory + memory)),
+        ):
             if alloc == 0:
                 continue
-            part = 0 if req > alloc else ((alloc - req) * MAX_NODE_SCORE) // alloc
-            score += part * 50
+            score += (0 if req > alloc else ((alloc - req) * MAX_NODE_SCORE) // alloc) * 50
             weights += 50
         return score // weights if weights else 0
 
-    def _most(self, task: TaskInfo, node: NodeInfo, requested: _Requested) -> int:
-        """NodeResourcesFit MostAllocated (cpu and memory, weight 1 each)."""
+    @staticmethod
+    def _most(task: TaskInfo, node: NodeInfo, requested: _Requested) -> int:
+        """NodeResourcesFit MostAllocated: cpu and memory (weight 1 each), non-zero requests."""
+        cpu, memory = _nonzero(task.resreq)
         score = weights = 0
-        for alloc, req, _ in self._pairs(task, node, requested):
+        for alloc, req in (
+            (int(node.allocatable[res.CPU]), int(requested.nonzero_cpu + cpu)),
+            (int(node.allocatable[res.MEMORY]), int(requested.nonzero_memory + memory)),
+        ):
             if alloc == 0:
                 continue
             score += (min(req, alloc) * MAX_NODE_SCORE) // alloc
@@ -263,15 +298,17 @@ class NodeScorer:
         return score // weights if weights else 0
 
     def _balanced(self, task: TaskInfo, node: NodeInfo, requested: _Requested) -> int:
-        """NodeResourcesBalancedAllocation on cpu, memory and nvidia.com/gpu, actual requests."""
+        """NodeResourcesBalancedAllocation on cpu, memory and nvidia.com/gpu, actual requests (0 for a pod that asks
+        for nothing)."""
         request = task.resreq
-        if all(request[i] < res.MIN_RESOURCE for i in range(len(request)) if i != res.PODS):
+        if request[res.CPU] < res.MIN_RESOURCE and request[res.MEMORY] < res.MIN_RESOURCE and all(
+            v < res.MIN_RESOURCE for i, v in enumerate(request) if i != res.PODS
+        ):
             return 0
-        indices = [res.CPU, res.MEMORY]
-        if self.gpu is not None and request[self.gpu] >= res.MIN_RESOURCE:
-            indices.append(self.gpu)
         fractions = []
-        for i in indices:
+        for i in (res.CPU, res.MEMORY) if self.gpu is None or request[self.gpu] < res.MIN_RESOURCE else (
+            res.CPU, res.MEMORY, self.gpu
+        ):
             alloc = node.allocatable[i]
             if alloc == 0:
                 continue
@@ -329,10 +366,58 @@ class NodeScorer:
         return out
 
     def total(self, task: TaskInfo, node: NodeInfo) -> float:
-        """A node's total when the task's scores are resource-only (see resource_only): the batch part is then the
-        same on every node (TaintToleration: 100 × weight, no candidate has a PreferNoSchedule taint)."""
-        parts = self.per_node(task, node)
-        for plugin in self.plugins:
-            if isinstance(plugin, NodeOrder) and plugin.weight("tainttoleration"):
-                parts.append(("nodeorder/tainttoleration", float(MAX_NODE_SCORE * plugin.weight("tainttoleration"))))
-        return sum(v for _, v in parts)
+        """A node's total when the task's scores are resource-only (see resource_only): the same number as
+        `scores` gives (the same parts added in the same order; tests check it), without the parts: the batch part is
+        then the same on every node (TaintToleration: 100 × weight), preferred node affinity and ImageLocality add 0.
+        LeastAllocated, MostAllocated and BalancedAllocation are written out here for speed (it runs for every node
+        a change touches, per request signature)."""
+        total = 0.0
+        request = task.resreq
+        for index, (kind, least, most, balanced) in enumerate(self._fast):
+            if kind == 1:
+                binpack = self.plugins[index]
+                assert isinstance(binpack, Binpack)
+                total += binpack.score(task, node)
+                continue
+            requested = self._node_requested(node)
+            alloc_cpu, alloc_mem = int(node.allocatable[0]), int(node.allocatable[1])
+            if least or most:
+                ask_cpu = request[0] or DEFAULT_MILLI_CPU_REQUEST
+                ask_mem = request[1] or DEFAULT_MEMORY_REQUEST
+                req_cpu = int(requested.nonzero_cpu + ask_cpu)
+                req_mem = int(requested.nonzero_memory + ask_mem)
+                if least:
+                    score = weights = 0
+                    if alloc_cpu:
+                        score += (0 if req_cpu > alloc_cpu else ((alloc_cpu - req_cpu) * 100) // alloc_cpu) * 50
+                        weights += 50
+                    if alloc_mem:
+                        score += (0 if req_mem > alloc_mem else ((alloc_mem - req_mem) * 100) // alloc_mem) * 50
+                        weights += 50
+                    total += float(score // weights if weights else 0) * least
+                if most:
+                    score = weights = 0
+                    if alloc_cpu:
+                        score += ((req_cpu if req_cpu < alloc_cpu else alloc_cpu) * 100) // alloc_cpu
+                        weights += 1
+                    if alloc_mem:
+                        score += ((req_mem if req_mem < alloc_mem else alloc_mem) * 100) // alloc_mem
+                        weights += 1
+                    total += float(score // weights if weights else 0) * most
+            if balanced:
+                gpu = self.gpu
+                if (gpu is None or request[gpu] < res.MIN_RESOURCE) and (
+                    request[0] >= res.MIN_RESOURCE or request[1] >= res.MIN_RESOURCE
+                ):
+                    actual = requested.actual
+                    a_cpu, a_mem = node.allocatable[0], node.allocatable[1]
+                    if a_cpu and a_mem:
+                        f_cpu = (actual[0] + request[0]) / a_cpu
+                        f_mem = (actual[1] + request[1]) / a_mem
+                        std = abs((f_cpu if f_cpu < 1.0 else 1.0) - (f_mem if f_mem < 1.0 else 1.0)) / 2
+                        total += float(int((1 - std) * 100)) * balanced
+                    else:
+                        total += float(int(100.0)) * balanced
+                else:
+                    total += float(self._balanced(task, node, requested)) * balanced
+        return total + self._constant if self._constant else total
