@@ -17,7 +17,7 @@ UPSTREAM = Path(__file__).resolve().parent.parent / "data" / "volcano" / "upstre
 
 CASE_KEYS = {
     "test", "name", "actions", "tiers", "actionArguments", "nodes", "queues", "podGroups", "pods", "priorityClasses",
-    "expect", "xfail", "skip", "note",
+    "expect", "xfail", "skip", "note", "refusedBy",
 }
 EXPECT_KEYS = {"binds", "bindsNum", "minimalBindCheck", "evicted", "evictNum", "pipelined", "status"}
 
