@@ -54,6 +54,8 @@ def event_text(item: Event) -> str:
     """One event as a line."""
     f = dict(item.fields)
     where = f"job {f.get('job')}, queue {f.get('queue')}" if f.get("job") else f"queue {f.get('queue')}"
+    if "tie" in f:
+        where += f"; a tie with {', '.join(str(n) for n in _list(f['tie']))}{' and more' if f.get('tie_more') else ''}"
     if item.type == "bind":
         return f"bind       {f['task']} -> {f['node']}   ({where})"
     if item.type == "evict":

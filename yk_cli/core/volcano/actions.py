@@ -160,8 +160,6 @@ class Actions:
         self.observer = observer
         self.step = 0
         """allocate's pops so far (an Overused drop counts as one), for the observer."""
-        self.choices: dict[str, Choice] = {}
-        """The last node choice of each task (by uid): its score and tie."""
         self._fit_errors: dict[tuple[int, int, str, tuple[float, ...]], tuple[str, dict[str, int], list[NodeVerdict]]]
         self._fit_errors = {}
 
@@ -169,7 +167,7 @@ class Actions:
     def choose_node(self, task: TaskInfo, action: str = "allocate") -> tuple[NodeInfo | None, bool, str]:
         """(node, pipelined, why none): the best-scored node the task fits in idle resources, else the best one it
         fits once releasing pods are gone (pipelined; not for backfill); why none is Volcano's FitErrors message
-        (see fit_errors). The choice's score and tie are kept in `choices`."""
+        (see fit_errors). The choice's score and tie go to the session (Session.node_choices) for the events."""
         fw, scorer = self.fw, self.scorer
         request = task.resreq
 
@@ -218,7 +216,7 @@ class Actions:
     ) -> None:
         if choice is None:
             return
-        self.choices[task.uid] = choice
+        self.ssn.node_choices[task.uid] = (choice.score, choice.tie, choice.more)
         observer = self.observer
         if observer is not None and observer.watching(task):
             if pipelined:
@@ -418,7 +416,8 @@ class Actions:
                 for other in owner.tasks:
                     if other.status == ALLOCATED:
                         ssn.set_status(other, BINDING)
-                        ssn.emit(event("bind", task=other.key, node=other.node, job=owner.uid, queue=owner.queue))
+                        ssn.emit(event("bind", task=other.key, node=other.node, job=owner.uid, queue=owner.queue,
+                                       **ssn.choice_fields(other)))
 
     # -- preempt and reclaim ---------------------------------------------------------------------------------------
     def _preemptors(

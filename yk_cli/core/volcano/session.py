@@ -283,7 +283,7 @@ class QueueInfo:
         return self.queue.priority
 
 
-EventValue = str | int | float | list[str] | dict[str, int]
+EventValue = str | bool | int | float | list[str] | dict[str, int]
 """What an event field holds."""
 
 
@@ -338,6 +338,8 @@ class Session:
         self.notes: list[str] = []
         self.enqueue_configured = False
         self.node_listeners: list[Callable[[NodeInfo], None]] = []
+        self.node_choices: dict[str, tuple[float, tuple[str, ...], bool]] = {}
+        """task uid -> (score, the other nodes of a tie, whether the tie has more) of its last node choice."""
         self.changes = 0
         """Counts every change of a node's resources (a state version for caches)."""
         self.namespaces: tuple[Namespace, ...] = ()
@@ -367,6 +369,15 @@ class Session:
             res.isub(job.allocated, task.resreq)
         elif now and not was:
             res.iadd(job.allocated, task.resreq)
+
+    def choice_fields(self, task: TaskInfo) -> dict[str, EventValue | None]:
+        """A bind's or pipeline's score fields: the node's total and, when other nodes had the same best total
+        (Volcano picks among them at random, yk the smallest name), the tie."""
+        found = self.node_choices.get(task.uid)
+        if found is None:
+            return {}
+        score, tie, more = found
+        return {"score": round(score, 6), "tie": list(tie) if tie else None, "tie_more": True if more else None}
 
     def _changed(self, node: NodeInfo) -> None:
         node.version += 1
@@ -478,10 +489,12 @@ class Statement:
                     )
                 )
             elif op.kind == "pipeline":
-                ssn.emit(event("pipeline", task=task.key, node=op.node.name, job=job_id, queue=queue))
+                ssn.emit(event("pipeline", task=task.key, node=op.node.name, job=job_id, queue=queue,
+                               **ssn.choice_fields(task)))
             else:
                 ssn.set_status(task, BINDING)
-                ssn.emit(event("bind", task=task.key, node=op.node.name, job=job_id, queue=queue))
+                ssn.emit(event("bind", task=task.key, node=op.node.name, job=job_id, queue=queue,
+                               **ssn.choice_fields(task)))
         self.ops.clear()
 
 
