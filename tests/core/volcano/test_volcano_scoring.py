@@ -93,3 +93,24 @@ def test_fast_total_is_the_full_total(cluster: Cluster, weights: dict, binpack: 
                 continue
             full = {s.node.name: s.total for s in scorer.scores(task, ssn.nodes)}
             assert {n.name: scorer.total(task, n) for n in ssn.nodes} == full
+
+
+def test_a_tie_is_said_aloud(run_yk, tmp_path: Path) -> None:
+    """Eight equal nodes: Volcano would pick at random; yk takes the smallest name and lists (five of) the others."""
+    case = {
+        "nodes": [{"name": f"n{i}", "cpu": "4", "memory": "8Gi", "pods": "10"} for i in range(1, 9)],
+        "queues": [{"name": "q"}],
+        "podGroups": [{"name": "g", "namespace": "ns", "queue": "q", "minMember": 1, "phase": "Inqueue"}],
+        "pods": [{"namespace": "ns", "name": f"p-{i}", "cpu": "1", "memory": "1Gi", "group": "g"} for i in range(2)],
+    }
+    dump = tmp_path / "objects.json"
+    dump.write_text(json.dumps(objects(case)), encoding="utf-8")
+    text = run_yk("volcano", "simulate", str(dump), "-q")
+    assert "bind       ns/p-0 -> n1   (job ns/g, queue q; a tie with n2, n3, n4, n5, n6 and more)\n" in text.stdout
+    data = json.loads(run_yk("volcano", "simulate", str(dump), "-q", "--format", "json").stdout)
+    first = data["actions"][1]["events"][0]
+    assert first == {"type": "bind", "task": "ns/p-0", "node": "n1", "job": "ns/g", "queue": "q", "score": 474.0,
+                     "tie": ["n2", "n3", "n4", "n5", "n6"], "tie_more": True}
+    explained = json.loads(run_yk("volcano", "explain", str(dump), "ns/p-0", "-q", "--format", "json").stdout)
+    (placement,) = explained["placements"]
+    assert placement["node"] == "n1" and placement["tie"] == [f"n{i}" for i in range(2, 9)]
