@@ -467,6 +467,9 @@ def test_fast_path_gives_up_on_a_refused_field(tmp_path: Path) -> None:
     assert load_volcano_fast([write(tmp_path, items)]) is None
 
 
+IMAGES = "nodeorder imagelocality.weight 1: node images are not read (ImageLocality adds 0 to every node)"
+
+
 def test_volumes_and_claims_are_named_as_not_modelled(run_yk, tmp_path: Path) -> None:
     items = [
         node("n1", 8),
@@ -477,13 +480,14 @@ def test_volumes_and_claims_are_named_as_not_modelled(run_yk, tmp_path: Path) ->
     notes = simulate(run_yk, path)["notes"]
     assert notes == [
         "predicates: VolumeBinding/VolumeZone/NodeVolumeLimits is not modelled: yk places ns/with-pvc as if every "
-        "node passed it"
+        "node passed it",
+        IMAGES,
     ]
     dra = simulate(run_yk, path, "--conf", conf(tmp_path, with_arguments(**{
         "predicate.DynamicResourceAllocationEnable": True, "predicate.VolumeBindingEnable": False,
         "predicate.VolumeZoneEnable": False, "predicate.NodeVolumeLimitsEnable": False,
     })))
     assert dra["notes"] == [
-        "predicates: DynamicResources is not modelled: yk places ns/with-claim as if every node passed it"
+        "predicates: DynamicResources is not modelled: yk places ns/with-claim as if every node passed it", IMAGES,
     ]
     assert binds(dra) == {"ns/with-pvc": "n1", "ns/with-claim": "n1"}

@@ -220,7 +220,6 @@ def test_unmodelled_action_and_unknown_plugin_are_reported(run_yk, tmp_path: Pat
     assert [a["name"] for a in data["actions"]] == ["enqueue", "shuffle", "allocate"]
     assert data["actions"][1]["events"] == []
     assert data["notes"] == [
-        "plugin binpack (node scoring; yk's node rule decides instead) is not modelled: yk leaves it out",
         "plugin 'my-plugin' is not a Volcano plugin yk knows: Volcano logs 'Failed to get plugin' and runs without "
         "it, and so does yk",
         "action shuffle is not modelled: yk reports it and does nothing for it",

@@ -1,5 +1,6 @@
-"""The job-level and node-level plugins (priority, gang, conformance, drf, overcommit, nodeorder) and the registry of
-every plugin yk models. proportion, capacity and predicates live in their own modules.
+"""The job-level and node-level plugins (priority, gang, conformance, drf, overcommit, nodeorder, binpack) and the
+registry of every plugin yk models. proportion, capacity and predicates live in their own modules; the node scores of
+nodeorder and binpack in scoring.py.
 
 Each follows its pkg/scheduler/plugins/<name>/<name>.go at volcano-sh/volcano HEAD; what is left out is listed in
 `NOT_MODELLED` and reported in the output.
@@ -268,9 +269,16 @@ class OvercommitPlugin(Plugin):
 
 
 class NodeOrderPlugin(Plugin):
-    """nodeorder: scores nodes; yk replaces every node score by its documented deterministic node rule."""
+    """nodeorder: scores nodes with kube-scheduler's score plugins and its weights (core/volcano/scoring.py, which
+    the actions call for their node choice)."""
 
     name = "nodeorder"
+
+
+class BinpackPlugin(Plugin):
+    """binpack: scores nodes by how full the task leaves them, per resource weight (core/volcano/scoring.py)."""
+
+    name = "binpack"
 
 
 def builders() -> dict[str, Callable[[PluginOption], Plugin]]:
@@ -285,11 +293,11 @@ def builders() -> dict[str, Callable[[PluginOption], Plugin]]:
         "overcommit": OvercommitPlugin,
         "predicates": PredicatesPlugin,
         "nodeorder": NodeOrderPlugin,
+        "binpack": BinpackPlugin,
     }
 
 
 NOT_MODELLED = {
-    "binpack": "node scoring; yk's node rule decides instead",
     "sla": "job order by waiting time",
     "tdm": "time-division multiplexing of nodes",
     "numaaware": "NUMA topology predicates and scores",

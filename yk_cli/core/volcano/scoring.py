@@ -194,12 +194,23 @@ class NodeScorer:
         """Whether any node order function is registered (else every node scores 0)."""
         return bool(self.plugins)
 
-    def unmodelled(self) -> list[str]:
-        """What the enabled scorers cannot see, for the notes."""
+    def unmodelled(self, soft: Sequence[str]) -> list[str]:
+        """What the enabled scorers cannot see, for the notes: ImageLocality always (node images are not read),
+        InterPodAffinity and PodTopologySpread when a pod carries what they would score (`soft`: the pods'
+        PodSpec.soft markers)."""
+        wanted = {
+            "imagelocality": True,
+            "podaffinity": any(m.startswith("preferred pod") for m in soft),
+            "podtopologyspread": "topology spread ScheduleAnyway" in soft,
+        }
         out = []
         for plugin in self.plugins:
             if isinstance(plugin, NodeOrder):
-                out += [f"nodeorder {k}: {why}" for k, why in UNMODELLED_SCORERS.items() if plugin.weight(k) != 0]
+                out += [
+                    f"nodeorder {k}.weight {plugin.weight(k)}: {why}"
+                    for k, why in UNMODELLED_SCORERS.items()
+                    if plugin.weight(k) != 0 and wanted[k]
+                ]
         return out
 
     def resource_only(self, task: TaskInfo) -> bool:

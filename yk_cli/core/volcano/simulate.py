@@ -208,6 +208,9 @@ def simulate(
     if observer is not None:
         observer.opened(ssn, fw)
     runner = Actions(ssn, fw, observer)
+    soft = sorted({m for node in ssn.nodes for t in node.tasks.values() for m in t.pod.spec.soft}
+                  | {m for job in ssn.jobs.values() for t in job.tasks for m in t.pod.spec.soft})
+    notes.extend(n for n in runner.scorer.unmodelled(soft) if n not in notes)
     actions: list[tuple[str, list[Event]]] = []
     for name in conf.actions:
         start = len(ssn.events)
