@@ -349,11 +349,12 @@ class Actions:
                 continue
             node, pipelined, why = self.choose_node(task)
             if node is None:
-                if task.spec_key:
-                    job.fit_failed.add(task.spec_key)
+                job.fit_failed.add(task.spec_key)  # FitFailedRoles: every role, "" included
                 ssn.emit(event("no-node", task=task.key, job=job.uid, queue=queue.name, reason=why,
                                reasons=self._counts(task, why)))
-                continue
+                if job.need_continue_allocating():
+                    continue
+                break
             if pipelined:
                 stmt.pipeline(task, node)
             else:
