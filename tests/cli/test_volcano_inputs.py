@@ -222,11 +222,11 @@ def test_a_volcano_rule_is_a_rule_id_of_the_project_config(run_yk, folder: Path)
     Path("queues.yaml").write_text("partitions:\n  - name: default\n    queues:\n      - name: root\n")
     Path(".yk.yaml").write_text("rules: {volcano-unknown-plugin: disable}\n")
     assert run_yk("validate", "queues.yaml").exit_code == 0
-    Path(".yk.yaml").write_text("rules: {volcano-unknown-queue: disable}\n")
+    Path(".yk.yaml").write_text("rules: {volcano-missing-parent: disable}\n")
     refused = run_yk("validate", "queues.yaml")
     assert refused.exit_code == 2
     assert refused.stderr == (
-        "yk: error: .yk.yaml:1:32: rules: volcano-unknown-queue is an error: Volcano refuses a config that has one, "
+        "yk: error: .yk.yaml:1:33: rules: volcano-missing-parent is an error: Volcano refuses a config that has one, "
         "so it cannot be disabled\n"
     )
     Path(".yk.yaml").write_text("rules: {volcano-unknwon-plugin: disable}\n")

@@ -367,20 +367,17 @@ def _jobs(jobs: list[LoadedObject], queues: list[LoadedObject], capacity_tree: b
         target = _text(node) or DEFAULT_QUEUE
         anchor = node if node is not None else _get(job.node, "metadata", "name")
         if target not in names:
-            # A warning, whatever the rule's default: Volcano runs the session without the job (its snapshot leaves
-            # out a job whose queue it does not know), and so do yk volcano simulate and explain, with a note.
+            # A warning: Volcano runs the session without the job (its snapshot leaves out a job whose queue it does
+            # not know), and so do yk volcano simulate and explain, with a note.
             out.append(
-                _with_level(
-                    _problem(
-                        vr.UNKNOWN_QUEUE,
-                        job,
-                        anchor,
-                        f"{_job_label(job)}: queue `{target}` is not in the input: Volcano leaves the job out of its "
-                        "sessions, so it never runs",
-                        ("spec", "queue"),
-                        "create the queue, or set spec.queue to an existing one.",
-                    ),
-                    Level.WARNING,
+                _problem(
+                    vr.UNKNOWN_QUEUE,
+                    job,
+                    anchor,
+                    f"{_job_label(job)}: queue `{target}` is not in the input: Volcano leaves the job out of its "
+                    "sessions, so it never runs",
+                    ("spec", "queue"),
+                    "create the queue, or set spec.queue to an existing one.",
                 )
             )
         elif capacity_tree and target in children:

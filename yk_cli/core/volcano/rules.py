@@ -239,14 +239,14 @@ QUEUE_NOT_OPEN = warning(
     "Proportion and capacity refuse to enqueue or allocate jobs of a queue that is Closed, Closing or Unknown. "
     "Closing a queue is a deliberate act, hence a warning: the jobs in it wait until it opens again.",
 )
-UNKNOWN_QUEUE = error(
+UNKNOWN_QUEUE = warning(
     "volcano-unknown-queue",
     "A PodGroup (or Volcano Job) whose queue is not in the input.",
-    "enqueue and allocate skip a job whose queue the session does not know (`Failed to find Queue`), so its pods "
-    "never run. The PodGroup webhook refuses such a PodGroup at creation, but a queue can be missing from a dump "
-    "or from manifests applied in the wrong order. A PodGroup without spec.queue is in `default`, which is never "
-    "unknown: Volcano creates it at start-up and its webhook refuses to delete it. yk checks this only when the "
-    "input holds at least one Queue.",
+    "Volcano's snapshot leaves out a job whose queue it does not know, so its pods never run; yk volcano simulate "
+    "and explain run the session without it and say so. The PodGroup webhook refuses such a PodGroup at creation, "
+    "but a queue can be missing from a dump or from manifests applied in the wrong order. A PodGroup without "
+    "spec.queue is in `default`, which is never unknown: Volcano creates it at start-up and its webhook refuses to "
+    "delete it. yk checks this only when the input holds at least one Queue.",
 )
 MISSING_PARENT = error(
     "volcano-missing-parent",
