@@ -1,13 +1,22 @@
 """The capacity plugin (pkg/scheduler/plugins/capacity/capacity.go at HEAD), flat and hierarchical.
 
-Deserved is `spec.deserved` capped by the real capability and raised to the guarantee (no water-filling); a queue
-without deserved is best-effort with share 1. Queue order: spec.priority, then (hierarchical: leaf before non-leaf;
+Flat: deserved is `spec.deserved` capped by the real capability (the cluster total less every queue's guarantee,
+plus the queue's own, capped by its capability) and raised to the guarantee (no water-filling); a queue without
+deserved is best-effort with share 1. Hierarchical (`enableHierarchy`, checkHierarchicalQueue): from the root down,
+a queue's deserved is raised to its guarantee (the root's deserved and guarantee are the sums over its children), its
+capability takes its parent's cpu or memory where its own is not above 0 and its parent's other dimensions where it
+names none, and its real capability is what its parent's real capability leaves above the guarantees of the parent's
+children (never below 0), plus its own guarantee, capped by that capability. The root's real capability, and its
+capability when it has none, are the cluster total: Volcano before volcano-sh/volcano#4973 (since then an unset root
+capability is unlimited; yk keeps the cluster total, see tests/data/volcano/upstream/plugins/capacity_test.yaml
+case13 to case16). Queue order: spec.priority, then (hierarchical: leaf before non-leaf;
 two leaves compared through the children of their lowest common ancestor) share, then deserved before best-effort.
 Allocatable: an Open queue, allocated + request within the real capability (hierarchical: of the queue and every
 ancestor). Reclaimable: a queue above its deserved, keeping its guarantee (whatever its state). Preemptive: an Open
-queue, within the real capability and below deserved in some requested dimension. JobEnqueueable: an Open queue.
-With `enableHierarchy`, a job in a non-leaf queue (or a broken hierarchy) makes the plugin refuse everything in the
-session.
+queue, within the real capability and below deserved in some requested dimension. JobEnqueueable: an Open queue,
+minResources + allocated + inqueue - elastic within the real capability (hierarchical: of the queue and every
+ancestor). With `enableHierarchy`, a job in a non-leaf queue (or a broken hierarchy) makes the plugin refuse
+everything in the session.
 """
 
 from __future__ import annotations
@@ -142,13 +151,54 @@ class CapacityPlugin(Plugin):
                 chain.append(up)
                 up = self.attrs[up].parent
             attr.ancestors = list(reversed(chain))
+        if self.ready:
+            self._derive(ssn)
+
+    def _derive(self, ssn: Session) -> None:
+        """buildHierarchicalQueueAttrs' root and checkHierarchicalQueue, parent before children: every child's
+        deserved is raised to its guarantee; its capability takes the parent's cpu or memory where its own is not
+        above 0 and the parent's other dimensions where it names none; its real capability is what its parent's
+        real capability leaves above the guarantees of the parent's children (never below 0), plus its own guarantee,
+        capped by that capability. The root's deserved and guarantee are the sums over its children; its capability,
+        when empty, and its real capability are the cluster total."""
+        dims = ssn.dims
+        n = len(dims)
+        capability: dict[str, res.Vec] = {}
         root = self.attrs[ROOT_QUEUE]
+        root_cap = res.from_milli(root.queue.capability or {}, dims, missing=math.inf)
+        for i in (res.CPU, res.MEMORY):
+            if root_cap[i] == math.inf:
+                root_cap[i] = 0.0  # NewResource: a capability without cpu or memory has 0 there
+        if res.is_empty([v if v != math.inf else 0.0 for v in root_cap]):
+            root_cap = list(ssn.total)
+        capability[ROOT_QUEUE] = root_cap
         root.real_capability = list(ssn.total)
-        for name in sorted(self.attrs, key=lambda q: len(self.attrs[q].ancestors)):
-            attr = self.attrs[name]
-            if attr.parent is not None:
-                attr.real_capability = res.minimum(attr.real_capability, self.attrs[attr.parent].real_capability)
-                attr.deserved = res.minimum(attr.deserved, attr.real_capability)
+        queue: list[str] = [ROOT_QUEUE]
+        while queue:
+            parent = self.attrs[queue.pop(0)]
+            parent_cap = capability[parent.name]
+            children = [self.attrs[c] for c in sorted(parent.children)]
+            total_deserved = res.zero(n)
+            total_guarantee = res.zero(n)
+            for child in children:
+                child.deserved = res.maximum(res.from_milli(child.queue.deserved or {}, dims), child.guarantee)
+                res.iadd(total_deserved, child.deserved)
+                res.iadd(total_guarantee, child.guarantee)
+                spec = child.queue.capability or {}
+                cap = res.from_milli(spec, dims, missing=math.nan)
+                for i, value in enumerate(cap):
+                    if math.isnan(value) or (i in (res.CPU, res.MEMORY) and value <= 0):
+                        cap[i] = parent_cap[i]
+                capability[child.name] = cap
+            if parent is root:
+                parent.guarantee = total_guarantee
+                parent.deserved = total_deserved
+            left = res.exceeded_part(parent.real_capability, total_guarantee)
+            for child in children:
+                child.real_capability = res.minimum(res.add(left, child.guarantee), capability[child.name])
+                queue.append(child.name)
+        for attr in self.attrs.values():
+            attr.best_effort = res.is_empty(attr.deserved)
 
     def _path(self, queue: str) -> list[str]:
         """The queue and, in a hierarchy, its ancestors (whose allocated include it)."""
