@@ -9,14 +9,16 @@ records the tie. reclaim tries nodes in name order (Volcano: its predicate helpe
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from yk_cli.core.predicates.pod_plugins import INTER_POD_AFFINITY
 from yk_cli.core.volcano import resource as res
 from yk_cli.core.volcano.framework import Framework
 from yk_cli.core.volcano.heap import PriorityQueue
 from yk_cli.core.volcano.model import POD_GROUP_INQUEUE
 from yk_cli.core.volcano.observe import Observer, VictimSelection
+from yk_cli.core.volcano.predicates import argument_bool
 from yk_cli.core.volcano.scoring import NodeScore, NodeScorer
 from yk_cli.core.volcano.session import (
     ALLOCATED,
@@ -43,6 +45,8 @@ NODE_RULE = (
     "fits the task only once its releasing pods are gone pipelines it. preempt tries nodes best score first, reclaim "
     "in name order."
 )
+TOPOLOGY_AWARE = "enableTopologyAwarePreemption"
+"""The preempt argument that switches to Volcano's topology-aware path."""
 BACKFILL_NO_PIPELINE = "only a node whose releasing pods are still running has room (backfill does not pipeline)"
 TIE_SHOWN = 5
 """How many of the other nodes of a tie a decision lists."""
@@ -628,9 +632,13 @@ class Actions:
         self, stmt: Statement, queue: QueueInfo, preemptor: TaskInfo, exclusion: Callable[[TaskInfo], str]
     ) -> bool:
         """Evict for `preemptor` on the first node (best score first, then name) where its victims make room;
-        `exclusion` says why a task on the node is not a candidate ("" when it is one)."""
+        `exclusion` says why a task on the node is not a candidate ("" when it is one). With the action's
+        `enableTopologyAwarePreemption`, Volcano's topology-aware path instead (_preempt_topology_aware)."""
         fw, observer = self.fw, self.observer
         candidates = self._victim_nodes(preemptor)
+        arguments = fw.conf.action_arguments("preempt")
+        if argument_bool(arguments, TOPOLOGY_AWARE, False):
+            return self._preempt_topology_aware(stmt, queue, preemptor, exclusion, candidates, arguments)
         if self.scorer.active and len(candidates) > 1:
             candidates = [s.node for s in self.scorer.scores(preemptor, candidates)]  # util.SortNodes: best first
         for node in candidates:
@@ -677,6 +685,115 @@ class Actions:
                 observer.victims(seen)
         return False
 
+    def _preempt_topology_aware(
+        self,
+        stmt: Statement,
+        queue: QueueInfo,
+        preemptor: TaskInfo,
+        exclusion: Callable[[TaskInfo], str],
+        nodes: list[NodeInfo],
+        arguments: Mapping[str, object],
+    ) -> bool:
+        """topologyAwarePreempt: a dry run on the candidate nodes (SelectVictimsOnNode) until enough of them have a
+        victim set (calculateNumCandidates), the best of those (pickOneNodeForPreemption), its victims evicted and
+        the preemptor pipelined there. Volcano starts the dry run at a random node; yk at the first by name."""
+        wanted = len(nodes) * _int_argument(arguments, "minCandidateNodesPercentage", 10) // 100
+        wanted = max(wanted, _int_argument(arguments, "minCandidateNodesAbsolute", 1))
+        wanted = min(wanted, _int_argument(arguments, "maxCandidateNodesAbsolute", 100), len(nodes))
+        found: list[tuple[NodeInfo, list[TaskInfo], VictimSelection | None]] = []
+        for node in nodes:
+            if len(found) >= wanted:
+                break
+            seen = VictimSelection("preempt", preemptor, node.name) if self.observer is not None else None
+            victims = self._select_victims_on_node(queue, preemptor, node, exclusion, seen)
+            if victims:
+                found.append((node, victims, seen))
+            elif seen is not None and self.observer is not None:
+                self.observer.victims(seen)
+        if not found:
+            return False
+        best = _pick_one_node(found)
+        on_node = Statement(self.ssn, "preempt")
+        node, victims, seen = found[best]
+        for victim in victims:
+            on_node.evict(victim, "preempt", preemptor.key)
+        on_node.pipeline(preemptor, node)
+        stmt.ops.extend(on_node.ops)
+        if self.observer is not None:
+            for index, (_, _, other_seen) in enumerate(found):
+                if other_seen is None:
+                    continue
+                if index == best:
+                    other_seen.evicted = list(victims)
+                    other_seen.outcome = "pipelined"
+                else:
+                    other_seen.outcome = f"a candidate, but node {node.name} was picked (pickOneNodeForPreemption)"
+                self.observer.victims(other_seen)
+        return True
+
+    def _select_victims_on_node(
+        self,
+        queue: QueueInfo,
+        preemptor: TaskInfo,
+        node: NodeInfo,
+        exclusion: Callable[[TaskInfo], str],
+        seen: VictimSelection | None,
+    ) -> list[TaskInfo]:
+        """SelectVictimsOnNode, simulated with evictions that are undone: take the victims off in victim order until
+        the queue is allocatable, the preemptor fits the node's future idle resources and its InterPodAffinity
+        filter passes (SimulatePredicateFn runs that plugin only); then put each back, in that order, and keep as a
+        victim only one without which the preemptor stops fitting. [] when the node is no candidate."""
+        fw = self.fw
+        preemptees = []
+        for other in node.tasks.values():
+            why = exclusion(other)
+            if not why:
+                preemptees.append(other)
+            elif seen is not None:
+                seen.excluded.append((other, why))
+        found = fw.victims("preemptable", preemptor, preemptees, seen.trail if seen is not None else None)
+        if seen is not None:
+            seen.candidates = list(preemptees)
+            seen.victims = found
+        if not found or not self._valid_victims(preemptor, node, found):
+            if seen is not None:
+                seen.outcome = "no victims" if not found else "the victims cannot free enough room"
+            return []
+        order = fw.victims_queue(found, preemptor)
+        if seen is not None:
+            seen.order = _drain(fw.victims_queue(found, preemptor))
+
+        def fits() -> bool:
+            return fw.allocatable(queue, preemptor) is None and res.less_equal(preemptor.resreq, node.future_idle())
+
+        def affinity_passes() -> bool:
+            return not any(f.plugin == INTER_POD_AFFINITY for f in fw.predicate_failures(preemptor, node))
+
+        removed: dict[int, Statement] = {}
+        potential: list[TaskInfo] = []
+        while not order.empty():
+            task = order.pop()
+            potential.append(task)
+            removed[id(task)] = Statement(self.ssn, "preempt")
+            removed[id(task)].evict(task, "preempt", preemptor.key)
+            if fits() and affinity_passes():
+                break
+        victims: list[TaskInfo] = []
+        if affinity_passes():
+            for task in potential:
+                removed.pop(id(task)).discard()  # reprievePod: put it back
+                if not (fits() and affinity_passes()):
+                    removed[id(task)] = Statement(self.ssn, "preempt")
+                    removed[id(task)].evict(task, "preempt", preemptor.key)
+                    victims.append(task)
+        elif seen is not None:
+            seen.outcome = "its pod (anti-)affinity still fails with every victim gone"
+        for task in reversed(potential):
+            undo = removed.pop(id(task), None)
+            if undo is not None:
+                undo.discard()
+        return victims
+
 
 def _drain(queue: PriorityQueue[TaskInfo]) -> list[TaskInfo]:
     out = []
@@ -698,3 +815,24 @@ def _reclaim_exclusion(ssn: Session, other: TaskInfo, job: JobInfo) -> str:
     if not ssn.queues[other.job.queue].queue.reclaimable:
         return f"queue {other.job.queue} has reclaimable: false"
     return ""
+
+
+def _int_argument(arguments: Mapping[str, object], key: str, default: int) -> int:
+    """framework.Arguments.GetInt: an integer value, else the default."""
+    raw = arguments.get(key)
+    if isinstance(raw, bool) or not isinstance(raw, int | float) or not float(raw).is_integer():
+        return default
+    return int(raw)
+
+
+def _pick_one_node(found: Sequence[tuple[NodeInfo, list[TaskInfo], object]]) -> int:
+    """pickOneNodeForPreemption without PDBs: the lowest priority of the first victim (Volcano takes the first as
+    the highest), then the lowest sum of victim priorities, then the fewest victims; start times are not read (every
+    pod counts as started now), and a tie goes to the first candidate (Volcano: a map's order)."""
+
+    def key(index: int) -> tuple[int, int, int]:
+        victims = found[index][1]
+        priorities = [v.pod.priority or 0 for v in victims]
+        return priorities[0], sum(p + 2**31 for p in priorities), len(victims)
+
+    return min(range(len(found)), key=key)

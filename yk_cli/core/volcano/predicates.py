@@ -15,8 +15,14 @@ victim at once, a discarded statement puts it back). Per node, in this order:
 4. NodePorts (`predicate.NodePortsEnable`, default true): a host port in use. Unschedulable: the walk goes on, the
    status is kept.
 5. InterPodAffinity (`predicate.PodAffinityEnable`, default true): the pod's required affinity and anti-affinity,
-   and the running pods' required anti-affinity against it. Volcano turns its status into UnschedulableAndUnresolvable
-   (volcano-sh/volcano#3845): stops, and preemption never targets such a node.
+   and the running pods' required anti-affinity against it. yk turns every failure into UnschedulableAndUnresolvable
+   (stops; preemption never targets such a node), as predicates.go did up to its rewrite onto the list of Filter
+   plugins (03972517: "preemption is not supported when Pod affinity filtering fails", volcano-sh/volcano#3845).
+   The rewritten plugin (InitPlugin; predicates_test.go 03f2a0b9) keeps kube-scheduler's codes
+   (api.ConvertPredicateStatus): the pod's own affinity unmet UnschedulableAndUnresolvable, an anti-affinity
+   conflict either way Unschedulable. yk does not follow that yet: with it, and the topology-aware preempt path,
+   TestPodAntiAffinity "pod-anti-affinity" (same revision) would evict worker-1 where the Go test expects nothing
+   (tests/data/volcano/upstream/actions/preempt_test.yaml says more).
 6. PodTopologySpread (`predicate.PodTopologySpreadEnable`, default true): DoNotSchedule constraints. A skew is
    Unschedulable, a node without the topology key UnschedulableAndUnresolvable.
 

@@ -18,13 +18,14 @@ import itertools
 from dataclasses import dataclass, field, replace
 
 from yk_cli.core.volcano import resource as res
-from yk_cli.core.volcano.actions import NODE_RULE, Actions
+from yk_cli.core.volcano.actions import NODE_RULE, TOPOLOGY_AWARE, Actions
 from yk_cli.core.volcano.capacity import CapacityPlugin
 from yk_cli.core.volcano.conf import SIMULATED_ACTIONS, SchedulerConf
 from yk_cli.core.volcano.framework import Framework, Plugin, _Slot
 from yk_cli.core.volcano.model import Cluster
 from yk_cli.core.volcano.observe import Observer
 from yk_cli.core.volcano.plugins import NOT_MODELLED, DrfPlugin, builders, gang_ready
+from yk_cli.core.volcano.predicates import argument_bool
 from yk_cli.core.volcano.proportion import ProportionPlugin
 from yk_cli.core.volcano.session import PENDING, Event, JobInfo, Session, close_session, open_session
 
@@ -219,9 +220,10 @@ def simulate(
         else:
             notes.append(f"action {name} is not modelled: yk reports it and does nothing for it")
         actions.append((name, ssn.events[start:]))
-    if conf.action_arguments("preempt").get("enableTopologyAwarePreemption") in (True, "true"):
-        notes.append("preempt's enableTopologyAwarePreemption is on: yk runs Volcano's normal preemption path, "
-                     "which picks the same victims but may try nodes in another order")
+    if argument_bool(conf.action_arguments("preempt"), TOPOLOGY_AWARE, False):
+        notes.append("preempt's enableTopologyAwarePreemption is on: Volcano starts its dry run of the candidate "
+                     "nodes at a random one (and stops after minCandidateNodesPercentage of them); yk starts at the "
+                     "first by name, so with several candidates it may pick another node")
     fw.close()
     phases = close_session(ssn)
     jobs = [replace(row, phase_after=phases[row.uid]) for row in jobs]
