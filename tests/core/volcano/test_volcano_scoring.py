@@ -114,3 +114,22 @@ def test_a_tie_is_said_aloud(run_yk, tmp_path: Path) -> None:
     explained = json.loads(run_yk("volcano", "explain", str(dump), "ns/p-0", "-q", "--format", "json").stdout)
     (placement,) = explained["placements"]
     assert placement["node"] == "n1" and placement["tie"] == [f"n{i}" for i in range(2, 9)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(cluster=clusters())
+def test_requests_from_the_node_vectors_are_the_pod_walk(cluster: Cluster) -> None:
+    """When every pod on a node asks for cpu and memory, the kube requests its scorers read are derived from its
+    vectors (used + pipelined - evicted); they equal the walk over its pods that is used otherwise."""
+    ssn = open_session(cluster, "volcano")
+    pending = [t for j in ssn.jobs.values() for t in j.tasks if t.status == PENDING]
+    vectors = NodeScorer(_conf(("nodeorder", {})), ssn.dims, ssn.nodes, pending)
+    vectors.defaults_apply = False
+    walk = NodeScorer(_conf(("nodeorder", {})), ssn.dims, ssn.nodes, pending)
+    walk.defaults_apply = True
+    for node in ssn.nodes:
+        if any(t.resreq[0] == 0 or t.resreq[1] == 0 for t in node.tasks.values()):
+            continue  # a pod without a cpu or memory request: the walk adds kube's defaults, the vectors cannot
+        a, b = vectors._node_requested(node), walk._node_requested(node)
+        assert (a.nonzero_cpu, a.nonzero_memory) == pytest.approx((b.nonzero_cpu, b.nonzero_memory))
+        assert a.actual == pytest.approx(b.actual)

@@ -159,7 +159,8 @@ class Actions:
     def __init__(self, ssn: Session, fw: Framework, observer: Observer | None = None) -> None:
         self.ssn = ssn
         self.fw = fw
-        self.scorer = NodeScorer(fw.conf, ssn.dims, ssn.nodes)
+        pending = [t for job in ssn.jobs.values() for t in job.tasks if t.status == PENDING]
+        self.scorer = NodeScorer(fw.conf, ssn.dims, ssn.nodes, pending)
         self.index = ScoreIndex(ssn, self.scorer)
         self.observer = observer
         self.step = 0

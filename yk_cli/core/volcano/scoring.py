@@ -149,7 +149,9 @@ def _nonzero(request: Sequence[float]) -> tuple[float, float]:
 class NodeScorer:
     """The node order functions of a session's conf, and the best node among candidates."""
 
-    def __init__(self, conf: SchedulerConf, dims: Sequence[str], nodes: Sequence[NodeInfo]) -> None:
+    def __init__(
+        self, conf: SchedulerConf, dims: Sequence[str], nodes: Sequence[NodeInfo], pending: Sequence[TaskInfo] = ()
+    ) -> None:
         self.dims = tuple(dims)
         self.plugins: list[Binpack | NodeOrder] = []
         for tier in conf.tiers:
@@ -165,9 +167,10 @@ class NodeScorer:
         self.gpu = self.dims.index(GPU) if GPU in self.dims else None
         self.prefer_taints = any(t.effect == PREFER_NO_SCHEDULE for n in nodes for t in n.node.taints)
         self._requested: dict[str, _Requested] = {}
-        tasks = [t for n in nodes for t in n.tasks.values()]
+        tasks = [t for n in nodes for t in n.tasks.values()] + list(pending)
         self.defaults_apply = any(t.resreq[res.CPU] == 0 or t.resreq[res.MEMORY] == 0 for t in tasks)
-        """Whether a pod on some node asks for no cpu or no memory (then the non-zero requests need a pod walk)."""
+        """Whether a pod on a node or one that may be placed (`pending`) asks for no cpu or no memory: then the
+        non-zero requests need a walk over the node's pods."""
         self._deleting: dict[str, res.Vec] = {}
         """Per node, the requests of the pods already being deleted at session open (Releasing, still in the kube
         NodeInfo, unlike the pods this session evicts)."""
