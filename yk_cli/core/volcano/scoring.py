@@ -282,34 +282,25 @@ class NodeScorer:
         return parts
 
     @staticmethod
-    def _least(task: TaskInfo, node: NodeInfo, requested: _Requested) -> int:
-        """NodeResourcesFit LeastAllocated: cpu and memory (weight 50 each), non-zero requests, integer arithmetic."""
+    def _allocated(task: TaskInfo, node: NodeInfo, requested: _Requested) -> tuple[tuple[int, int], ...]:
+        """(allocatable, requested with the pod) of cpu and memory, non-zero requests: what NodeResourcesFit reads."""
         cpu, memory = _nonzero(task.resreq)
-        score = weights = 0
-        for alloc, req in (
+        return (
             (int(node.allocatable[res.CPU]), int(requested.nonzero_cpu + cpu)),
             (int(node.allocatable[res.MEMORY]), int(requested.nonzero_memory + memory)),
-        ):
-            if alloc == 0:
-                continue
-            score += (0 if req > alloc else ((alloc - req) * MAX_NODE_SCORE) // alloc) * 50
-            weights += 50
-        return score // weights if weights else 0
+        )
 
-    @staticmethod
-    def _most(task: TaskInfo, node: NodeInfo, requested: _Requested) -> int:
-        """NodeResourcesFit MostAllocated: cpu and memory (weight 1 each), non-zero requests."""
-        cpu, memory = _nonzero(task.resreq)
-        score = weights = 0
-        for alloc, req in (
-            (int(node.allocatable[res.CPU]), int(requested.nonzero_cpu + cpu)),
-            (int(node.allocatable[res.MEMORY]), int(requested.nonzero_memory + memory)),
-        ):
-            if alloc == 0:
-                continue
-            score += (min(req, alloc) * MAX_NODE_SCORE) // alloc
-            weights += 1
-        return score // weights if weights else 0
+    def _least(self, task: TaskInfo, node: NodeInfo, requested: _Requested) -> int:
+        """NodeResourcesFit LeastAllocated: cpu and memory (weight 50 each), integer arithmetic."""
+        pairs = [(alloc, req) for alloc, req in self._allocated(task, node, requested) if alloc]
+        score = sum((0 if req > alloc else ((alloc - req) * MAX_NODE_SCORE) // alloc) * 50 for alloc, req in pairs)
+        return score // (50 * len(pairs)) if pairs else 0
+
+    def _most(self, task: TaskInfo, node: NodeInfo, requested: _Requested) -> int:
+        """NodeResourcesFit MostAllocated: cpu and memory (weight 1 each), integer arithmetic."""
+        pairs = [(alloc, req) for alloc, req in self._allocated(task, node, requested) if alloc]
+        score = sum((min(req, alloc) * MAX_NODE_SCORE) // alloc for alloc, req in pairs)
+        return score // len(pairs) if pairs else 0
 
     def _balanced(self, task: TaskInfo, node: NodeInfo, requested: _Requested) -> int:
         """NodeResourcesBalancedAllocation on cpu, memory and nvidia.com/gpu, actual requests (0 for a pod that asks
