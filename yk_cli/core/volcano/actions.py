@@ -629,6 +629,23 @@ class Actions:
                 if not assigned:
                     break
 
+    def _preempt_victims(
+        self, preemptor: TaskInfo, node: NodeInfo, exclusion: Callable[[TaskInfo], str], seen: VictimSelection | None
+    ) -> list[TaskInfo] | None:
+        """ssn.Preemptable on the node's candidates (the tasks `exclusion` lets through), recorded in `seen`."""
+        preemptees = []
+        for other in node.tasks.values():
+            why = exclusion(other)
+            if not why:
+                preemptees.append(other)
+            elif seen is not None:
+                seen.excluded.append((other, why))
+        victims = self.fw.victims("preemptable", preemptor, preemptees, seen.trail if seen is not None else None)
+        if seen is not None:
+            seen.candidates = list(preemptees)
+            seen.victims = victims
+        return victims
+
     def _preempt_for(
         self, stmt: Statement, queue: QueueInfo, preemptor: TaskInfo, exclusion: Callable[[TaskInfo], str]
     ) -> bool:
@@ -644,17 +661,7 @@ class Actions:
             candidates = [s.node for s in self.scorer.scores(preemptor, candidates)]  # util.SortNodes: best first
         for node in candidates:
             seen = VictimSelection("preempt", preemptor, node.name) if observer is not None else None
-            preemptees = []
-            for other in node.tasks.values():
-                why = exclusion(other)
-                if not why:
-                    preemptees.append(other)
-                elif seen is not None:
-                    seen.excluded.append((other, why))
-            victims = fw.victims("preemptable", preemptor, preemptees, seen.trail if seen is not None else None)
-            if seen is not None:
-                seen.candidates = list(preemptees)
-                seen.victims = victims
+            victims = self._preempt_victims(preemptor, node, exclusion, seen)
             if not victims or not self._valid_victims(preemptor, node, victims):
                 if seen is not None and observer is not None:
                     seen.outcome = "no victims" if not victims else "the victims cannot free enough room"
@@ -745,17 +752,7 @@ class Actions:
         filter passes (SimulatePredicateFn runs that plugin only); then put each back, in that order, and keep as a
         victim only one without which the preemptor stops fitting. [] when the node is no candidate."""
         fw = self.fw
-        preemptees = []
-        for other in node.tasks.values():
-            why = exclusion(other)
-            if not why:
-                preemptees.append(other)
-            elif seen is not None:
-                seen.excluded.append((other, why))
-        found = fw.victims("preemptable", preemptor, preemptees, seen.trail if seen is not None else None)
-        if seen is not None:
-            seen.candidates = list(preemptees)
-            seen.victims = found
+        found = self._preempt_victims(preemptor, node, exclusion, seen)
         if not found or not self._valid_victims(preemptor, node, found):
             if seen is not None:
                 seen.outcome = "no victims" if not found else "the victims cannot free enough room"
