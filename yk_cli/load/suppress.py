@@ -24,13 +24,19 @@ class Suppression:
 
 
 def suppressions(text: str) -> dict[int, list[Suppression]]:
-    """Every rule name of every `# yk: disable=` comment, by 1-based line."""
+    """Every rule name of the first `# yk: disable=` comment of each line, by 1-based line (lines end at a newline)."""
     found: dict[int, list[Suppression]] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
-        comment = _COMMENT.search(line)
-        if comment is None:
+    number, counted, last = 1, 0, 0
+    for comment in _COMMENT.finditer(text):
+        start = text.rfind("\n", 0, comment.start()) + 1
+        number += text.count("\n", counted, start)
+        counted = start
+        if number == last:
             continue
-        pos = comment.end()
+        last = number
+        end = text.find("\n", comment.end())
+        line = text[start:] if end < 0 else text[start:end]
+        pos = comment.end() - start
         names: list[Suppression] = []
         while True:
             match = _NAME.match(line, pos)

@@ -88,3 +88,15 @@ def test_cli_reports_the_unknown_rule(tmp_path: Path) -> None:
     )
     strict = CliRunner().invoke(app, ["validate", "--strict", str(path)])
     assert strict.exit_code == 1
+
+
+def test_suppressions_by_line_and_column() -> None:
+    """Line numbers count newlines (CRLF too); only a line's first comment counts; the last line needs no newline."""
+    from yk_cli.load.suppress import Suppression, suppressions
+
+    text = "a: 1\r\nb: 2  # yk: disable=x, y  # yk: disable=z\r\n\r\nc: 3 #yk:disable=w"
+    assert suppressions(text) == {
+        2: [Suppression("x", 2, 21), Suppression("y", 2, 24)],
+        4: [Suppression("w", 4, 18)],
+    }
+    assert suppressions("# yk: disable=\n# yk: disable= q") == {2: [Suppression("q", 2, 16)]}
