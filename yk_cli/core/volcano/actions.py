@@ -81,30 +81,33 @@ class ScoreIndex:
     def __init__(self, ssn: Session, scorer: NodeScorer) -> None:
         self.ssn = ssn
         self.scorer = scorer
-        self.heaps: dict[tuple[float, ...], tuple[TaskInfo, list[tuple[float, str, int, NodeInfo]], list[int]]] = {}
-        """signature -> (a task with it, its heap, [how much of the change log the heap has taken in])."""
+        self.heaps: dict[
+            tuple[float, ...], tuple[Callable[[NodeInfo], float], list[tuple[float, str, int, NodeInfo]], list[int]]
+        ] = {}
+        """signature -> (its node total, its heap, [how much of the change log the heap has taken in])."""
         self.log: list[NodeInfo] = []
         ssn.node_listeners.append(self.log.append)
 
     def _heap(self, task: TaskInfo) -> list[tuple[float, str, int, NodeInfo]]:
         key = tuple(task.resreq)
-        total = self.scorer.total
         found = self.heaps.pop(key, None)
         if found is None:
             if len(self.heaps) >= self.LIVE:
                 del self.heaps[next(iter(self.heaps))]
-            heap = [(-total(task, n), n.name, n.version, n) for n in self.ssn.nodes]
+            total = self.scorer.total_of(task)
+            heap = [(-total(n), n.name, n.version, n) for n in self.ssn.nodes]
             heapq.heapify(heap)
-            found = (task, heap, [len(self.log)])
+            found = (total, heap, [len(self.log)])
         else:
-            heap, cursor = found[1], found[2]
+            total, heap, cursor = found
             log = self.log
             if cursor[0] < len(log):
                 seen: set[str] = set()
+                push = heapq.heappush
                 for node in log[cursor[0]:]:
                     if node.name not in seen:
                         seen.add(node.name)
-                        heapq.heappush(heap, (-total(task, node), node.name, node.version, node))
+                        push(heap, (-total(node), node.name, node.version, node))
                 cursor[0] = len(log)
                 if len(heap) > 4 * len(self.ssn.nodes) + 64:
                     heap[:] = [e for e in heap if e[2] == e[3].version]

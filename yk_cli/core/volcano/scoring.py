@@ -12,7 +12,7 @@ smallest node name and says the pick was a tie.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from yk_cli.core.predicates.model import PREFER_NO_SCHEDULE
@@ -371,58 +371,74 @@ class NodeScorer:
         return out
 
     def total(self, task: TaskInfo, node: NodeInfo) -> float:
-        """A node's total when the task's scores are resource-only (see resource_only): the same number as
-        `scores` gives (the same parts added in the same order; tests check it), without the parts: the batch part is
-        then the same on every node (TaintToleration: 100 × weight), preferred node affinity and ImageLocality add 0.
-        LeastAllocated, MostAllocated and BalancedAllocation are written out here for speed (it runs for every node
-        a change touches, per request signature)."""
-        total = 0.0
+        """A node's total when the task's scores are resource-only (see resource_only): total_of(task)(node)."""
+        return self.total_of(task)(node)
+
+    def total_of(self, task: TaskInfo) -> Callable[[NodeInfo], float]:
+        """The total of any node for this task when its scores are resource-only (see resource_only): the same number
+        as `scores` gives (the same parts added in the same order; tests check it), without the parts: the batch
+        part is then the same on every node (TaintToleration: 100 × weight), preferred node affinity and
+        ImageLocality add 0. LeastAllocated, MostAllocated and BalancedAllocation are written out here, with what
+        depends on the task worked out once, for speed: it runs for every node a change touches, per request
+        signature."""
         request = task.resreq
-        for index, (kind, least, most, balanced) in enumerate(self._fast):
-            if kind == 1:
-                binpack = self.plugins[index]
-                assert isinstance(binpack, Binpack)
-                total += binpack.score(task, node)
-                continue
-            requested = self._node_requested(node)
-            alloc_cpu, alloc_mem = int(node.allocatable[0]), int(node.allocatable[1])
-            if least or most:
-                ask_cpu = request[0] or DEFAULT_MILLI_CPU_REQUEST
-                ask_mem = request[1] or DEFAULT_MEMORY_REQUEST
-                req_cpu = int(requested.nonzero_cpu + ask_cpu)
-                req_mem = int(requested.nonzero_memory + ask_mem)
-                if least:
-                    score = weights = 0
-                    if alloc_cpu:
-                        score += (0 if req_cpu > alloc_cpu else ((alloc_cpu - req_cpu) * 100) // alloc_cpu) * 50
-                        weights += 50
-                    if alloc_mem:
-                        score += (0 if req_mem > alloc_mem else ((alloc_mem - req_mem) * 100) // alloc_mem) * 50
-                        weights += 50
-                    total += float(score // weights if weights else 0) * least
-                if most:
-                    score = weights = 0
-                    if alloc_cpu:
-                        score += ((req_cpu if req_cpu < alloc_cpu else alloc_cpu) * 100) // alloc_cpu
-                        weights += 1
-                    if alloc_mem:
-                        score += ((req_mem if req_mem < alloc_mem else alloc_mem) * 100) // alloc_mem
-                        weights += 1
-                    total += float(score // weights if weights else 0) * most
-            if balanced:
-                gpu = self.gpu
-                if (gpu is None or request[gpu] < res.MIN_RESOURCE) and (
-                    request[0] >= res.MIN_RESOURCE or request[1] >= res.MIN_RESOURCE
-                ):
-                    actual = requested.actual
-                    a_cpu, a_mem = node.allocatable[0], node.allocatable[1]
-                    if a_cpu and a_mem:
-                        f_cpu = (actual[0] + request[0]) / a_cpu
-                        f_mem = (actual[1] + request[1]) / a_mem
-                        std = abs((f_cpu if f_cpu < 1.0 else 1.0) - (f_mem if f_mem < 1.0 else 1.0)) / 2
-                        total += float(int((1 - std) * 100)) * balanced
+        ask_cpu = request[res.CPU] or DEFAULT_MILLI_CPU_REQUEST
+        ask_mem = request[res.MEMORY] or DEFAULT_MEMORY_REQUEST
+        cpu, mem = request[res.CPU], request[res.MEMORY]
+        gpu = self.gpu
+        two_way = (gpu is None or request[gpu] < res.MIN_RESOURCE) and (
+            cpu >= res.MIN_RESOURCE or mem >= res.MIN_RESOURCE
+        )
+        """BalancedAllocation reads cpu and memory only (no gpu asked) and the task asks for one of them."""
+        fast, plugins, constant = self._fast, self.plugins, self._constant
+        cache, node_requested, balanced_of = self._requested, self._node_requested, self._balanced
+
+        def total_for(node: NodeInfo) -> float:
+            total = 0.0
+            for index, (kind, least, most, balanced) in enumerate(fast):
+                if kind == 1:
+                    binpack = plugins[index]
+                    assert isinstance(binpack, Binpack)
+                    total += binpack.score(task, node)
+                    continue
+                requested = cache.get(node.name)
+                if requested is None or requested.version != node.version:
+                    requested = node_requested(node)
+                alloc_cpu, alloc_mem = int(node.allocatable[0]), int(node.allocatable[1])
+                if least or most:
+                    req_cpu = int(requested.nonzero_cpu + ask_cpu)
+                    req_mem = int(requested.nonzero_memory + ask_mem)
+                    if least:
+                        score = weights = 0
+                        if alloc_cpu:
+                            score += (0 if req_cpu > alloc_cpu else ((alloc_cpu - req_cpu) * 100) // alloc_cpu) * 50
+                            weights += 50
+                        if alloc_mem:
+                            score += (0 if req_mem > alloc_mem else ((alloc_mem - req_mem) * 100) // alloc_mem) * 50
+                            weights += 50
+                        total += float(score // weights if weights else 0) * least
+                    if most:
+                        score = weights = 0
+                        if alloc_cpu:
+                            score += ((req_cpu if req_cpu < alloc_cpu else alloc_cpu) * 100) // alloc_cpu
+                            weights += 1
+                        if alloc_mem:
+                            score += ((req_mem if req_mem < alloc_mem else alloc_mem) * 100) // alloc_mem
+                            weights += 1
+                        total += float(score // weights if weights else 0) * most
+                if balanced:
+                    if two_way:
+                        actual = requested.actual
+                        a_cpu, a_mem = node.allocatable[0], node.allocatable[1]
+                        if a_cpu and a_mem:
+                            f_cpu = (actual[0] + cpu) / a_cpu
+                            f_mem = (actual[1] + mem) / a_mem
+                            std = abs((f_cpu if f_cpu < 1.0 else 1.0) - (f_mem if f_mem < 1.0 else 1.0)) / 2
+                            total += float(int((1 - std) * 100)) * balanced
+                        else:
+                            total += float(int(100.0)) * balanced
                     else:
-                        total += float(int(100.0)) * balanced
-                else:
-                    total += float(self._balanced(task, node, requested)) * balanced
-        return total + self._constant if self._constant else total
+                        total += float(balanced_of(task, node, requested)) * balanced
+            return total + constant if constant else total
+
+        return total_for
