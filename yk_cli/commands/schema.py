@@ -30,7 +30,8 @@ class SchemaArgs:
 
     name: str = argument(
         "NAME",
-        "Which schema: queues (the default), workload, trace (`yk simulate --format json`), project (.yk.yaml), "
+        "Which schema: queues (the default), workload, trace (`yk simulate --format json`), metrics (`yk simulate "
+        "--metrics --format json`), project (.yk.yaml), "
         "policy (`yk check`), diff (`yk diff --format json`), volcano-simulate (`yk volcano simulate --format "
         "json`) or volcano-explain (`yk volcano explain --format json`).",
         "queues",

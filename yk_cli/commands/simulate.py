@@ -30,12 +30,16 @@ from yk_cli.commands.run_options import filter_from, options_from
 from yk_cli.core.versions import LATEST_VERSION
 
 if TYPE_CHECKING:
+    from yk_cli.core.analysis.metrics import Metrics
     from yk_cli.core.analysis.trace_view import TraceFilter
     from yk_cli.core.sim.run import SimulationOptions
+    from yk_cli.core.sim.trace import Trace
     from yk_cli.core.workload.model import Workload
     from yk_cli.load.inputs import Inputs
 
-FORMATS = ("text", "json", "markdown")
+FORMATS = ("text", "json", "markdown", "csv")
+METRICS_FORMATS = ("text", "json", "csv")
+"""--metrics: rich tables, the metrics document, or one CSV row per pod."""
 BUNDLED_QUEUES = "tenants-queues.yaml"
 BUNDLED_WORKLOAD = "tenants-workload.yaml"
 BUNDLED_SOURCE = "the tenant example of YuniKorn's 'App & Queue Priorities' document (bundled)"
@@ -48,6 +52,8 @@ class View:
     starts: bool = False
     timeline: str | None = None
     """queue or node (None: no --timeline)."""
+    metrics: bool = False
+    """--metrics: the numbers instead of the steps."""
 
 
 @contextmanager
@@ -110,7 +116,13 @@ class SimulateArgs:
     )
     workload: Optional[str] = argument("WORKLOAD", "Workload file: nodes, applications, asks (or -w/--workload).")
     workload_option: Optional[str] = shared(WORKLOAD)
-    fmt: str = option("--format", "-f", metavar="FORMAT", help="text, json or markdown.", default="text")
+    fmt: str = option(
+        "--format",
+        "-f",
+        metavar="FORMAT",
+        help="text, json or markdown; with --metrics text, json or csv (one row per pod).",
+        default="text",
+    )
     until: Optional[str] = option(
         "--until", metavar="TIME", help="Stop the virtual clock at this time (0s: only the decisions at the start)."
     )
@@ -166,6 +178,17 @@ class SimulateArgs:
         "instead of the step table. Markdown: the sections of its Mermaid gantt (queue by default).",
         fast=False,
     )
+    metrics: bool = option(
+        "--metrics",
+        help="Instead of the steps, the numbers a capacity planner asks for: waits (p50, p90, p99, max), pods "
+        "started, pending, failed and preempted, work lost to preemption and time to first start, per queue, user, "
+        "application and priority; each queue's usage against its guarantee and max, and its fairness gap; the "
+        "cluster's utilization and the makespan (docs/metrics.md).",
+        default=False,
+    )
+    output: Optional[str] = option(
+        "--output", metavar="FILE", help="Write the report to FILE instead of standard output."
+    )
     max_size: Optional[str] = shared(MAX_SIZE)
     quiet: bool = shared(QUIET, False)
     project_config: Optional[str] = shared(PROJECT_CONFIG)
@@ -184,6 +207,8 @@ it; or nothing, for the tenant example of YuniKorn's 'App & Queue Priorities' do
 --queue, --app, --pending-only and --summary choose what is shown (they combine); the dry run always runs
 the whole partition.
 
+--metrics turns the run into numbers: waits, preemption loss, guarantees met, utilization.
+
 Example: yk simulate queues.yaml workload.yaml --until 10m"""
 
 
@@ -193,6 +218,12 @@ def print_simulation(args: SimulateArgs) -> None:
 
     fmt, timeline, starts = args.fmt, args.timeline, args.starts
     check_format(fmt, FORMATS)
+    if args.metrics:
+        check_format(fmt, METRICS_FORMATS)
+        if starts or timeline is not None:
+            raise fail_usage("--metrics is its own report: give it without --starts or --timeline")
+    elif fmt == "csv":
+        raise fail_usage("--format csv is the per-pod table of --metrics: add --metrics")
     if timeline is not None and timeline not in TIMELINE_BY:
         raise fail_usage(f"--timeline {timeline!r}: choose queue or node")
     if starts and fmt == "json":
@@ -213,9 +244,23 @@ def print_simulation(args: SimulateArgs) -> None:
             dump,
             args.quiet,
             chosen,
-            View(starts, timeline),
+            View(starts, timeline, args.metrics),
         )
-    write_stdout(report)  # with the collector back on: json's indenting encoder leaves a reference cycle per call
+    if args.output is None:
+        write_stdout(report)  # with the collector back on: json's indenting encoder leaves a reference cycle per call
+    else:
+        write_report(args.output, report)
+
+
+def write_report(path: str, chunks: Iterable[str]) -> None:
+    """Write a report to a file (a usage error when it cannot be written) and say so on standard error."""
+    text = "".join(chunks)
+    try:
+        with open(path, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+    except OSError as err:
+        raise fail_usage(f"cannot write {err.filename or path}: {err.strerror or err}") from None
+    echo_error(f"wrote {path} ({len(text.encode('utf-8')):,} bytes)")
 
 
 def fast_path(args: Sequence[str]) -> int | None:
@@ -223,6 +268,25 @@ def fast_path(args: Sequence[str]) -> int | None:
     a --max-steps that is not a number, a third file)."""
     parsed = parse_plain(SimulateArgs, args)
     return None if parsed is None else run_fast(print_simulation, parsed)
+
+
+def _metrics_report(fmt: str, measured: Metrics, trace: Trace, scenario: Inputs) -> str:
+    """The metrics in the chosen format."""
+    if fmt == "json":
+        from yk_cli.report import metrics_json
+
+        return metrics_json.render(measured, scenario.source)
+    if fmt == "csv":
+        from yk_cli.report import metrics_csv
+
+        return metrics_csv.render(measured)
+    import shutil
+
+    from yk_cli.report import metrics_text
+
+    color = color_wanted()
+    width = max(100, shutil.get_terminal_size((120, 24)).columns) if color else 120
+    return metrics_text.render(measured, scenario.source, width, color)
 
 
 def simulation_report(
@@ -257,6 +321,12 @@ def simulation_report(
     if unknown:
         raise fail_usage(unknown[0])
     shown = shown or View()
+    if shown.metrics:
+        from yk_cli.core.analysis.metrics import run_metrics
+
+        queue_of = {application.id: leaf.path for application, leaf in scenario.placed}
+        measured = run_metrics(trace, scenario.workload, scenario.tree, queue_of)
+        return (_metrics_report(fmt, measured, trace, scenario),)
     if shown.starts:
         from yk_cli.report import starts
 
