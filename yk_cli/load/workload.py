@@ -502,6 +502,10 @@ class _Builder:
         if duration is not None:
             nanos = durations.get(duration) if duration.__class__ is str else None
             duration = nanos if nanos is not None and nanos > 0 else self.duration(raw, "duration", path, None, True)
+        observed = get("observedStartTime")
+        if observed is not None:
+            nanos = durations.get(observed) if observed.__class__ is str else None
+            observed = nanos if nanos is not None else self.duration(raw, "observedStartTime", path, None)
         count = get("count")
         if count.__class__ is not int or count < 1 or count > rules.MAX_COUNT:  # a bad count: the schema says so
             names = [name]
@@ -536,6 +540,7 @@ class _Builder:
                     restart,
                     group if group.__class__ is str else "",
                     pod=pod,
+                    observed_start=observed,
                 )
             )
             seq += 1

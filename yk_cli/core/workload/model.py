@@ -92,6 +92,10 @@ class Ask:
     pod: PodSpec | None = None
     """Namespace, labels and node constraints (selectors, tolerations, affinity, spread, host ports); None: a pod in
     the default namespace without any."""
+    observed_start: int | None = None
+    """observedStartTime: nanoseconds from the start of the run when the recorded scheduler started this pod (an
+    imported trace, `yk import`); None when not recorded. The dry run ignores it; metrics compare it with the start
+    yk predicts."""
 
 
 @dataclass(frozen=True, slots=True)
