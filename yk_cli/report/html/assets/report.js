@@ -84,7 +84,8 @@
     return sel;
   }
   function card(parent, value, label) {
-    parent.appendChild(el("div", { cls: "card" }, [el("b", { text: String(value) }), el("span", { text: label })]));
+    var shown = typeof value === "number" ? num(value, 2) : String(value);
+    parent.appendChild(el("div", { cls: "card" }, [el("b", { text: shown }), el("span", { text: label })]));
   }
   function empty(parent, text) { parent.appendChild(el("p", { cls: "empty", text: text })); }
 
@@ -259,10 +260,12 @@
   }
 
   function queueUsage(m) {
-    var sec = section("queue-usage", "Queue usage against guarantee and max", "A queue's usage (its pods and those of the queues below it), its guarantee and its max over the run; the fairness gap is how long it stayed below its guarantee while a pod of it that fits a node waited.");
+    var sec = section("queue-usage", "Queue usage against guarantee and max", "A queue's usage (its pods and those of the queues below it), its guarantee and its max over the run; the fairness gap is how long it stayed below its guarantee while a pod of it that fits a node waited. Shown first: the queue with the longest gap.");
     if (!m.bucket) { empty(sec, "The run has no length: nothing to draw."); return; }
     var paths = Object.keys(m.queues).sort();
-    var first = paths.filter(function (p) { return Object.keys(m.queues[p].guaranteed).length; })[0] || paths[0];
+    var gaps = paths.filter(function (p) { return m.queues[p].gap > 0; });
+    gaps.sort(function (a, b) { return m.queues[b].gap - m.queues[a].gap || cmp(a, b); });
+    var first = gaps[0] || paths.filter(function (p) { return Object.keys(m.queues[p].guaranteed).length; })[0] || paths[0];
     var state = { queue: first, type: m.types.indexOf("vcore") >= 0 ? "vcore" : m.types[0] };
     var controls = el("div", { cls: "controls" });
     sec.appendChild(controls);
@@ -395,7 +398,7 @@
         legend: { top: 0, data: T.ended.map(function (e) { return { name: e, itemStyle: { color: COLORS[e] } }; }).concat([{ name: "preempted victim" }]) },
         grid: { left: 160, right: 56, top: 36, bottom: 70 },
         xAxis: timeAxis(T.end),
-        yAxis: { type: "category", data: rows, inverse: true, axisLabel: { width: 150, overflow: "truncate" }, splitLine: { show: true } },
+        yAxis: { type: "category", data: rows, inverse: true, axisLabel: { formatter: function (v) { return v.length > 26 ? "…" + v.slice(-25) : v; } }, splitLine: { show: true } },
         dataZoom: [
           { type: "inside", xAxisIndex: 0, filterMode: "weakFilter" },
           { type: "slider", xAxisIndex: 0, height: 18, bottom: 6, filterMode: "weakFilter" },
