@@ -69,7 +69,8 @@ def dry_run(asks: int = ASKS, preemption: bool = True, seed: int = SEED) -> Run:
     if errors:
         raise SystemExit(f"generated input does not load: {errors[0].message}")
     trace = simulate(partition, tree, result.workload, SimulationOptions())
-    metrics = run_metrics(trace, result.workload, tree)
+    queue_of = {a.id: a.queue for a in result.workload.applications if a.queue}
+    metrics = run_metrics(trace, result.workload, tree, queue_of)
     return Run(trace, tree, metrics, f"generated (seed {seed}, {asks:,} asks)")
 
 

@@ -35,11 +35,13 @@ def config(*queues: dict[str, Any]) -> str:
 
 WORKLOAD = wl(
     app("B", "root.b", [alloc("b0", 5, age=20), alloc("b1", 5, age=10)]),
-    app("A", "root.a", asks=[ask("a1", 5, duration="30s"), ask("a2", 5, submit="10s", duration="10s")]),
+    app("A", "root.a", asks=[ask("a1", 5, duration="30s"),
+                             ask("a2", 5, submit="10s", duration="10s", observedStartTime="20s")]),
     app(EVIL, "root.b", asks=[ask(EVIL, 50)]),
     app("C", "root.b", asks=[ask("c1", 4, submit="5s", duration="20s")]),
 )
-"""root.a (guaranteed 10) preempts b1 at once for a1; a2 waits for a1; EVIL's ask never fits; c1 waits for room."""
+"""root.a (guaranteed 10) preempts b1 at once for a1; a2 waits for a1 (it was observed to start at 20 s, 10 s earlier
+than predicted); EVIL's ask never fits; c1 waits for room."""
 CONFIG = config(q("a", g=10), q("b"))
 OLD_CONFIG = config(q("a"), q("b"))
 """The same queues without root.a's guarantee: nothing is preempted."""
@@ -49,7 +51,8 @@ def small_run(cfg: str = CONFIG) -> Run:
     """The small dry run on `cfg` with its metrics."""
     partition, tree, loaded = scenario(cfg, WORKLOAD)
     trace = simulate(partition, tree, loaded, SimulationOptions())
-    return Run(trace, tree, run_metrics(trace, loaded, tree), f"queues.yaml + {EVIL}.yaml")
+    queue_of = {a.id: a.queue for a in loaded.applications if a.queue}  # as `yk simulate` passes the placed leaves
+    return Run(trace, tree, run_metrics(trace, loaded, tree, queue_of), f"queues.yaml + {EVIL}.yaml")
 
 
 @cache

@@ -139,6 +139,8 @@ def test_small_report_is_clean_complete_and_drawn(open_report: Any) -> None:
     cells = opened.page.locator('table[data-table="pending"] td').all_text_contents()
     assert EVIL in cells  # shown as text, exactly as written
     assert EVIL in opened.page.title()
+    headers = opened.page.locator('table[data-table="groups"] th').all_text_contents()
+    assert "observed starts" in headers  # a2 has a recorded start
 
 
 def test_ten_thousand_pods_report(open_report: Any, tmp_path: Path) -> None:

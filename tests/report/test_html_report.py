@@ -3,9 +3,13 @@ inputs, every user string escaped, and a 10,000-pod run within the size bound.""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 
 from tests.browser.reports import EVIL, embedded, large_run, small_diff, small_run
+from tests.helpers.paths import ROOT
 from yk_cli.report.html import render_diff_html, render_simulation_html
 from yk_cli.report.html.page import asset, inline_script, json_script
 
@@ -49,6 +53,9 @@ def test_the_data_holds_every_queue_pending_pod_bar_and_edge() -> None:
     assert {g["key"] for g in metrics["groups"]["queue"]} == {"root.a", "root.b"}
     assert len(metrics["cluster"]["series"]["memory"]) == 100
     assert set(metrics["queues"]) >= {"root", "root.a", "root.b"}
+    errors = {g["key"]: g["errors"] for g in metrics["groups"]["queue"]}
+    assert errors["root.a"] == {"count": 1, "p50": 10.0, "p90": 10.0, "p99": 10.0, "bias": 10.0}
+    assert errors["root.b"] is None
 
 
 def test_the_same_inputs_give_the_same_bytes() -> None:
@@ -59,6 +66,23 @@ def test_the_same_inputs_give_the_same_bytes() -> None:
     diff, old, new = small_diff()
     again = small_diff()
     assert render_diff_html(diff, old, new) == render_diff_html(*again)
+
+
+def test_the_same_bytes_in_processes_with_other_hash_seeds() -> None:
+    program = (
+        "import hashlib, sys\n"
+        "from tests.browser.reports import small_run\n"
+        "from yk_cli.report.html import render_simulation_html\n"
+        "run = small_run()\n"
+        "page = render_simulation_html(run.trace, run.tree, run.metrics, run.source)\n"
+        "sys.stdout.write(hashlib.sha256(page.encode()).hexdigest())\n"
+    )
+    digests = {
+        subprocess.run([sys.executable, "-c", program], cwd=ROOT, env={**os.environ, "PYTHONHASHSEED": seed},
+                       capture_output=True, text=True, check=True).stdout
+        for seed in ("1", "2")
+    }
+    assert len(digests) == 1
 
 
 def test_user_strings_never_reach_the_page_as_markup() -> None:

@@ -96,6 +96,14 @@ def _waits(group: Group) -> Document | None:
             "p99": seconds(w.p99), "max": seconds(w.max)}
 
 
+def _errors(group: Group) -> Document | None:
+    e = group.errors
+    if e is None:
+        return None
+    return {"count": e.count, "p50": seconds(e.p50), "p90": seconds(e.p90), "p99": seconds(e.p99),
+            "bias": seconds(e.bias)}
+
+
 def groups_document(metrics: Metrics) -> Document:
     """Each dimension's groups: counts, wait percentiles (seconds), work lost and time to first start."""
     out: Document = {}
@@ -112,6 +120,7 @@ def groups_document(metrics: Metrics) -> Document:
                 "waits": _waits(g),
                 "lost": _raw(g.lost),
                 "firstStart": seconds(g.first_start),
+                "errors": _errors(g),
             })
         out[dimension] = rows
     return out

@@ -298,20 +298,30 @@
     draw();
   }
 
-  function groupColumns() {
-    return [{ title: "group" }, { title: "submitted", num: true }, { title: "started", num: true },
+  function groupColumns(observed) {
+    var columns = [{ title: "group" }, { title: "submitted", num: true }, { title: "started", num: true },
       { title: "pending", num: true }, { title: "failed", num: true }, { title: "preempted", num: true },
       { title: "wait p50", num: true }, { title: "p90", num: true }, { title: "p99", num: true },
       { title: "max", num: true }, { title: "first start", num: true }, { title: "work lost" }];
+    if (observed) {
+      columns.push({ title: "observed starts", num: true }, { title: "|error| p50", num: true },
+        { title: "|error| p90", num: true }, { title: "mean error", num: true });
+    }
+    return columns;
   }
-  function groupRow(g) {
+  function groupRow(g, observed) {
     var w = g.waits || {};
-    return [g.key, g.submitted, g.started, g.pending, g.failed, g.preemptions, duration(w.p50), duration(w.p90),
+    var row = [g.key, g.submitted, g.started, g.pending, g.failed, g.preemptions, duration(w.p50), duration(w.p90),
       duration(w.p99), duration(w.max), duration(g.firstStart), lost(g.lost)];
+    if (observed) {
+      var e = g.errors || {};
+      row.push(e.count || "", duration(e.p50), duration(e.p90), duration(e.bias));
+    }
+    return row;
   }
 
   function waits(m) {
-    var sec = section("waits", "Wait times", "From submission to first start; a pod still pending counts with its wait so far (a lower bound). Groups with the longest p99 first.");
+    var sec = section("waits", "Wait times", "From submission to first start; a pod still pending counts with its wait so far (a lower bound). Groups with the longest p99 first. For a workload imported from a recorded trace, the table adds the error of the predicted starts against the observed ones (positive: yk predicts later starts; the trace came from another scheduler).");
     var state = { dimension: "queue" };
     var controls = el("div", { cls: "controls" });
     sec.appendChild(controls);
@@ -335,7 +345,8 @@
       });
       holder.textContent = "";
       var rows = m.groups[state.dimension];
-      new Pager(holder, "groups", groupColumns(), rows.length, function (i) { return groupRow(rows[i]); });
+      var observed = rows.some(function (g) { return g.errors; });
+      new Pager(holder, "groups", groupColumns(observed), rows.length, function (i) { return groupRow(rows[i], observed); });
     }
     draw();
   }
