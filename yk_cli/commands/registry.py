@@ -11,6 +11,9 @@ from yk_cli.commands import (
     diff,
     explain,
     generate,
+    import_csv,
+    import_helios,
+    import_pods,
     priorities,
     rules,
     schema,
@@ -23,6 +26,7 @@ from yk_cli.commands import (
     volcano_validate,
 )
 from yk_cli.commands.application import YkCommand, app, register
+from yk_cli.commands.import_group import import_app
 from yk_cli.commands.volcano import volcano_app
 
 __all__ = ["app"]
@@ -90,3 +94,7 @@ register(
     "validate",
 )
 app.add_typer(volcano_app, name="volcano")
+register(import_app, import_csv.ImportCsvArgs, import_csv.import_csv, import_csv.HELP, "csv")
+register(import_app, import_helios.ImportHeliosArgs, import_helios.import_helios, import_helios.HELP, "helios")
+register(import_app, import_pods.ImportPodsArgs, import_pods.import_pods, import_pods.HELP, "pods")
+app.add_typer(import_app, name="import")
