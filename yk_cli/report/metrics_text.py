@@ -4,15 +4,10 @@ their guarantees over time, and the cluster's utilization."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from io import StringIO
-from typing import TYPE_CHECKING
 
 from yk_cli.core.analysis.metrics import Errors, Group, Metrics, Waits
 from yk_cli.core.config.properties import format_duration
 from yk_cli.core.resources import Resource
-
-if TYPE_CHECKING:
-    from rich.table import Table
 
 NANOS = 1_000_000_000
 APPLICATION_ROWS = 30
@@ -98,41 +93,55 @@ def sparkline(series: Sequence[Mapping[str, float]], capacity: Resource, name: s
     return "".join(out)
 
 
-def _console(width: int, color: bool) -> object:
-    from rich.console import Console
-
-    return Console(
-        file=StringIO(),
-        force_terminal=color,
-        no_color=not color,
-        color_system="standard" if color else None,
-        width=width,
-        highlight=False,
-        emoji=False,
-        markup=False,
-        legacy_windows=False,
-    )
+BOLD, UNDERLINE, RESET = "\x1b[1m", "\x1b[4m", "\x1b[0m"
 
 
-def _table(title: str) -> Table:
-    """A table in the report's style: a bold title on the left, no lines (a terminal underlines the header)."""
-    from rich.table import Table
+class _Table:
+    """A plain table: a title, then columns two spaces apart, each as wide as its widest cell (left or right
+    aligned), never wrapped; on a terminal the title is bold and the header underlined."""
 
-    return Table(title=title, title_justify="left", title_style="bold", header_style="bold underline", box=None,
-                 pad_edge=False)
+    def __init__(self, title: str) -> None:
+        self.title = title
+        self.headers: list[str] = []
+        self.right: list[bool] = []
+        self.rows: list[tuple[str, ...]] = []
+
+    def add_column(self, header: str, right: bool = False) -> None:
+        self.headers.append(header)
+        self.right.append(right)
+
+    def add_row(self, *cells: str) -> None:
+        self.rows.append(cells)
+
+    def lines(self, color: bool) -> list[str]:
+        widths = [len(h) for h in self.headers]
+        for row in self.rows:
+            for k, cell in enumerate(row):
+                if len(cell) > widths[k]:
+                    widths[k] = len(cell)
+
+        def line(cells: Sequence[str]) -> str:
+            return "  ".join(
+                cell.rjust(widths[k]) if self.right[k] else cell.ljust(widths[k]) for k, cell in enumerate(cells)
+            ).rstrip()
+
+        header = line(self.headers)
+        out = [f"{BOLD}{self.title}{RESET}" if color else self.title]
+        out.append(f"{BOLD}{UNDERLINE}{header}{RESET}" if color else header)
+        out.extend(line(row) for row in self.rows)
+        return out
 
 
-def _group_table(title: str, groups: Sequence[Group]) -> object:
-
-    table = _table(title)
-    table.add_column("group", no_wrap=True)
+def _group_table(title: str, groups: Sequence[Group]) -> _Table:
+    table = _Table(title)
+    table.add_column("group")
     types = lost_types(groups)
     failed = any(g.failed for g in groups)
     for header in (
         "pods", "started", "pending", *(("failed",) if failed else ()), "preempted", "p50", "p90", "p99", "max",
         "1st start", *(lost_header(t) for t in types),
     ):
-        table.add_column(header, justify="right", no_wrap=True)
+        table.add_column(header, right=True)
     for g in groups:
         w: Waits | None = g.waits
         table.add_row(
@@ -143,24 +152,24 @@ def _group_table(title: str, groups: Sequence[Group]) -> object:
     return table
 
 
-def _error_table(groups: Sequence[Group]) -> object | None:
+def _error_table(groups: Sequence[Group]) -> _Table | None:
     """Predicted against observed starts per queue, when the workload recorded them."""
     rows = [(g.key, g.errors) for g in groups if g.errors is not None]
     if not rows:
         return None
-    table = _table("Predicted against observed start, by queue (the recorded trace came from another scheduler)")
+    table = _Table("Predicted against observed start, by queue (the recorded trace came from another scheduler)")
     for header in ("queue", "pods", "|error| p50", "p90", "p99", "mean error"):
-        table.add_column(header, justify="left" if header == "queue" else "right")
+        table.add_column(header, right=header != "queue")
     for key, e in rows:
         assert isinstance(e, Errors)
         table.add_row(key, str(e.count), span(e.p50), span(e.p90), span(e.p99), span(round(e.bias)))
     return table
 
 
-def _queue_table(metrics: Metrics) -> object:
-    table = _table("Queues over the run")
-    table.add_column("queue", no_wrap=True)
-    for header in ("guaranteed", "max", "mean usage", "peak", "below guarantee, pods waiting"):
+def _queue_table(metrics: Metrics) -> _Table:
+    table = _Table("Queues over the run")
+    table.add_column("queue")
+    for header in ("guaranteed", "max", "mean usage", "peak", "fairness gap"):
         table.add_column(header)
     end = metrics.end
     for q in metrics.queues:
@@ -169,12 +178,11 @@ def _queue_table(metrics: Metrics) -> object:
     return table
 
 
-def _cluster_table(metrics: Metrics) -> object:
-
+def _cluster_table(metrics: Metrics) -> _Table:
     cluster = metrics.cluster
-    table = _table("Cluster utilization")
+    table = _Table("Cluster utilization")
     for header in ("resource", "capacity", "mean", "peak", "over the run (0 to end)"):
-        table.add_column(header, justify="left" if header in ("resource", "over the run (0 to end)") else "right")
+        table.add_column(header, right=header not in ("resource", "over the run (0 to end)"))
     mean = cluster.utilization(cluster.mean)
     peak = cluster.utilization({k: float(v) for k, v in cluster.peak.items()})
     for name, total in sorted(cluster.capacity.items()):
@@ -188,42 +196,38 @@ def _cluster_table(metrics: Metrics) -> object:
 
 
 def render(metrics: Metrics, source: str, width: int = 120, color: bool = False) -> str:
-    """The whole metrics report as text (ANSI-styled when color)."""
-    console = _console(width, color)
-    print_ = console.print  # type: ignore[attr-defined]
+    """The whole metrics report as text (ANSI-styled when color); notes wrap at `width`, tables never do."""
+    import textwrap
+
     pods = metrics.pods
     started = sum(1 for p in pods if p.start is not None)
     makespan = span(metrics.makespan) if metrics.makespan is not None else (
         f"- ({_pods(metrics.running_at_end)} still running at the end)" if metrics.running_at_end
         else "- (not every pod started)"
     )
-    print_(f"yk simulate --metrics: {source}")
-    print_(
+    out = [
+        f"yk simulate --metrics: {source}",
         f"{len(pods)} pods: {started} started, {sum(1 for p in pods if p.outcome == 'pending')} pending, "
-        f"{sum(1 for p in pods if p.outcome == 'failed')} failed; run end {span(metrics.end)}, makespan {makespan}"
-    )
-    print_("")
-    for dimension, title in (("queue", "Pods by queue"), ("user", "Pods by user"), ("priority", "Pods by priority")):
-        print_(_group_table(f"{title} (waits p50 to max)", metrics.groups[dimension]))
-        print_("")
+        f"{sum(1 for p in pods if p.outcome == 'failed')} failed; run end {span(metrics.end)}, makespan {makespan}",
+        "",
+    ]
+    tables = [
+        _group_table(f"{title} (waits p50 to max)", metrics.groups[dimension])
+        for dimension, title in (("queue", "Pods by queue"), ("user", "Pods by user"), ("priority", "Pods by priority"))
+    ]
     apps = metrics.groups["application"]
     if len(apps) <= APPLICATION_ROWS:
-        print_(_group_table("Pods by application", apps))
-    else:
-        print_(f"{len(apps)} applications: --format json or csv lists every one.")
-    print_("")
+        tables.append(_group_table("Pods by application", apps))
     errors = _error_table(metrics.groups["queue"])
-    if errors is not None:
-        print_(errors)
-        print_("")
-    print_(_queue_table(metrics))
-    print_("")
-    print_(_cluster_table(metrics))
-    print_("")
-    for line in notes(metrics):
-        print_(line)
-    text: str = console.file.getvalue()  # type: ignore[attr-defined]
-    return "\n".join(line.rstrip() for line in text.split("\n"))
+    for table in tables:
+        out += [*table.lines(color), ""]
+    if len(apps) > APPLICATION_ROWS:
+        out += [f"{len(apps)} applications: --format json or csv lists every one.", ""]
+    for table in (*((errors,) if errors is not None else ()), _queue_table(metrics), _cluster_table(metrics)):
+        out += [*table.lines(color), ""]
+    for note in notes(metrics):
+        out += textwrap.wrap(note, width) or [""]
+    return "\n".join(out) + "\n"
 
 
 def _pods(count: int) -> str:
@@ -237,8 +241,8 @@ def notes(metrics: Metrics) -> list[str]:
         "Percentiles are nearest-rank.",
         "Work lost: what each preempted run had used, resources × the seconds it ran (vcore in core·s, memory in "
         "GiB·s), allocations running at the start included.",
-        "Below guarantee with pods waiting: the time a queue used less than its guarantee in some guaranteed type "
-        "while a pod of it that fits a node waited (the fairness gap).",
+        "Fairness gap: the time a queue used less than its guarantee in some guaranteed type "
+        "while a pod of it that fits a node waited.",
     ]
     if metrics.running_at_end:
         out.append(f"{_pods(metrics.running_at_end)} still running at the end (asks without a duration run forever).")

@@ -31,7 +31,6 @@ from yk_cli.core.sim.trace import (
     QUOTA_PREEMPT,
     REPLACE,
     UNPLACED,
-    PendingAsk,
     Trace,
     replaced_placeholder,
 )
@@ -49,9 +48,13 @@ BUCKETS = 100
 NANOS = 1_000_000_000
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Pod:
-    """One pod of the run: when it was submitted, started and ended, where, and how it ended the run."""
+    """One pod of the run: when it was submitted, started and ended, where, and how it ended the run.
+
+    Treat it as immutable: not a frozen dataclass only because a run makes one per pod and a frozen one takes several
+    times as long to build (as TraceEvent).
+    """
 
     application: str
     ask: str
@@ -205,82 +208,123 @@ def _ancestors(path: str) -> list[str]:
     return [".".join(parts[: i + 1]) for i in range(len(parts))]
 
 
-class _Track:
-    """A usage that changes at points of the run: its time integral, peak and per-slice integrals."""
+Vec = tuple[tuple[int, int], ...]
+"""A resource as (resource type index, amount) pairs."""
 
-    __slots__ = ("integral", "peak", "since", "slices", "value")
 
-    def __init__(self, buckets: int) -> None:
-        self.value: dict[str, int] = {}
-        self.since = 0
-        self.integral: dict[str, float] = {}
-        self.peak: dict[str, int] = {}
-        self.slices: list[dict[str, float]] = [{} for _ in range(buckets)]
+class _Usage:
+    """A usage over the run (a queue's with the queues below it, or the cluster's): its value and peak as the walk
+    goes; its time integral and per-slice integrals, from the runs that made it (spread)."""
 
-    def advance(self, time: int, width: float) -> None:
-        """Add the current value over [since, time) to the integrals."""
-        if time <= self.since:
+    __slots__ = ("dims", "full", "integral", "peak", "slices", "value")
+
+    def __init__(self, dims: int, buckets: int) -> None:
+        self.dims = dims
+        self.value = [0] * dims
+        self.peak = [0] * dims
+        self.integral = [0.0] * dims
+        self.slices = [0.0] * (dims * buckets)
+        """Slice k's integral of type i at k × dims + i."""
+        self.full = [0.0] * (dims * (buckets + 1))
+        """The amount of the runs that cover slice k whole, as differences: added at the first slice they cover,
+        taken off after the last."""
+
+    def add(self, vec: Vec, sign: int) -> None:
+        value, peak = self.value, self.peak
+        for i, v in vec:
+            now = value[i] + sign * v
+            value[i] = now
+            if now > peak[i]:
+                peak[i] = now
+
+    def spread(self, start: int, end: int, vec: Vec, horizon: int, width: float) -> None:
+        """A run of vec over [start, end), clipped to the run's [0, horizon), into the integrals."""
+        start = max(start, 0)
+        end = min(end, horizon)
+        if end <= start:
             return
-        start, end = self.since, time
-        self.since = time
-        span = end - start
-        for k, v in self.value.items():
-            if v:
-                self.integral[k] = self.integral.get(k, 0.0) + v * span
-        if width <= 0 or not self.slices:
+        integral = self.integral
+        for i, v in vec:
+            integral[i] += v * (end - start)
+        if width <= 0:
             return
-        last = len(self.slices) - 1
-        first_slice = min(int(start / width), last)
-        last_slice = min(int((end - 1) / width), last)
-        for i in range(first_slice, last_slice + 1):
-            lo = max(start, i * width)
-            hi = end if i == last else min(end, (i + 1) * width)
-            overlap = hi - lo
-            if overlap <= 0:
-                continue
-            target = self.slices[i]
-            for k, v in self.value.items():
+        dims, slices = self.dims, self.slices
+        last = len(slices) // dims - 1
+        first_slice, last_slice = min(int(start / width), last), min(int(end / width), last)
+        head, tail = first_slice * dims, last_slice * dims
+        if first_slice == last_slice:
+            for i, v in vec:
+                slices[head + i] += v * (end - start)
+            return
+        head_part, tail_part = (first_slice + 1) * width - start, end - last_slice * width
+        for i, v in vec:
+            slices[head + i] += v * head_part
+            slices[tail + i] += v * tail_part
+        if last_slice > first_slice + 1:
+            full, opens, closes = self.full, head + dims, tail
+            for i, v in vec:
+                full[opens + i] += v
+                full[closes + i] -= v
+
+    def take(self, other: _Usage) -> None:
+        """Add another usage's integrals to this one's (a child queue's to its parent's)."""
+        for mine, theirs in ((self.integral, other.integral), (self.slices, other.slices), (self.full, other.full)):
+            for i, v in enumerate(theirs):
                 if v:
-                    target[k] = target.get(k, 0.0) + v * overlap
+                    mine[i] += v
 
-    def add(self, resources: Mapping[str, int], sign: int) -> None:
-        value = self.value
-        for k, v in resources.items():
-            now = value.get(k, 0) + sign * v
-            value[k] = now
-            if now > self.peak.get(k, 0):
-                self.peak[k] = now
+    def means(self, names: Sequence[str], horizon: int, width: float) -> tuple[dict[str, float], tuple[
+            dict[str, float], ...]]:
+        """The mean over the run and per slice, by resource type name (types never used left out)."""
+        used = [i for i in range(len(names)) if self.peak[i] or self.integral[i]]
+        if horizon > 0:
+            mean = {names[i]: self.integral[i] / horizon for i in used}
+        else:
+            mean = {names[i]: float(self.value[i]) for i in used if self.value[i]}
+        if width <= 0:
+            return dict(sorted(mean.items())), ()
+        dims, slices, full = self.dims, self.slices, self.full
+        ordered = sorted(used, key=lambda i: names[i])
+        series = []
+        covering = [0.0] * dims
+        for k in range(len(slices) // dims):
+            at = k * dims
+            for i in used:
+                covering[i] += full[at + i]
+            series.append({names[i]: (slices[at + i] + covering[i] * width) / width for i in ordered})
+        return dict(sorted(mean.items())), tuple(series)
 
-    def means(self, end: int, width: float) -> tuple[dict[str, float], tuple[dict[str, float], ...]]:
-        mean = {k: v / end for k, v in sorted(self.integral.items())} if end > 0 else {
-            k: float(v) for k, v in sorted(self.value.items()) if v
-        }
-        series = tuple({k: v / width for k, v in sorted(s.items())} for s in self.slices) if width > 0 else ()
-        return mean, series
 
-
-class _QueueState:
+class _Queue(_Usage):
     """A queue's usage, its waiting pods that fit a node, and its fairness gap so far."""
 
-    __slots__ = ("gap", "gap_on", "guaranteed", "track", "waiting")
+    __slots__ = ("gap", "gap_on", "guaranteed", "path", "since", "waiting")
 
-    def __init__(self, buckets: int, guaranteed: Resource | None) -> None:
-        self.track = _Track(buckets)
-        self.guaranteed = {k: v for k, v in (guaranteed or {}).items() if v > 0}
+    def __init__(self, path: str, dims: int, buckets: int, guaranteed: Vec) -> None:
+        super().__init__(dims, buckets)
+        self.path = path
+        self.guaranteed = guaranteed
         self.waiting = 0
         self.gap = 0
         self.gap_on = False
+        self.since = 0
 
-    def settle(self, time: int, width: float) -> None:
-        """Close the interval that ends at `time` (before a change)."""
+    def settle(self, time: int) -> None:
+        """Close the gap's interval at `time` (before its usage or waiting pods change)."""
         if self.gap_on:
-            self.gap += time - self.track.since
-        self.track.advance(time, width)
+            self.gap += time - self.since
+        self.since = time
 
-    def refresh(self) -> None:
-        """Whether the gap runs from now on (after a change)."""
-        value = self.track.value
-        self.gap_on = self.waiting > 0 and any(value.get(k, 0) < v for k, v in self.guaranteed.items())
+    def reopen(self) -> None:
+        """Whether the gap runs from now on: below the guarantee in some guaranteed type, a pod that fits waiting."""
+        on = False
+        if self.waiting > 0:
+            value = self.value
+            for i, g in self.guaranteed:
+                if value[i] < g:
+                    on = True
+                    break
+        self.gap_on = on
 
 
 class _PodState:
@@ -326,17 +370,69 @@ class _PodState:
                    "" if outcome == STARTED else code, self.observed_start, self.restart_of)
 
 
+class _Chain:
+    """A leaf and its ancestors: all of them (root first), and those with a guarantee (the gap is theirs)."""
+
+    __slots__ = ("guaranteed", "leaf", "queues")
+
+    def __init__(self, queues: tuple[_Queue, ...]) -> None:
+        self.leaf = queues[-1] if queues else None
+        self.queues = queues
+        self.guaranteed = tuple(q for q in queues if q.guaranteed)
+
+    def change(self, time: int, vec: Vec, sign: int, waiting: int) -> None:
+        """Usage (vec × sign) and waiting pods of every queue of the chain change at `time`. A guaranteed queue's
+        gap can start or stop only while it has pods waiting (or as the last one leaves)."""
+        for q in self.queues:
+            value, peak = q.value, q.peak
+            for i, v in vec:
+                now = value[i] + sign * v
+                value[i] = now
+                if now > peak[i]:
+                    peak[i] = now
+            q.waiting += waiting
+            if q.guaranteed and (q.gap_on or q.waiting > 0):
+                if q.gap_on:
+                    q.gap += time - q.since
+                q.since = time
+                on = False
+                if q.waiting > 0:
+                    for i, g in q.guaranteed:
+                        if value[i] < g:
+                            on = True
+                            break
+                q.gap_on = on
+
+
+class _Running:
+    """A run on the cluster: its queues, amount, start and resources."""
+
+    __slots__ = ("chain", "resources", "start", "vec")
+
+    def __init__(self, chain: _Chain, vec: Vec, start: int, resources: Mapping[str, int]) -> None:
+        self.chain = chain
+        self.vec = vec
+        self.start = start
+        self.resources = resources
+
+
 class _Run:
     """The walk over the trace that builds the metrics."""
 
-    def __init__(self, trace: Trace, workload: Workload, tree: QueueTree) -> None:
+    def __init__(self, trace: Trace, workload: Workload, tree: QueueTree, names: Sequence[str]) -> None:
         self.trace = trace
         self.end = trace.summary.end_time
         self.buckets = BUCKETS if self.end > 0 else 0
         self.width = self.end / BUCKETS if self.end > 0 else 0.0
         self.tree = tree
-        self.queues: dict[str, _QueueState] = {}
-        self.cluster = _Track(self.buckets)
+        self.names = tuple(names)
+        self.index = {name: i for i, name in enumerate(names)}
+        self.vecs: dict[tuple[tuple[str, int], ...], Vec] = {}
+        self.queues: dict[str, _Queue] = {}
+        self.chains: dict[str, _Chain] = {"": _Chain(())}
+        self.cluster = _Usage(len(names), self.buckets)
+        self.unqueued = _Usage(len(names), self.buckets)
+        """The integrals of runs of applications without a queue."""
         self.capacity: dict[str, int] = {}
         self.node_room: list[Resource] = []
         for node in workload.nodes:
@@ -345,36 +441,40 @@ class _Run:
             if node.schedulable:
                 self.node_room.append(node.capacity)
             if node.occupied:
-                self.cluster.add(node.occupied, 1)
+                occupied = self.vec(node.occupied)
+                self.cluster.add(occupied, 1)
+                self.cluster.spread(0, self.end, occupied, self.end, self.width)
         self.fit_cache: dict[tuple[tuple[str, int], ...], bool] = {}
         self.users = {a.id: a.user for a in workload.applications}
-        self.running: dict[tuple[str, str], tuple[str, Resource, int]] = {}
-        """(application, allocation) -> (queue, resources, start) of what runs now."""
+        self.running: dict[tuple[str, str], _Running] = {}
         self.pods: dict[tuple[str, str], _PodState] = {}
         self.lost: list[Loss] = []
         """Every preempted run (pods of the workload and allocations running at the start alike)."""
-        self.waiting: dict[tuple[str, str], str] = {}
-        """Pods submitted and not started yet, that fit a node: their queue."""
+        self.waiting: set[tuple[str, str]] = set()
+        """Pods submitted and not started yet that fit a node (they count in their queues' waiting)."""
 
-    # -- queue states ------------------------------------------------------------------------------------------
-    def _queue(self, path: str) -> _QueueState:
+    def vec(self, resources: Mapping[str, int]) -> Vec:
+        key = tuple(resources.items())
+        found = self.vecs.get(key)
+        if found is None:
+            index = self.index
+            found = self.vecs[key] = tuple((index[k], v) for k, v in key if v)
+        return found
+
+    def chain(self, leaf: str) -> _Chain:
+        """The queues from root to the leaf."""
+        found = self.chains.get(leaf)
+        if found is None:
+            found = self.chains[leaf] = _Chain(tuple(self.queue(path) for path in _ancestors(leaf)))
+        return found
+
+    def queue(self, path: str) -> _Queue:
         found = self.queues.get(path)
         if found is None:
             queue = self.tree.get(path)
-            found = self.queues[path] = _QueueState(self.buckets, queue.guaranteed if queue is not None else None)
+            guaranteed = {k: v for k, v in ((queue.guaranteed or {}) if queue is not None else {}).items() if v > 0}
+            found = self.queues[path] = _Queue(path, len(self.names), self.buckets, self.vec(guaranteed))
         return found
-
-    def _change(self, time: int, leaf: str, resources: Mapping[str, int] | None, sign: int, waiting: int) -> None:
-        """Usage (resources × sign) and waiting pods (waiting) of a leaf and its ancestors change at `time`."""
-        if not leaf:
-            return
-        for path in _ancestors(leaf):
-            state = self._queue(path)
-            state.settle(time, self.width)
-            if resources is not None:
-                state.track.add(resources, sign)
-            state.waiting += waiting
-            state.refresh()
 
     def _fits_a_node(self, resources: Resource) -> bool:
         key = tuple(sorted(resources.items()))
@@ -383,24 +483,30 @@ class _Run:
             found = self.fit_cache[key] = any(fits_in(resources, room) for room in self.node_room)
         return found
 
-    # -- pods ------------------------------------------------------------------------------------------------
+    # -- pods and runs ---------------------------------------------------------------------------------------------
     def submit(self, time: int, application: str, ask: str, queue: str, priority: int, resources: Resource,
                submit: int, observed: int | None = None, restart_of: str = "") -> None:
         key = (application, ask)
         self.pods[key] = _PodState(application, ask, queue, self.users.get(application, ""), priority, resources,
                                    submit, observed, restart_of)
         if queue and self._fits_a_node(resources):
-            self.waiting[key] = queue
-            self._change(max(time, 0), queue, None, 1, 1)
+            self.waiting.add(key)
+            self.chain(queue).change(time, (), 1, 1)
+
+    def begin(self, time: int, application: str, name: str, queue: str, resources: Mapping[str, int]) -> None:
+        """A run starts (a pod, a placeholder or an allocation running at the start, time 0)."""
+        key = (application, name)
+        vec = self.vec(resources)
+        chain = self.chain(queue)
+        self.running[key] = _Running(chain, vec, time, resources)
+        self.cluster.add(vec, 1)
+        waited = -1 if key in self.waiting else 0
+        self.waiting.discard(key)
+        chain.change(max(time, 0), vec, 1, waited)
 
     def start(self, time: int, application: str, name: str, queue: str, node: str, resources: Resource) -> None:
-        key = (application, name)
-        self.cluster.advance(time, self.width)
-        self.cluster.add(resources, 1)
-        self.running[key] = (queue, resources, time)
-        was_waiting = self.waiting.pop(key, None)
-        self._change(time, queue, resources, 1, -1 if was_waiting is not None else 0)
-        pod = self.pods.get(key)
+        self.begin(time, application, name, queue, resources)
+        pod = self.pods.get((application, name))
         if pod is not None:
             if pod.start is None:
                 pod.start = time
@@ -411,22 +517,42 @@ class _Run:
 
     def stop(self, time: int, application: str, name: str, preempted: bool, priority: int = 0) -> None:
         key = (application, name)
-        found = self.running.pop(key, None)
-        if found is None:
+        run = self.running.pop(key, None)
+        if run is None:
             return
-        queue, resources, started = found
-        self.cluster.advance(time, self.width)
-        self.cluster.add(resources, -1)
-        self._change(time, queue, resources, -1, 0)
+        self._close(run, time)
+        self.cluster.add(run.vec, -1)
+        run.chain.change(time, run.vec, -1, 0)
         pod = self.pods.get(key)
         if pod is not None:
             pod.end = time
         if preempted:
             if pod is not None:
                 pod.preemptions += 1
-            seconds = (time - started) / NANOS
-            work = {k: v * seconds for k, v in resources.items() if v}
+            seconds = (time - run.start) / NANOS
+            work = {k: v * seconds for k, v in sorted(run.resources.items()) if v}
+            queue = run.chain.leaf.path if run.chain.leaf is not None else ""
             self.lost.append(Loss(application, name, queue, self.users.get(application, ""), priority, work))
+
+    def _close(self, run: _Running, time: int) -> None:
+        """Spread a finished run (or one still running at the end) into its leaf's integrals (or the cluster's, for
+        a run of no queue): the queues above and the cluster add their leaves' up at the end."""
+        target = run.chain.leaf if run.chain.leaf is not None else self.unqueued
+        target.spread(run.start, time, run.vec, self.end, self.width)
+
+    def finish(self) -> None:
+        """The end of the run: open runs and gaps close; each queue's integrals take in its children's (deepest
+        first), the cluster's its root's and those of runs of no queue."""
+        for run in self.running.values():
+            self._close(run, self.end)
+        for q in self.queues.values():
+            q.settle(self.end)
+        by_depth = sorted(self.queues.values(), key=lambda q: -q.path.count("."))
+        for q in by_depth:
+            parent = self.queues.get(q.path.rpartition(".")[0]) if "." in q.path else None
+            for target in (parent,) if parent is not None else (self.cluster,):
+                target.take(q)
+        self.cluster.take(self.unqueued)
 
 
 def leaves(trace: Trace) -> dict[str, str]:
@@ -444,6 +570,26 @@ def leaves(trace: Trace) -> dict[str, str]:
     return out
 
 
+def _resource_names(trace: Trace, workload: Workload, tree: QueueTree) -> list[str]:
+    """Every resource type the run uses or a queue guarantees, sorted."""
+    names: set[str] = set()
+    for queue in tree.queues.values():
+        names.update(queue.guaranteed or {})
+    for node in workload.nodes:
+        names.update(node.capacity)
+        names.update(node.occupied)
+    for app in workload.applications:
+        for ask in app.asks:
+            names.update(ask.resources)
+        for alloc in app.allocations:
+            names.update(alloc.resources)
+    for e in trace.events:
+        names.update(e.resources)
+        for v in e.victims:
+            names.update(v.resources)
+    return sorted(names)
+
+
 def run_metrics(
     trace: Trace, workload: Workload, tree: QueueTree, queue_of: Mapping[str, str] | None = None
 ) -> Metrics:
@@ -452,7 +598,7 @@ def run_metrics(
     placed = leaves(trace)
     for application, leaf in (queue_of or {}).items():
         placed.setdefault(application, leaf)
-    run = _Run(trace, workload, tree)
+    run = _Run(trace, workload, tree, _resource_names(trace, workload, tree))
     pending = {(p.application, p.ask): p for p in trace.pending}
     not_submitted = sum(1 for p in trace.pending if p.code == NOT_SUBMITTED)
     arrivals: list[tuple[int, int, str, str, str, int, Resource, int | None]] = []
@@ -468,37 +614,29 @@ def run_metrics(
             arrivals.append((max(ask.submit_time, 0), ask.submit_time, app.id, ask.name, leaf, ask.priority,
                              ask.resources, getattr(ask, "observed_start", None)))
         for alloc in app.allocations:
-            run.running[(app.id, alloc.name)] = (queue, alloc.resources, alloc.start_time)
-            run.cluster.add(alloc.resources, 1)
-            if queue:
-                for path in _ancestors(queue):
-                    run._queue(path).track.add(alloc.resources, 1)
+            run.begin(alloc.start_time, app.id, alloc.name, queue, alloc.resources)
     arrivals.sort(key=lambda a: a[0])
-    next_arrival = 0
+    next_arrival, arriving = 0, len(arrivals)
 
     def arrive_until(time: int) -> None:
         nonlocal next_arrival
-        while next_arrival < len(arrivals) and arrivals[next_arrival][0] <= time:
+        while next_arrival < arriving and arrivals[next_arrival][0] <= time:
             at, submit, app_id, name, leaf, priority, resources, observed = arrivals[next_arrival]
             run.submit(at, app_id, name, leaf, priority, resources, submit, observed)
             next_arrival += 1
 
     for e in trace.events:
-        arrive_until(e.time)
+        if next_arrival < arriving and arrivals[next_arrival][0] <= e.time:
+            arrive_until(e.time)
         if e.type in (ALLOCATE, REPLACE, PLACEHOLDER):
-            queue = e.queue_path
-            key = (e.application, e.ask)
             if e.type == REPLACE:
                 placeholder = replaced_placeholder(e)
                 if placeholder:
                     run.stop(e.time, e.application, placeholder, False)
             if e.type == PLACEHOLDER:
-                run.cluster.advance(e.time, run.width)
-                run.cluster.add(e.resources, 1)
-                run.running[key] = (queue, e.resources, e.time)
-                run._change(e.time, queue, e.resources, 1, 0)
+                run.begin(e.time, e.application, e.ask, e.queue_path, e.resources)
             else:
-                run.start(e.time, e.application, e.ask, queue, e.node, e.resources)
+                run.start(e.time, e.application, e.ask, e.queue_path, e.node, e.resources)
         elif e.type == COMPLETE:
             run.stop(e.time, e.application, e.ask, False)
         preempted = e.type in (PREEMPT, QUOTA_PREEMPT)
@@ -508,11 +646,9 @@ def run_metrics(
                 run.submit(e.time, v.application, v.restarted_as, v.queue_path, v.priority, v.resources, e.time,
                            restart_of=v.allocation)
     arrive_until(run.end)
+    run.finish()
     end = run.end
-    run.cluster.advance(end, run.width)
-    for state in run.queues.values():
-        state.settle(end, run.width)
-    pods = _pods(run, pending)
+    pods = tuple(state.done(pending[key].code if key in pending else "") for key, state in run.pods.items())
     return Metrics(
         pods=pods,
         losses=tuple(run.lost),
@@ -525,15 +661,6 @@ def run_metrics(
         running_at_end=sum(1 for p in pods if p.outcome == STARTED and p.end is None),
         not_submitted=not_submitted,
     )
-
-
-def _pods(run: _Run, pending: Mapping[tuple[str, str], PendingAsk]) -> tuple[Pod, ...]:
-    """Every pod at the end, in submission order."""
-    out = []
-    for key, state in run.pods.items():
-        waiting = pending.get(key)
-        out.append(state.done(waiting.code if waiting is not None else ""))
-    return tuple(out)
 
 
 def _waits(pods: Sequence[Pod], end: int) -> Waits | None:
@@ -610,18 +737,18 @@ def _groups(dimension: str, pods: Sequence[Pod], lost: Sequence[Loss], end: int)
 
 
 def _queues(run: _Run, end: int) -> tuple[QueueUsage, ...]:
-    """Every queue of the tree and of the run, root first, in path order."""
+    """Every queue of the tree and of the run, in path order (root first)."""
     paths = set(run.queues) | set(run.tree.queues) | set(run.trace.queues)
     out = []
     for path in sorted(paths):
-        state = run._queue(path)
+        state = run.queue(path)
         queue = run.tree.get(path)
-        mean, series = state.track.means(end, run.width)
+        mean, series = state.means(run.names, end, run.width)
         out.append(QueueUsage(
             path=path,
             guaranteed=queue.guaranteed if queue is not None else None,
             max=queue.max if queue is not None else None,
-            peak=dict(sorted((k, v) for k, v in state.track.peak.items() if v)),
+            peak={run.names[i]: v for i, v in enumerate(state.peak) if v},
             mean=mean,
             gap=state.gap if state.guaranteed else 0,
             series=series,
@@ -630,9 +757,9 @@ def _queues(run: _Run, end: int) -> tuple[QueueUsage, ...]:
 
 
 def _cluster(run: _Run, end: int) -> ClusterUsage:
-    mean, series = run.cluster.means(end, run.width)
-    peak = dict(sorted((k, v) for k, v in run.cluster.peak.items() if v))
-    return ClusterUsage(dict(sorted(run.capacity.items())), peak, mean, series)
+    mean, series = run.cluster.means(run.names, end, run.width)
+    peak = {run.names[i]: v for i, v in enumerate(run.cluster.peak) if v}
+    return ClusterUsage(dict(sorted(run.capacity.items())), dict(sorted(peak.items())), mean, series)
 
 
 def _makespan(pods: Iterable[Pod]) -> int | None:
