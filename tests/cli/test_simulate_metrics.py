@@ -86,3 +86,23 @@ def test_usage_errors(run_yk, tmp_path: Path) -> None:
     nowhere = run_yk("simulate", *ARRIVALS, "--metrics", "--output", str(tmp_path / "missing" / "x.txt"))
     assert nowhere.exit_code == 2
     assert "cannot write" in nowhere.stderr
+
+
+def test_html_report_is_written_to_the_file(run_yk, tmp_path: Path) -> None:
+    target = tmp_path / "report.html"
+    result = run_yk("simulate", *PREEMPTION, "--format", "html", "--output", str(target))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == ""
+    page = target.read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") or page.lower().startswith("<!doctype html>")
+    for name in ("root.batch.etl", "nightly-etl", "root.prod"):
+        assert name in page
+    again = tmp_path / "again.html"
+    run_yk("simulate", *PREEMPTION, "--format", "html", "--output", str(again))
+    assert again.read_bytes() == target.read_bytes()
+
+
+def test_html_needs_a_file(run_yk) -> None:
+    result = run_yk("simulate", *PREEMPTION, "--format", "html")
+    assert result.exit_code == 2
+    assert "--format html writes a file: add --output FILE" in result.stderr

@@ -37,9 +37,9 @@ if TYPE_CHECKING:
     from yk_cli.core.workload.model import Workload
     from yk_cli.load.inputs import Inputs
 
-FORMATS = ("text", "json", "markdown", "csv")
-METRICS_FORMATS = ("text", "json", "csv")
-"""--metrics: rich tables, the metrics document, or one CSV row per pod."""
+FORMATS = ("text", "json", "markdown", "csv", "html")
+METRICS_FORMATS = ("text", "json", "csv", "html")
+"""--metrics: tables, the metrics document, one CSV row per pod, or the HTML report (which always has them)."""
 BUNDLED_QUEUES = "tenants-queues.yaml"
 BUNDLED_WORKLOAD = "tenants-workload.yaml"
 BUNDLED_SOURCE = "the tenant example of YuniKorn's 'App & Queue Priorities' document (bundled)"
@@ -53,7 +53,7 @@ class View:
     timeline: str | None = None
     """queue or node (None: no --timeline)."""
     metrics: bool = False
-    """--metrics: the numbers instead of the steps."""
+    """--metrics (or the HTML report, which has them): the numbers instead of the steps."""
 
 
 @contextmanager
@@ -120,7 +120,8 @@ class SimulateArgs:
         "--format",
         "-f",
         metavar="FORMAT",
-        help="text, json or markdown; with --metrics text, json or csv (one row per pod).",
+        help="text, json or markdown; with --metrics text, json or csv (one row per pod); html: one self-contained "
+        "HTML report of the run and its metrics, to --output FILE.",
         default="text",
     )
     until: Optional[str] = option(
@@ -207,7 +208,8 @@ it; or nothing, for the tenant example of YuniKorn's 'App & Queue Priorities' do
 --queue, --app, --pending-only and --summary choose what is shown (they combine); the dry run always runs
 the whole partition.
 
---metrics turns the run into numbers: waits, preemption loss, guarantees met, utilization.
+--metrics turns the run into numbers: waits, preemption loss, guarantees met, utilization; --format html
+--output FILE writes one self-contained HTML report to open in a browser.
 
 Example: yk simulate queues.yaml workload.yaml --until 10m"""
 
@@ -224,6 +226,10 @@ def print_simulation(args: SimulateArgs) -> None:
             raise fail_usage("--metrics is its own report: give it without --starts or --timeline")
     elif fmt == "csv":
         raise fail_usage("--format csv is the per-pod table of --metrics: add --metrics")
+    if fmt == "html" and args.output is None:
+        raise fail_usage("--format html writes a file: add --output FILE (e.g. --output report.html)")
+    if fmt == "html" and (starts or timeline is not None):
+        raise fail_usage("--format html is its own report: give it without --starts or --timeline")
     if timeline is not None and timeline not in TIMELINE_BY:
         raise fail_usage(f"--timeline {timeline!r}: choose queue or node")
     if starts and fmt == "json":
@@ -244,7 +250,7 @@ def print_simulation(args: SimulateArgs) -> None:
             dump,
             args.quiet,
             chosen,
-            View(starts, timeline, args.metrics),
+            View(starts, timeline, args.metrics or fmt == "html"),
         )
     if args.output is None:
         write_stdout(report)  # with the collector back on: json's indenting encoder leaves a reference cycle per call
@@ -271,7 +277,11 @@ def fast_path(args: Sequence[str]) -> int | None:
 
 
 def _metrics_report(fmt: str, measured: Metrics, trace: Trace, scenario: Inputs) -> str:
-    """The metrics in the chosen format."""
+    """The metrics in the chosen format (html: the whole report, metrics included)."""
+    if fmt == "html":
+        from yk_cli.report.html import render_simulation_html
+
+        return render_simulation_html(trace, scenario.tree, measured, scenario.source)
     if fmt == "json":
         from yk_cli.report import metrics_json
 
