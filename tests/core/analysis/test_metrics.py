@@ -131,3 +131,17 @@ def test_every_pod_ends_started_pending_or_failed_and_no_wait_is_negative(
             assert p.start >= max(p.submit, 0)
     for u in m.queues:
         assert 0 <= u.gap <= m.end
+
+
+def test_predicted_against_observed_starts() -> None:
+    data = json.loads(PREEMPTING[1])
+    asks = data["applications"][1]["asks"]
+    asks[0]["observedStartTime"] = "10s"  # predicted 0 s: 10 s early
+    asks[1]["observedStartTime"] = "50s"  # predicted 30 s: 20 s early
+    m = metrics_of(PREEMPTING[0], json.dumps(data))
+    assert [p.observed_start for p in m.pods] == [10 * S, 50 * S]
+    errors = {g.key: g.errors for g in m.groups["queue"]}
+    assert errors["root.b"] is None
+    found = errors["root.a"]
+    assert found is not None
+    assert (found.count, found.p50, found.p90, found.bias) == (2, 10 * S, 20 * S, -15 * S)

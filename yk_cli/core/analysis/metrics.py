@@ -612,7 +612,7 @@ def run_metrics(
                 continue
             leaf = queue or (p.queue_path if p is not None else "")
             arrivals.append((max(ask.submit_time, 0), ask.submit_time, app.id, ask.name, leaf, ask.priority,
-                             ask.resources, getattr(ask, "observed_start", None)))
+                             ask.resources, ask.observed_start))
         for alloc in app.allocations:
             run.begin(alloc.start_time, app.id, alloc.name, queue, alloc.resources)
     arrivals.sort(key=lambda a: a[0])
