@@ -212,7 +212,7 @@ class _Rows:
                 resources = self.maps[shape] = {
                     name: amount for name, amount in ((GPU, shape[0]), ("vcore", shape[1] * 1000)) if amount
                 }
-            name = job_id if len(shapes) == 1 else f"{job_id}-{'ab'[k]}"
+            name = job_id if len(shapes) == 1 else f"{job_id}-{'abc'[k]}"  # at most 3: two remainders
             asks.append(RecordedAsk(name, submit, resources, count, duration, start))
         return asks
 
@@ -261,10 +261,12 @@ def read_quotas(display: str, text: str, skip: bool) -> Quotas:
             line, previous = previous + 1, reader.line_num
             if not row or not any(cell.strip() for cell in row):
                 continue
-            day = timestamp_nanos(row[0].strip() + " 00:00:00") if len(row) == len(header) else None
+            if len(row) != len(header):
+                bad.add(line, -1, f"the row has {len(row)} fields, the header {len(header)}")
+                continue
+            day = timestamp_nanos(row[0].strip() + " 00:00:00")
             if day is None:
-                where = 0 if len(row) == len(header) else -1
-                bad.add(line, where, f"date {row[0].strip()!r} is not a day (2020-06-09)")
+                bad.add(line, 0, f"date {row[0].strip()!r} is not a day (2020-06-09)")
                 continue
             values: dict[str, Resource] = {}
             for i, vc in vcs:
