@@ -40,7 +40,7 @@ def test_json_follows_its_schema_and_says_the_numbers(run_yk) -> None:
                                "runningAtEnd": 2, "notSubmitted": 0}
     team_b = {g["key"]: g for g in data["groups"]["queue"]}["root.tenants.team-b"]
     # render waits 2m (180 s -> 300 s); render-all still waits at the end: 60 s so far
-    assert team_b["wait"] == {"count": 2, "censored": 1, "p50": 60, "p90": 120, "p99": 120, "max": 120}
+    assert team_b["wait"] == {"count": 2, "censored": 1, "p50": 60, "p90": 120, "p95": 120, "p99": 120, "max": 120}
     team_a = {q["path"]: q for q in data["queues"]}["root.tenants.team-a"]
     assert (team_a["gap"], team_a["gapShare"]) == (30, 0.1)
     assert len(data["cluster"]["series"]) == 100

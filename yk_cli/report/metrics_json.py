@@ -34,7 +34,7 @@ def _waits(w: Waits | None) -> dict[str, Any] | None:
     if w is None:
         return None
     return {"count": w.count, "censored": w.censored, "p50": seconds(w.p50), "p90": seconds(w.p90),
-            "p99": seconds(w.p99), "max": seconds(w.max)}
+            "p95": seconds(w.p95), "p99": seconds(w.p99), "max": seconds(w.max)}
 
 
 def _errors(e: Errors | None) -> dict[str, Any] | None:

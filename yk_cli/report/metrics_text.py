@@ -138,7 +138,8 @@ def _group_table(title: str, groups: Sequence[Group]) -> _Table:
     types = lost_types(groups)
     failed = any(g.failed for g in groups)
     for header in (
-        "pods", "started", "pending", *(("failed",) if failed else ()), "preempted", "p50", "p90", "p99", "max",
+        "pods", "started", "pending", *(("failed",) if failed else ()), "preempted", "p50", "p90", "p95", "p99",
+        "max",
         "1st start", *(lost_header(t) for t in types),
     ):
         table.add_column(header, right=True)
@@ -146,7 +147,9 @@ def _group_table(title: str, groups: Sequence[Group]) -> _Table:
         w: Waits | None = g.waits
         table.add_row(
             g.key, str(g.submitted), str(g.started), str(g.pending), *((str(g.failed),) if failed else ()),
-            str(g.preemptions), *((span(w.p50), span(w.p90), span(w.p99), span(w.max)) if w else ("-",) * 4),
+            str(g.preemptions), *(
+                (span(w.p50), span(w.p90), span(w.p95), span(w.p99), span(w.max)) if w else ("-",) * 5
+            ),
             span(g.first_start), *(lost_value(t, g.lost.get(t, 0.0)) for t in types),
         )
     return table

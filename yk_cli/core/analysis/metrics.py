@@ -42,7 +42,7 @@ FAILED_CODES = frozenset({GANG_FAILED, GANG_REJECTED, INVALID_ASK, UNPLACED, QUE
 """Pending reasons that never pass: the pod failed rather than waits."""
 DIMENSIONS = ("queue", "user", "application", "priority")
 """What the pods are grouped by."""
-PERCENTILES = (50, 90, 99)
+PERCENTILES = (50, 90, 95, 99)
 BUCKETS = 100
 """How many equal slices of the run the usage series have."""
 NANOS = 1_000_000_000
@@ -104,6 +104,7 @@ class Waits:
     """Of them, pods still pending at the end, counted with their wait so far."""
     p50: int
     p90: int
+    p95: int
     p99: int
     max: int
 
@@ -676,8 +677,8 @@ def _waits(pods: Sequence[Pod], end: int) -> Waits | None:
     if not waits:
         return None
     waits.sort()
-    p50, p90, p99 = (percentile(waits, q) for q in PERCENTILES)
-    return Waits(len(waits), censored, p50, p90, p99, waits[-1])
+    p50, p90, p95, p99 = (percentile(waits, q) for q in PERCENTILES)
+    return Waits(len(waits), censored, p50, p90, p95, p99, waits[-1])
 
 
 def _errors(pods: Sequence[Pod]) -> Errors | None:
@@ -686,7 +687,7 @@ def _errors(pods: Sequence[Pod]) -> Errors | None:
     if not signed:
         return None
     absolute = sorted(abs(e) for e in signed)
-    p50, p90, p99 = (percentile(absolute, q) for q in PERCENTILES)
+    p50, p90, p99 = (percentile(absolute, q) for q in (50, 90, 99))
     return Errors(len(signed), p50, p90, p99, sum(signed) / len(signed))
 
 

@@ -175,7 +175,7 @@
 
   // ---- shared pieces: groups and utilization ----------------------------------------------------------------------
   var DIMENSIONS = [["queue", "queue"], ["user", "user"], ["priority", "priority"], ["application", "application"]];
-  var PERCENTILES = ["p50", "p90", "p99", "max"];
+  var PERCENTILES = ["p50", "p90", "p95", "p99", "max"];
   function mid(metrics, i) { return Math.round((i + 0.5) * metrics.bucket * 1000) / 1000; }
   function utilizationSeries(metrics, type, label) {
     var cap = metrics.cluster.capacity[type] || 0, values = metrics.cluster.series[type] || [];
@@ -301,7 +301,8 @@
   function groupColumns(observed) {
     var columns = [{ title: "group" }, { title: "submitted", num: true }, { title: "started", num: true },
       { title: "pending", num: true }, { title: "failed", num: true }, { title: "preempted", num: true },
-      { title: "wait p50", num: true }, { title: "p90", num: true }, { title: "p99", num: true },
+      { title: "wait p50", num: true }, { title: "p90", num: true }, { title: "p95", num: true },
+      { title: "p99", num: true },
       { title: "max", num: true }, { title: "first start", num: true }, { title: "work lost" }];
     if (observed) {
       columns.push({ title: "observed starts", num: true }, { title: "|error| p50", num: true },
@@ -312,7 +313,7 @@
   function groupRow(g, observed) {
     var w = g.waits || {};
     var row = [g.key, g.submitted, g.started, g.pending, g.failed, g.preemptions, duration(w.p50), duration(w.p90),
-      duration(w.p99), duration(w.max), duration(g.firstStart), lost(g.lost)];
+      duration(w.p95), duration(w.p99), duration(w.max), duration(g.firstStart), lost(g.lost)];
     if (observed) {
       var e = g.errors || {};
       row.push(e.count || "", duration(e.p50), duration(e.p90), duration(e.bias));
