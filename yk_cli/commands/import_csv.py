@@ -137,8 +137,8 @@ def _import(args: ImportCsvArgs) -> None:
     origin = common.clock_text(selection, imported.absolute)
     header = (
         f"Imported by `{command}`.\n"
-        f"Recorded jobs of {imported.file}, as the scheduler that ran them ran them: observedStartTime is when it "
-        "started each one, not what YuniKorn would do.\n"
+        f"Recorded jobs of {imported.file}: observedStartTime is when the scheduler that ran them started each one, "
+        "not what YuniKorn would do.\n"
         f"Times count from {origin}."
     )
     leaves = sorted({job.queue for job in selection.jobs})
