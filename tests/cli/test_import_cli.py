@@ -281,3 +281,29 @@ def test_help_is_prose_and_ends_with_an_example(run_yk, monkeypatch: pytest.Monk
     assert lines[0].startswith("Usage: yk import")
     assert lines[-1].startswith(f"Example: yk import {command or 'helios'}")
     assert "<str>" not in result.stdout and "<float>" not in result.stdout
+
+
+# --- progress -------------------------------------------------------------------------------------------------
+
+
+def test_reading_and_writing_report_progress(run_yk, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both phases go through commands.progress.progress (a bar on a terminal after 2 s, nothing in a pipe), and what
+    it reads counts the rows read and the applications written."""
+    from contextlib import contextmanager
+
+    from yk_cli.commands import progress
+
+    seen: list[tuple[str, int, tuple[int, str]]] = []
+
+    @contextmanager
+    def recording(label: str, total: int, read):  # type: ignore[no-untyped-def]
+        yield
+        seen.append((label, total, read()))
+
+    monkeypatch.setattr(progress, "progress", recording)
+    assert _import(run_yk, "csv", tmp_path, *CSV_ARGS).exit_code == 0
+    assert seen == [
+        (f"importing {DATA}/jobs.csv", 7, (6, "6 rows")),
+        (f"writing {tmp_path}/workload.yaml", 6, (6, "6 applications")),
+    ]
+    assert progress.wanted() is False  # the test's stderr is no terminal: no bar

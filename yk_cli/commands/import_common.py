@@ -283,9 +283,13 @@ def summarize(
     if queues_path is not None:
         _echo(f"wrote {queues_path}: {leaves:,} leaf queue{'s' if leaves != 1 else ''}")
     _echo(
-        f"wrote {workload_path}: {nodes:,} node{'s' if nodes != 1 else ''}, {len(selection.jobs):,} applications, "
-        f"{asks:,} asks (from {imported.rows:,} {noun} of {imported.file})"
+        f"wrote {workload_path}: {_count(nodes, 'node')}, {_count(len(selection.jobs), 'application')}, "
+        f"{_count(asks, 'ask')} (from {imported.rows:,} {noun} of {imported.file})"
     )
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number:,} {noun}{'s' if number != 1 else ''}"
 
 
 def _echo(line: str) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from yk_cli.core.diagnostics import Problem
 from yk_cli.core.resources import Resource, k8s_quantity
 from yk_cli.core.workload.imports import MIN_DURATION, NANOS, RecordedAsk, RecordedJob, timestamp_nanos
 from yk_cli.core.workload.imports_rules import BAD_ROW
@@ -224,7 +225,7 @@ class Quotas:
     file: str
     by_day: list[tuple[int, dict[str, Resource]]] = field(default_factory=list)
     """(day as Unix nanoseconds, VC -> resources) in file order; one entry of day 0 for a plain table."""
-    problems: list[Any] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
     text: str = ""
 
     def at(self, moment: int) -> tuple[dict[str, Resource], str]:

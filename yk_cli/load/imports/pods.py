@@ -82,7 +82,7 @@ def read_jobs(display: str, text: str, options: PodsOptions, skip: bool, tick: T
             duration = max(finished - started, MIN_DURATION)
         if start is not None and start < created:
             start = created  # clocks of the API server and the kubelet differ by a second or so
-        resources = _resources(pod, bad, line, key)
+        resources = _resources(pod, bad, key)
         if resources is None:
             continue
         seen[key] = line
@@ -186,7 +186,7 @@ def _finished(pod: Node, bad: BadRows) -> int | None:
     return last
 
 
-def _resources(pod: Node, bad: BadRows, line: int, key: str) -> Resource | None:
+def _resources(pod: Node, bad: BadRows, key: str) -> Resource | None:
     """The pod's requests as the shim sums them: `pods: 1`, its containers, the largest init container, overhead."""
     total: Resource = {"pods": 1}
     spec = pod.lookup("spec")
