@@ -156,6 +156,26 @@ def test_bad_pods_are_reported_at_the_field(run_yk, tmp_path: Path) -> None:
     ]
 
 
+def test_a_row_the_csv_module_cannot_read_is_a_bad_row(run_yk, tmp_path: Path) -> None:
+    trace = tmp_path / "huge.csv"
+    trace.write_text(f'job_id,submit_time\na,0\nb,"{"x" * 200_000}"\nc,2\n', encoding="utf-8")
+    result = _import(run_yk, "csv", tmp_path / "out", str(trace), "--skip-bad-rows")
+    assert result.exit_code == 0
+    assert f"{trace}:3:1: [warning] the row cannot be read as CSV: field larger than field limit (131072)" in (
+        result.stderr
+    )
+    assert _applications(tmp_path / "out") == [("a", 0), ("c", 2)]
+
+
+def test_a_pods_history_with_a_yaml_error_stops(run_yk, tmp_path: Path) -> None:
+    trace = tmp_path / "pods.yaml"
+    trace.write_text("items:\n  - kind: Pod\n    metadata: {name: [\n", encoding="utf-8")
+    result = _import(run_yk, "pods", tmp_path / "out", str(trace))
+    assert result.exit_code == 1
+    assert "(yaml-syntax)" in result.stderr
+    assert "yk: nothing written" in result.stderr
+
+
 def test_more_bad_rows_than_shown_are_counted(run_yk, tmp_path: Path) -> None:
     rows = "\n".join(f"j{i},never,60" for i in range(60))
     trace = tmp_path / "many.csv"
@@ -183,6 +203,7 @@ def test_more_bad_rows_than_shown_are_counted(run_yk, tmp_path: Path) -> None:
         (("helios", f"{DATA}/helios_cluster_log.csv", "--nodes", "1", "--states", "DONE"), "DONE is not a Helios"),
         (("helios", f"{DATA}/helios_cluster_log.csv", "--quota", f"{DATA}/jobs.csv"), "is not a quota file"),
         (("pods", f"{DATA}/pods.yaml"), "the pods ran on nodes the history does not describe"),
+        (("pods", f"{DATA}/nodes.yaml"), "nodes.yaml holds no Pod: dump them with `kubectl get pods -A -o yaml`"),
     ],
 )
 def test_usage_errors_exit_2(run_yk, tmp_path: Path, args: tuple[str, ...], message: str) -> None:

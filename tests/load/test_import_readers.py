@@ -27,7 +27,7 @@ from yk_cli.load.imports.helios import HeliosOptions, read_quotas
 from yk_cli.load.imports.helios import read_jobs as read_helios
 from yk_cli.load.imports.pods import PodsOptions
 from yk_cli.load.imports.pods import read_jobs as read_pods
-from yk_cli.load.imports.rows import ColumnError
+from yk_cli.load.imports.rows import TraceError
 from yk_cli.report.import_yaml import name_text, quantity, when
 
 GPU = "nvidia.com/gpu"
@@ -209,9 +209,9 @@ def test_csv_bad_rows_become_warnings_when_skipped() -> None:
 
 
 def test_csv_missing_columns_are_usage_errors() -> None:
-    with pytest.raises(ColumnError, match="has no column 'submit_time' for the submit time; name it with --submit"):
+    with pytest.raises(TraceError, match="has no column 'submit_time' for the submit time; name it with --submit"):
         _csv("id,at\na,0\n")
-    with pytest.raises(ColumnError, match=r"jobs\.csv has no header row"):
+    with pytest.raises(TraceError, match=r"jobs\.csv has no header row"):
         _csv("\n\n")
 
 
@@ -271,7 +271,7 @@ def test_helios_bad_quota_rows() -> None:
         (2, "gpu 'lots' is not a quantity"),
         (4, "vc vcA repeats"),
     ]
-    with pytest.raises(ColumnError, match="is not a quota file"):
+    with pytest.raises(TraceError, match="is not a quota file"):
         read_quotas("x.csv", "name,gpu\n", False)
 
 

@@ -119,7 +119,7 @@ def read_trace(
     """Read a trace with a progress bar (a terminal only, after 2 s), then report its bad rows: with errors, every
     one and exit 1; with warnings alone (--skip-bad-rows), every one unless quiet. Usage errors exit 2."""
     from yk_cli.commands.progress import progress
-    from yk_cli.load.imports.rows import ColumnError, Tick, read_text
+    from yk_cli.load.imports.rows import Tick, TraceError, read_text
     from yk_cli.load.source import InputError
 
     try:
@@ -130,7 +130,7 @@ def read_trace(
     try:
         with progress(label, tick.total, lambda: (tick.done, f"{tick.done:,} rows")):
             imported = reader(display, text, tick)
-    except ColumnError as err:
+    except TraceError as err:
         raise fail_usage(str(err)) from None
     report_bad_rows(imported, quiet)
     return imported

@@ -83,7 +83,7 @@ def import_helios(args: ImportHeliosArgs) -> None:
 def _import(args: ImportHeliosArgs) -> None:
     from yk_cli.core.workload.imports import QueueTree, queue_config
     from yk_cli.load.imports.helios import GPU, STATES, HeliosOptions, read_jobs, read_quotas
-    from yk_cli.load.imports.rows import ColumnError, read_text
+    from yk_cli.load.imports.rows import TraceError, read_text
     from yk_cli.load.source import InputError
 
     options = common.common(
@@ -103,7 +103,7 @@ def _import(args: ImportHeliosArgs) -> None:
             quotas = read_quotas(display, text, options.skip)
         except InputError as err:
             raise fail_usage(str(err)) from None
-        except ColumnError as err:
+        except TraceError as err:
             raise fail_usage(str(err)) from None
     elif args.nodes is None:
         raise fail_usage("the Helios trace has no node list: give --nodes N (or --quota FILE to size the cluster)")

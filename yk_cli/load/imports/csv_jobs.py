@@ -10,7 +10,17 @@ from yk_cli.core.config.properties import parse_go_duration
 from yk_cli.core.resources import Resource, k8s_quantity
 from yk_cli.core.workload.imports import MIN_DURATION, NANOS, RecordedAsk, RecordedJob, timestamp_nanos
 from yk_cli.core.workload.imports_rules import BAD_ROW
-from yk_cli.load.imports.rows import BadRows, ColumnError, Imported, Tick, column, header_of, optional_column
+from yk_cli.load.imports.rows import (
+    BadRows,
+    Imported,
+    Tick,
+    TraceError,
+    column,
+    header_of,
+    optional_column,
+    records,
+    width_problem,
+)
 
 INT32 = (-(2**31), 2**31 - 1)
 TIME_UNITS = {"ns": 1, "us": 1_000, "ms": 1_000_000, "s": NANOS, "m": 60 * NANOS, "h": 3600 * NANOS}
@@ -86,7 +96,7 @@ def parse_resource_flag(text: str) -> tuple[str, str, str]:
 
 
 def read_jobs(display: str, text: str, columns: CsvColumns, skip: bool, tick: Tick | None = None) -> Imported:
-    """Every row of the CSV as a job (file order); ColumnError when a named (or the submit) column is missing."""
+    """Every row of the CSV as a job (file order); TraceError when a named (or the submit) column is missing."""
     header, reader, _ = header_of(text, display, columns.delimiter)
     index: dict[str, int | None] = {}
     for key, default in DEFAULT_NAMES.items():
@@ -106,7 +116,7 @@ def read_jobs(display: str, text: str, columns: CsvColumns, skip: bool, tick: Ti
     )
     units = [unit for _, _, unit in columns.resources] if columns.resources else [""] * len(resources)
     if columns.time_unit not in TIME_UNITS:
-        raise ColumnError(f"--time-unit {columns.time_unit!r}: choose one of {', '.join(TIME_UNITS)}")
+        raise TraceError(f"--time-unit {columns.time_unit!r}: choose one of {', '.join(TIME_UNITS)}")
     reading = _Rows(display, header, index, resources, units, TIME_UNITS[columns.time_unit], skip)
     out = reading.read(reader, text, tick)
     out.problems = reading.bad.problems(text, columns.delimiter)
@@ -157,20 +167,17 @@ class _Rows:
         pick = itemgetter(*(i for _, i in self.resources)) if self.resources else None
         raw_maps: dict[object, Resource] = {}
         """The requests of each distinct row text of the resource columns (a trace repeats a few shapes)."""
-        previous = reader.line_num
         if tick is not None:
-            tick.total = max(text.count("\n") - previous, 1)
+            tick.total = max(text.count("\n") - reader.line_num, 1)
         rows = 0
-        for row in reader:
-            line = previous + 1
-            previous = reader.line_num
+        for line, row in records(reader, bad):
             if not row or (len(row) == 1 and not row[0].strip()):
                 continue
             rows += 1
             if tick is not None and not rows & 4095:
                 tick.done = rows
             if len(row) != width:
-                bad.add(line, -1, f"the row has {len(row)} fields, the header {width}")
+                bad.add(line, -1, width_problem(len(row), width))
                 continue
             job_id = row[i_id].strip() if i_id is not None else f"job-{line}"
             if not job_id:

@@ -14,7 +14,7 @@ from yk_cli.core.diagnostics import Problem
 from yk_cli.core.resources import Resource, k8s_quantity
 from yk_cli.core.workload.imports import MIN_DURATION, NANOS, RecordedAsk, RecordedJob, timestamp_nanos
 from yk_cli.core.workload.imports_rules import BAD_ROW
-from yk_cli.load.imports.rows import BadRows, ColumnError, Imported, Tick, header_of
+from yk_cli.load.imports.rows import BadRows, Imported, Tick, TraceError, header_of, records, width_problem
 
 GPU = "nvidia.com/gpu"
 COLUMNS = (
@@ -46,11 +46,11 @@ class HeliosOptions:
 
 
 def read_jobs(display: str, text: str, options: HeliosOptions, skip: bool, tick: Tick | None = None) -> Imported:
-    """Every row of cluster_log.csv as a job of queue root.<vc> (file order); ColumnError for a missing column."""
+    """Every row of cluster_log.csv as a job of queue root.<vc> (file order); TraceError for a missing column."""
     header, reader, _ = header_of(text, display, ",")
     missing = [name for name in COLUMNS if name not in header]
     if missing:
-        raise ColumnError(
+        raise TraceError(
             f"{display} is not a Helios cluster_log.csv: it has no column {', '.join(missing)} (its columns: "
             f"{', '.join(header)})"
         )
@@ -73,21 +73,18 @@ class _Rows:
         at, bad, options = self.at, self.bad, self.options
         width = len(self.header)
         i_id, i_user, i_vc, i_gpu, i_cpu, i_nodes, i_state, i_submit, i_start = (at[name] for name in COLUMNS[:9])
-        previous = reader.line_num
         if tick is not None:
-            tick.total = max(text.count("\n") - previous, 1)
+            tick.total = max(text.count("\n") - reader.line_num, 1)
         seen: dict[str, int] = {}
         rows = unstarted = other_state = short = 0
-        for row in reader:
-            line = previous + 1
-            previous = reader.line_num
+        for line, row in records(reader, bad):
             if not row or (len(row) == 1 and not row[0].strip()):
                 continue
             rows += 1
             if tick is not None and not rows & 4095:
                 tick.done = rows
             if len(row) != width:
-                bad.add(line, -1, f"the row has {len(row)} fields, the header {width}")
+                bad.add(line, -1, width_problem(len(row), width))
                 continue
             state = row[i_state].strip()
             if options.states and state.upper() not in options.states:
@@ -250,20 +247,18 @@ QUOTA_NAMES = {"gpu": GPU, "gpus": GPU, "gpu_num": GPU, "cpu": "vcore", "cpus": 
 
 def read_quotas(display: str, text: str, skip: bool) -> Quotas:
     """A quota file: `vc,gpu,cpu[,memory,...]` (one row per VC; cpu in cores, memory a Kubernetes quantity), or
-    Helios's `date,<vc>...,total` (GPUs per VC per day); ColumnError when it is neither."""
+    Helios's `date,<vc>...,total` (GPUs per VC per day); TraceError when it is neither."""
     header, reader, _ = header_of(text, display, ",")
     bad = BadRows(display, BAD_ROW, skip)
     quotas = Quotas(display, text=text)
     folded = [name.lower() for name in header]
-    previous = reader.line_num
     if folded[0] == "date":
         vcs = [(i, name) for i, name in enumerate(header) if i and name.lower() != "total"]
-        for row in reader:
-            line, previous = previous + 1, reader.line_num
+        for line, row in records(reader, bad):
             if not row or not any(cell.strip() for cell in row):
                 continue
             if len(row) != len(header):
-                bad.add(line, -1, f"the row has {len(row)} fields, the header {len(header)}")
+                bad.add(line, -1, width_problem(len(row), len(header)))
                 continue
             day = timestamp_nanos(row[0].strip() + " 00:00:00")
             if day is None:
@@ -282,12 +277,11 @@ def read_quotas(display: str, text: str, skip: bool) -> Quotas:
         i_vc = folded.index("vc")
         resources = [(i, QUOTA_NAMES.get(name.lower(), name)) for i, name in enumerate(header) if i != i_vc]
         table: dict[str, Resource] = {}
-        for row in reader:
-            line, previous = previous + 1, reader.line_num
+        for line, row in records(reader, bad):
             if not row or not any(cell.strip() for cell in row):
                 continue
             if len(row) != len(header):
-                bad.add(line, -1, f"the row has {len(row)} fields, the header {len(header)}")
+                bad.add(line, -1, width_problem(len(row), len(header)))
                 continue
             vc = row[i_vc].strip()
             if not vc or vc in table:
@@ -306,7 +300,7 @@ def read_quotas(display: str, text: str, skip: bool) -> Quotas:
                 table[vc] = values_of
         quotas.by_day.append((0, table))
     else:
-        raise ColumnError(
+        raise TraceError(
             f"{display} is not a quota file: write a CSV with a `vc` column and one column per resource (vc,gpu,cpu), "
             "or give Helios's cluster_gpu_number.csv (date,<vc>...,total)"
         )

@@ -9,7 +9,7 @@ from yk_cli.core.resources import Resource, add_into, k8s_quantity
 from yk_cli.core.workload.imports import MIN_DURATION, RecordedAsk, RecordedJob, timestamp_nanos
 from yk_cli.core.workload.imports_rules import BAD_POD
 from yk_cli.core.yamldoc import Node
-from yk_cli.load.imports.rows import BadRows, Imported, Tick
+from yk_cli.load.imports.rows import BadRows, Imported, Tick, TraceError
 from yk_cli.load.kubernetes import application_id, queue_name
 from yk_cli.load.source import parse_yaml
 from yk_cli.load.yamlreader import loads_like_go
@@ -32,6 +32,8 @@ def read_jobs(display: str, text: str, options: PodsOptions, skip: bool, tick: T
     parsed = parse_yaml(text)
     bad = BadRows(display, BAD_POD, skip)
     pods = [pod for document in parsed.documents for pod in _pods(document)]
+    if not pods and not parsed.problems:
+        raise TraceError(f"{display} holds no Pod: dump them with `kubectl get pods -A -o yaml`")
     if tick is not None:
         tick.total = max(len(pods), 1)
     jobs: dict[str, RecordedJob] = {}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -19,8 +20,9 @@ SHOWN_PROBLEMS = 50
 """Most bad rows reported in full; the rest are counted."""
 
 
-class ColumnError(ValueError):
-    """A column a flag names (or the format needs) is not in the header: a usage error, the message says which."""
+class TraceError(ValueError):
+    """A trace not in the format read (a column a flag names or the format needs is missing, no pod in a pods
+    history): a usage error, the message says which."""
 
 
 @dataclass(slots=True)
@@ -77,16 +79,16 @@ def read_text(name: str) -> tuple[str, str]:
 
 
 def header_of(text: str, display: str, delimiter: str) -> tuple[list[str], Any, int]:
-    """The header row (names stripped), the reader positioned after it, and its line; ColumnError when empty."""
+    """The header row (names stripped), the reader positioned after it, and its line; TraceError when empty."""
     reader = csv.reader(io.StringIO(text), delimiter=delimiter)
     for row in reader:
         if row and any(cell.strip() for cell in row):
             return [cell.strip() for cell in row], reader, reader.line_num
-    raise ColumnError(f"{display} has no header row: the first line must name the columns")
+    raise TraceError(f"{display} has no header row: the first line must name the columns")
 
 
 def column(header: list[str], name: str, display: str, what: str, flag: str) -> int:
-    """The index of a column named by a flag (or by the format); ColumnError with the columns there are."""
+    """The index of a column named by a flag (or by the format); TraceError with the columns there are."""
     if name in header:
         return header.index(name)
     folded = [h.lower() for h in header]
@@ -96,7 +98,7 @@ def column(header: list[str], name: str, display: str, what: str, flag: str) -> 
 
     close = difflib.get_close_matches(name, header, n=1, cutoff=0.6)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
-    raise ColumnError(
+    raise TraceError(
         f"{display} has no column {name!r} for {what}{hint}; name it with {flag} COLUMN. Its columns: "
         + ", ".join(header)
     )
@@ -106,6 +108,28 @@ def optional_column(header: list[str], name: str) -> int | None:
     """The index of a default column when the header has it (any case), else None."""
     folded = [h.lower() for h in header]
     return folded.index(name.lower()) if name.lower() in folded else None
+
+
+def records(reader: Any, bad: BadRows) -> Iterator[tuple[int, list[str]]]:
+    """(first line, fields) of each row after the header; a row the csv module cannot read (an overlong field) is a
+    bad row, and reading goes on."""
+    previous = reader.line_num
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as err:
+            bad.add(previous + 1, -1, f"the row cannot be read as CSV: {err}")
+            previous = reader.line_num
+            continue
+        line, previous = previous + 1, reader.line_num
+        yield line, row
+
+
+def width_problem(found: int, header: int) -> str:
+    """The message of a row with another number of fields than the header."""
+    return f"the row has {found} field{'s' if found != 1 else ''}, the header {header}"
 
 
 @dataclass(slots=True)
