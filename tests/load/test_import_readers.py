@@ -318,3 +318,27 @@ def test_pending_pods_are_kept_or_skipped() -> None:
     skipped = read_pods("p.yaml", pod, PodsOptions(keep_pending=False), False)
     assert skipped.jobs == []
     assert skipped.notes == ["1 pod that never started (pending when dumped) left out"]
+
+
+def test_times_out_of_range_are_bad_rows_not_overflowing_durations() -> None:
+    assert timestamp_nanos("9999-12-31 23:59:59") is None
+    read = _csv(
+        """
+        job_id,submit_time,duration
+        a,99999999999999999999,1
+        b,0,99999999999999999999
+        c,0,1e300
+        """
+    )
+    assert [p.message for p in read.problems] == [
+        "submit_time '99999999999999999999' is not a time",
+        "duration '99999999999999999999' is not a run time",
+        "duration '1e300' is not a run time",
+    ]
+    helios = read_helios(
+        "log.csv",
+        f"{HELIOS_HEADER}\n1,u,vcA,1,1,1,COMPLETED,2020-09-01 08:00:00,2020-09-01 08:00:00,,99999999999,0\n",
+        HeliosOptions(),
+        False,
+    )
+    assert [p.message for p in helios.problems] == ["duration '99999999999' is not a number of seconds, 0 or more"]

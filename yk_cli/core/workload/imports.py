@@ -13,6 +13,8 @@ from yk_cli.core.resources import Resource
 NANOS = 1_000_000_000
 MIN_DURATION = NANOS
 """A recorded run of 0 s (or less than this) runs this long: a workload's `duration` is positive."""
+EARLIEST, LATEST = -(2**61), 2**62
+"""Times yk reads, in nanoseconds (1897 to 2116 as Unix time): any two differ by less than Go's largest duration."""
 _EPOCH_DAY = datetime(1970, 1, 1).toordinal()
 
 
@@ -91,7 +93,8 @@ def timestamp_nanos(text: str) -> int | None:
             _DAYS[text[:10]] = day
         hh, mm, ss = text[11:13], text[14:16], text[17:19]
         if hh.isdigit() and mm.isdigit() and ss.isdigit() and int(hh) < 24 and int(mm) < 60 and int(ss) < 61:
-            return (day + int(hh) * 3600 + int(mm) * 60 + int(ss)) * NANOS
+            nanos = (day + int(hh) * 3600 + int(mm) * 60 + int(ss)) * NANOS
+            return nanos if EARLIEST <= nanos < LATEST else None
         return None
     if len(text) < 10 or not text[:4].isdigit() or text[4] != "-":
         return None
@@ -102,7 +105,8 @@ def timestamp_nanos(text: str) -> int | None:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     delta = moment - datetime(1970, 1, 1, tzinfo=UTC)
-    return (delta.days * 86400 + delta.seconds) * NANOS + delta.microseconds * 1000
+    nanos = (delta.days * 86400 + delta.seconds) * NANOS + delta.microseconds * 1000
+    return nanos if EARLIEST <= nanos < LATEST else None
 
 
 @dataclass(frozen=True, slots=True)

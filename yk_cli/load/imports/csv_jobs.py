@@ -8,7 +8,15 @@ from typing import Any
 
 from yk_cli.core.config.properties import parse_go_duration
 from yk_cli.core.resources import Resource, k8s_quantity
-from yk_cli.core.workload.imports import MIN_DURATION, NANOS, RecordedAsk, RecordedJob, timestamp_nanos
+from yk_cli.core.workload.imports import (
+    EARLIEST,
+    LATEST,
+    MIN_DURATION,
+    NANOS,
+    RecordedAsk,
+    RecordedJob,
+    timestamp_nanos,
+)
 from yk_cli.core.workload.imports_rules import BAD_ROW
 from yk_cli.load.imports.rows import (
     BadRows,
@@ -188,7 +196,7 @@ class _Rows:
                 continue
             try:  # the common case first: whole numbers of the time unit
                 submit = int(row[i_submit]) * unit
-                if self.clock_kind is not False:
+                if self.clock_kind is not False or not EARLIEST <= submit < LATEST:
                     raise ValueError
             except ValueError:
                 checked = time(row, i_submit, line, True)
@@ -199,7 +207,7 @@ class _Rows:
             if i_duration is not None and (text := row[i_duration]):
                 try:
                     duration = int(text) * unit
-                    if duration < MIN_DURATION:
+                    if not MIN_DURATION <= duration < LATEST:
                         raise ValueError
                 except ValueError:
                     duration = self.duration(row, i_duration, line) if text.strip() else None
@@ -209,7 +217,7 @@ class _Rows:
             if i_start is not None and (text := row[i_start]):
                 try:
                     start = int(text) * unit
-                    if self.clock_kind is not False:
+                    if self.clock_kind is not False or not EARLIEST <= start < LATEST:
                         raise ValueError
                 except ValueError:
                     start = time(row, i_start, line, False) if text.strip() else None
@@ -285,6 +293,8 @@ class _Rows:
                 stamp = nanos is not None
                 if nanos is None:
                     nanos = parse_go_duration(text)
+        if nanos is not None and not EARLIEST <= nanos < LATEST:
+            nanos = None
         if nanos is None:
             self.bad.add(
                 line,
@@ -313,7 +323,7 @@ class _Rows:
                 nanos = round(number * self.unit) if number == number and abs(number) < 1e12 else None
             except ValueError:
                 nanos = parse_go_duration(text)
-        if nanos is None or nanos < 0:
+        if nanos is None or not 0 <= nanos < LATEST:
             self.bad.add(
                 line,
                 i,

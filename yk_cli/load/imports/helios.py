@@ -12,7 +12,7 @@ from typing import Any
 
 from yk_cli.core.diagnostics import Problem
 from yk_cli.core.resources import Resource, k8s_quantity
-from yk_cli.core.workload.imports import MIN_DURATION, NANOS, RecordedAsk, RecordedJob, timestamp_nanos
+from yk_cli.core.workload.imports import LATEST, MIN_DURATION, NANOS, RecordedAsk, RecordedJob, timestamp_nanos
 from yk_cli.core.workload.imports_rules import BAD_ROW
 from yk_cli.load.imports.rows import BadRows, Imported, Tick, TraceError, header_of, records, width_problem
 
@@ -165,7 +165,7 @@ class _Rows:
                 seconds = float(text)
             except ValueError:
                 seconds = -1.0
-            if not 0 <= seconds < 1e12:
+            if not 0 <= seconds * NANOS < LATEST:
                 self.bad.add(line, self.at["duration"], f"duration {text!r} is not a number of seconds, 0 or more")
                 return False
             return round(seconds * NANOS)

@@ -74,7 +74,8 @@ def read_text(name: str) -> tuple[str, str]:
     if text is None:
         assert problem is not None
         where = f":{problem.span.line}:{problem.span.column}" if problem.span else ""
-        raise InputError(f"{display}{where}: {problem.message.replace('queue configs', 'traces')}")
+        message = problem.message.replace("queue configs", "traces").replace("not YAML text", "not a text trace")
+        raise InputError(f"{display}{where}: {message}")
     return display, text
 
 
