@@ -7,6 +7,8 @@ import json
 from datetime import UTC, datetime
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import dedent
 from yk_cli.core.diagnostics import Level
@@ -342,3 +344,24 @@ def test_times_out_of_range_are_bad_rows_not_overflowing_durations() -> None:
         False,
     )
     assert [p.message for p in helios.problems] == ["duration '99999999999' is not a number of seconds, 0 or more"]
+
+
+_CELLS = st.sampled_from(["", "0", "1", "-1", "1.5", "1e3", "nan", "inf", "2024-06-01T08:00:00Z", "2020-09-01 08:00:00",
+                          "90s", "1h", "500m", "4Gi", "x", "None", '"a,b"', "99999999999999999999", " 7 "])  # fmt: skip
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(_CELLS, min_size=1, max_size=13), max_size=6), st.sampled_from(["csv", "helios"]))
+def test_any_table_is_read_or_refused_never_a_traceback(rows: list[list[str]], kind: str) -> None:
+    header = HELIOS_HEADER if kind == "helios" else "job_id,submit_time,duration,start_time,cpu,memory,count,priority"
+    text = "\n".join([header, *(",".join(row) for row in rows)]) + "\n"
+    options = HeliosOptions(keep_unstarted=True)
+    try:
+        read = _csv(text) if kind == "csv" else read_helios("log.csv", text, options, False)
+    except TraceError:
+        return
+    assert len(read.jobs) <= read.rows
+    for job in read.jobs:
+        for ask in job.asks:
+            assert ask.duration is None or ask.duration >= NANOS
+            assert ask.start is None or ask.start >= ask.submit
