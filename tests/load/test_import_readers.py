@@ -347,7 +347,8 @@ def test_times_out_of_range_are_bad_rows_not_overflowing_durations() -> None:
 
 
 _CELLS = st.sampled_from(["", "0", "1", "-1", "1.5", "1e3", "nan", "inf", "2024-06-01T08:00:00Z", "2020-09-01 08:00:00",
-                          "90s", "1h", "500m", "4Gi", "x", "None", '"a,b"', "99999999999999999999", " 7 "])  # fmt: skip
+                          "90s", "1h", "500m", "4Gi", "x", "None", '"a,b"', "99999999999999999999", " 7 ",
+                          "²"])  # fmt: skip
 
 
 @settings(max_examples=150, deadline=None)

@@ -92,7 +92,8 @@ def timestamp_nanos(text: str) -> int | None:
                 return None
             _DAYS[text[:10]] = day
         hh, mm, ss = text[11:13], text[14:16], text[17:19]
-        if hh.isdigit() and mm.isdigit() and ss.isdigit() and int(hh) < 24 and int(mm) < 60 and int(ss) < 61:
+        clock = hh + mm + ss
+        if clock.isascii() and clock.isdigit() and int(hh) < 24 and int(mm) < 60 and int(ss) < 61:
             nanos = (day + int(hh) * 3600 + int(mm) * 60 + int(ss)) * NANOS
             return nanos if EARLIEST <= nanos < LATEST else None
         return None

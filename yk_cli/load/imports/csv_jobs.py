@@ -229,7 +229,7 @@ class _Rows:
             count = 1
             if i_count is not None and row[i_count] != "1" and row[i_count].strip():
                 count_text = row[i_count].strip()
-                if not count_text.isdigit() or not 1 <= int(count_text) <= 1_000_000:
+                if not (count_text.isascii() and count_text.isdigit()) or not 1 <= int(count_text) <= 1_000_000:
                     bad.add(line, i_count, f"{self.header[i_count]} {count_text!r} is not a pod count (1 to 1000000)")
                     continue
                 count = int(count_text)

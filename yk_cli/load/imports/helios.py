@@ -181,7 +181,7 @@ class _Rows:
     def count(self, row: list[str], i: int, line: int) -> int | None:
         """A whole number, 0 or more (GPUs, CPUs, nodes); None when bad (reported)."""
         text = row[i].strip()
-        if text.isdigit():
+        if text.isascii() and text.isdigit():
             return int(text)
         try:
             number = float(text)
@@ -267,7 +267,7 @@ def read_quotas(display: str, text: str, skip: bool) -> Quotas:
             values: dict[str, Resource] = {}
             for i, vc in vcs:
                 cell = row[i].strip()
-                if not cell.isdigit():
+                if not (cell.isascii() and cell.isdigit()):
                     bad.add(line, i, f"{vc} {cell!r} is not a number of GPUs")
                     break
                 values[vc] = {GPU: int(cell)} if int(cell) else {}

@@ -93,7 +93,8 @@ def read_jobs(display: str, text: str, options: PodsOptions, skip: bool, tick: T
         if node and start is not None:
             nodes.setdefault(node)
         priority_text = pod.lookup_text("spec", "priority")
-        priority = int(priority_text) if priority_text.lstrip("-").isdigit() else None
+        digits = priority_text.lstrip("-")
+        priority = int(priority_text) if digits.isascii() and digits.isdigit() else None
         if priority is not None and not INT32[0] <= priority <= INT32[1]:
             priority = None
         app_id = application_id(labels, annotations, namespace, pod.lookup_text("metadata", "uid"), False)
