@@ -245,7 +245,7 @@ def test_fail_on_new_errors_is_the_default(run_yk, here: Path) -> None:
 def test_bad_fail_on_and_usage(run_yk, here: Path) -> None:
     assert run(run_yk, *FILES, "--fail-on", "later")[0] == 2
     code, _out, err = run(run_yk, *FILES, "--fail-on", "new-pending=5m")
-    assert code == 2 and "only later-start takes a value" in err
+    assert code == 2 and "only later-start takes a duration" in err
     code, _out, err = run(run_yk, *FILES, "--fail-on", "later-start=soon")
     assert code == 2 and "'soon' is not a duration" in err
     code, _out, err = run(run_yk, "old.yaml", "missing.yaml")

@@ -158,3 +158,14 @@ def run_fast(command: Callable[..., None], *args: object) -> int:
     except Exit as done:
         return done.exit_code
     return 0
+
+
+def write_report(path: str, chunks: Iterable[str] | str) -> None:
+    """Write a report to a file (a usage error when it cannot be written) and say so on standard error."""
+    text = chunks if isinstance(chunks, str) else "".join(chunks)
+    try:
+        with open(path, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+    except OSError as err:
+        raise fail_usage(f"cannot write {err.filename or path}: {err.strerror or err}") from None
+    echo_error(f"wrote {path} ({len(text.encode('utf-8')):,} bytes)")

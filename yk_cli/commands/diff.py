@@ -4,10 +4,10 @@ ask's effective priority and the two dry runs compared."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Optional
 
-from yk_cli.commands.console import Exit, color_wanted, fail_usage, write_stdout
+from yk_cli.commands.console import Exit, color_wanted, fail_usage, write_report, write_stdout
 from yk_cli.commands.declare import MAX_SIZE, NO_CONFIG, PROJECT_CONFIG, WORKLOAD, argument, option, shared
 from yk_cli.commands.project import config_size, project_options
 from yk_cli.core.versions import LATEST_VERSION
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from yk_cli.core.config.model import PartitionConfig
     from yk_cli.core.diagnostics import Problem
     from yk_cli.core.diff.config_diff import ConfigSide
+    from yk_cli.core.diff.metrics_diff import MetricsChanges
     from yk_cli.core.diff.model import Diff
     from yk_cli.core.diff.verdict import FailOn
     from yk_cli.core.sim.run import SimulationOptions
@@ -149,6 +150,21 @@ def load_workload_input(
     return WorkloadInput(loaded_workload, source), parts[0], parts[1]
 
 
+def both_metrics(
+    old: PartitionConfig, new: PartitionConfig, workload: Workload, traces: tuple[Trace, Trace]
+) -> MetricsChanges:
+    """The two runs' metrics side by side (each side's applications placed by its own rules)."""
+    from yk_cli.core.analysis.metrics import run_metrics
+    from yk_cli.core.diff.metrics_diff import compare_metrics
+    from yk_cli.core.diff.run_diff import placements
+
+    measured = []
+    for partition, trace in ((old, traces[0]), (new, traces[1])):
+        _, placed, tree = placements(partition, workload)
+        measured.append(run_metrics(trace, workload, tree, {app.id: leaf.path for app, leaf in placed}))
+    return compare_metrics(measured[0], measured[1])
+
+
 def run_both(
     old: PartitionConfig, new: PartitionConfig, workload: Workload, options: SimulationOptions
 ) -> tuple[Trace, Trace]:
@@ -192,14 +208,25 @@ class DiffArgs:
         "--format",
         "-f",
         metavar="FORMAT",
-        help="text, json, markdown, github (the default under GitHub Actions) or sarif.",
+        help="text, json, markdown, github (the default under GitHub Actions), sarif, or html (one self-contained "
+        "page with both runs' metrics, to --output FILE).",
     )
     fail_on: Optional[list[str]] = option(
         "--fail-on",
         metavar="CONDITION",
         help="Exit 1 when this holds (repeatable or comma-separated): new-errors (the default), "
-        "later-start[=DURATION], new-pending, new-preemption, priority-drop, placement-change, order-change, or "
-        "any.",
+        "later-start[=DURATION], new-pending, new-preemption, priority-drop, placement-change, order-change, "
+        "any; on the runs' metrics: p50-wait, p90-wait, p95-wait, p99-wait or max-wait=+PCT (every pod's or a "
+        "queue's grew by more), utilization=-PCT (a resource type's mean fell by more), fairness-gap=+PCT.",
+    )
+    metrics: bool = option(
+        "--metrics",
+        help="Also compare the two dry runs' metrics (docs/metrics.md): waits per queue, pods pending, fairness gaps, "
+        "cluster utilization, work lost, makespan; a metrics --fail-on condition implies it.",
+        default=False,
+    )
+    output: Optional[str] = option(
+        "--output", metavar="FILE", help="Write the report to FILE instead of standard output (html needs it)."
     )
     timeline: str = option(
         "--timeline", metavar="BY", help="Sections of the Markdown timeline: queue or node.", default="queue"
@@ -246,7 +273,7 @@ def diff_command(args: DiffArgs) -> None:
     from yk_cli.commands.console import check_format
     from yk_cli.commands.inputs import one_workload, workload_dump
     from yk_cli.commands.run_options import options_from
-    from yk_cli.core.diff.verdict import DEFAULT, failing, parse_fail_on
+    from yk_cli.core.diff.verdict import DEFAULT, failing, parse_fail_on, wants_metrics
     from yk_cli.load.source import collector_paused
     from yk_cli.report.diff_common import FORMATS
 
@@ -262,12 +289,21 @@ def diff_command(args: DiffArgs) -> None:
         conditions = parse_fail_on(args.fail_on) if args.fail_on else parse_fail_on(list(DEFAULT))
     except ValueError as err:
         raise fail_usage(str(err)) from None
+    if chosen == "html" and args.output is None:
+        raise fail_usage("--format html writes a file: add --output FILE (e.g. --output diff.html)")
+    with_metrics = args.metrics or chosen == "html" or wants_metrics(conditions)
     options = options_from(args.until, args.max_steps, args.yunikorn_version)
     with project_options(args.project_config, args.no_config), config_size(args.max_size), collector_paused():
         markdown = chosen == "markdown"
-        result, timelines = compute(old, new, workload, dump, args.partition, options, args.quiet, markdown)
+        result, timelines = compute(
+            old, new, workload, dump, args.partition, options, args.quiet, markdown, with_metrics
+        )
         holding = failing(result, conditions)
-        write_stdout((render(chosen, result, conditions, holding, timelines, timeline),))
+        report = render(chosen, result, conditions, holding, timelines, timeline)
+    if args.output is None:
+        write_stdout((report,))
+    else:
+        write_report(args.output, report)
     raise Exit(1 if holding else 0)
 
 
@@ -280,8 +316,10 @@ def compute(
     options: SimulationOptions,
     quiet: bool = False,
     with_timelines: bool = False,
+    with_metrics: bool = False,
 ) -> tuple[Diff, tuple[Timeline, Timeline] | None]:
-    """Load everything, diff the configs, and with a workload diff its placements, priorities and dry runs."""
+    """Load everything, diff the configs, and with a workload diff its placements, priorities and dry runs (and
+    their metrics, with_metrics)."""
     from yk_cli.core.analysis.timeline import timeline
     from yk_cli.core.diff.config_diff import diff_config
     from yk_cli.core.diff.model import Diff, WorkloadChanges
@@ -312,6 +350,8 @@ def compute(
             source, part = inputs.source, new_partition.display_name
             traces = run_both(old_partition, new_partition, inputs.workload, options)
             changes = diff_workload(old.view, old_partition, new.view, new_partition, inputs.workload, traces)
+            if with_metrics:
+                changes = replace(changes, metrics=both_metrics(old_partition, new_partition, inputs.workload, traces))
             if with_timelines:
                 timelines = (timeline(traces[0]), timeline(traces[1]))
     result = Diff(old.view.file, new.view.file, config, changes, source, part)
@@ -327,6 +367,11 @@ def render(
     by: str,
 ) -> str:
     """The report in the chosen format."""
+    if fmt == "html":
+        from yk_cli.report.html import render_diff_html
+
+        metrics = result.workload.metrics if result.workload is not None else None
+        return render_diff_html(result, metrics.old if metrics else None, metrics.new if metrics else None)
     if fmt == "json":
         from yk_cli.report import diff_json
 

@@ -8,7 +8,15 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Optional
 
-from yk_cli.commands.console import check_format, color_wanted, echo_error, fail_usage, run_fast, write_stdout
+from yk_cli.commands.console import (
+    check_format,
+    color_wanted,
+    echo_error,
+    fail_usage,
+    run_fast,
+    write_report,
+    write_stdout,
+)
 from yk_cli.commands.declare import (
     MAX_SIZE,
     NO_CONFIG,
@@ -256,17 +264,6 @@ def print_simulation(args: SimulateArgs) -> None:
         write_stdout(report)  # with the collector back on: json's indenting encoder leaves a reference cycle per call
     else:
         write_report(args.output, report)
-
-
-def write_report(path: str, chunks: Iterable[str]) -> None:
-    """Write a report to a file (a usage error when it cannot be written) and say so on standard error."""
-    text = "".join(chunks)
-    try:
-        with open(path, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-    except OSError as err:
-        raise fail_usage(f"cannot write {err.filename or path}: {err.strerror or err}") from None
-    echo_error(f"wrote {path} ({len(text.encode('utf-8')):,} bytes)")
 
 
 def fast_path(args: Sequence[str]) -> int | None:

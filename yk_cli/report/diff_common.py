@@ -26,7 +26,7 @@ from yk_cli.core.diff.model import (
 from yk_cli.core.ordering.priority import show
 from yk_cli.report.trace_common import when
 
-FORMATS = ("text", "json", "markdown", "github", "sarif")
+FORMATS = ("text", "json", "markdown", "github", "sarif", "html")
 ORDER_ROWS = 20
 """Asks the text report lists under "Start order changed" (the ones that moved most; JSON has them all)."""
 ORDER_NAMES = 3

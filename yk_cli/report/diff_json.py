@@ -19,6 +19,7 @@ from yk_cli.core.diff.verdict import FailOn
 from yk_cli.core.ordering.priority import MIN_PRIORITY
 from yk_cli.report import jsonout
 from yk_cli.report.diff_common import summary_line
+from yk_cli.report.diff_metrics import metrics_dict
 from yk_cli.report.problems_json import problem_dict
 from yk_cli.report.trace_common import seconds
 from yk_cli.report.trace_json import summary_dict
@@ -124,8 +125,8 @@ def run_dict(run: RunChanges) -> dict[str, Any]:
     }
 
 
-def workload_dict(w: WorkloadChanges) -> dict[str, Any]:
-    """Placements, priorities and the dry runs."""
+def workload_dict(w: WorkloadChanges, source: str = "") -> dict[str, Any]:
+    """Placements, priorities and the dry runs (and both runs' metrics, with --metrics)."""
     return {
         "skipped": w.skipped,
         "placements": [
@@ -149,6 +150,7 @@ def workload_dict(w: WorkloadChanges) -> dict[str, Any]:
             for c in w.priorities
         ],
         "run": run_dict(w.run) if w.run is not None else None,
+        "metrics": metrics_dict(w.metrics, source) if w.metrics is not None else None,
     }
 
 
@@ -196,7 +198,7 @@ def diff_dict(diff: Diff, fail_on: list[FailOn], failing: list[FailOn]) -> dict[
                 for s in config.settings
             ],
         },
-        "workloadChanges": workload_dict(diff.workload) if diff.workload is not None else None,
+        "workloadChanges": workload_dict(diff.workload, diff.workload_source) if diff.workload is not None else None,
     }
 
 

@@ -24,6 +24,7 @@ from yk_cli.report.diff_common import (
     summary_line,
     title,
 )
+from yk_cli.report.diff_metrics import HEADER, cluster_lines, gap_rows, wait_rows
 from yk_cli.report.problems_text import headline
 from yk_cli.report.timeline_mermaid import markdown as gantt
 from yk_cli.report.trace_common import summary_line as run_summary
@@ -196,6 +197,15 @@ def render(
                     "**Other steps:** " + "; ".join(f"{e.type} {e.old_count} → {e.new_count}" for e in run.events),
                     "",
                 ]
+        if workload.metrics is not None:
+            changes = workload.metrics
+            out += ["### Metrics", "", "Waits from submission to first start ([docs/metrics.md](docs/metrics.md)).", ""]
+            rows = [list(r) for r in wait_rows(changes)]
+            out += [*_table(tuple(h.capitalize() if h == "QUEUE" else h.lower() for h in HEADER), rows, "queues"), ""]
+            gaps = [[_code(path), pair] for path, pair in gap_rows(changes)]
+            if gaps:
+                out += [*_table(("Queue", "Fairness gap"), gaps, "queues"), ""]
+            out += [f"- {line}" for line in cluster_lines(changes)] + [""]
     if timelines is not None:
         old, new = timelines
         out += [f"### Timeline after (by {by})", "", *gantt(new, by, "After (NEW)"), ""]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from yk_cli.core.diff.metrics_diff import MetricsChanges
 from yk_cli.core.diff.model import Diff, RunChanges, SettingChange, WorkloadChanges
 from yk_cli.core.diff.verdict import FailOn
 from yk_cli.report.diff_common import (
@@ -22,6 +23,7 @@ from yk_cli.report.diff_common import (
     summary_line,
     title,
 )
+from yk_cli.report.diff_metrics import HEADER, cluster_lines, gap_rows, wait_rows
 from yk_cli.report.problems_text import headline
 from yk_cli.report.trace_common import summary_line as run_summary
 from yk_cli.report.trace_common import when
@@ -114,6 +116,20 @@ def workload_lines(diff: Diff, workload: WorkloadChanges) -> list[str]:
         out.append("")
     if workload.run is not None:
         out.extend(run_lines(workload.run))
+    if workload.metrics is not None:
+        out.extend(metrics_lines(workload.metrics))
+    return out
+
+
+def metrics_lines(changes: MetricsChanges) -> list[str]:
+    """The two runs' metrics side by side (yk diff --metrics)."""
+    out = ["Metrics, OLD -> NEW (waits from submission to first start; docs/metrics.md):"]
+    out.extend("  " + line for line in table([HEADER, *wait_rows(changes)], right=(1, 2, 3, 4, 5)))
+    gaps = gap_rows(changes)
+    if gaps:
+        out.append("  fairness gap: " + "; ".join(f"{path} {pair}" for path, pair in gaps))
+    out.extend("  " + line for line in cluster_lines(changes))
+    out.append("")
     return out
 
 

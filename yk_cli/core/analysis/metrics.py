@@ -664,8 +664,8 @@ def run_metrics(
     )
 
 
-def _waits(pods: Sequence[Pod], end: int) -> Waits | None:
-    """The waits of the pods that started or still wait (failed pods aside)."""
+def waits_of(pods: Sequence[Pod], end: int) -> Waits | None:
+    """The waits of the pods that started or still wait (failed pods aside); `end` is the run's."""
     waits: list[int] = []
     censored = 0
     for p in pods:
@@ -729,7 +729,7 @@ def _groups(dimension: str, pods: Sequence[Pod], lost: Sequence[Loss], end: int)
             pending=sum(1 for p in group if p.outcome == PENDING),
             failed=sum(1 for p in group if p.outcome == FAILED),
             preemptions=len(losses.get(key, ())),
-            waits=_waits(group, end),
+            waits=waits_of(group, end),
             lost=dict(sorted(lost_sum.items())),
             first_start=first,
             errors=_errors(group),

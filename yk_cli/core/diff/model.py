@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from yk_cli.core.diagnostics import Problem, Span
+from yk_cli.core.diff.metrics_diff import MetricsChanges
 from yk_cli.core.sim.trace import Summary
 
 
@@ -274,6 +275,8 @@ class WorkloadChanges:
     """None when a side could not run (YuniKorn would refuse its config)."""
     skipped: str = ""
     """Why the dry runs were not compared."""
+    metrics: MetricsChanges | None = None
+    """Both runs' metrics (yk diff --metrics, a metrics --fail-on condition, or the HTML report)."""
 
 
 @dataclass(frozen=True, slots=True)
