@@ -6,7 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 
+from tests.cli.helpers import OPS, mutate
 from tests.helpers.golden import check_golden
 from tests.helpers.paths import ROOT
 from yk_cli.load.workload import read_workload
@@ -328,3 +330,16 @@ def test_reading_and_writing_report_progress(run_yk, tmp_path: Path, monkeypatch
         (f"writing {tmp_path}/workload.yaml", 6, (6, "6 applications")),
     ]
     assert progress.wanted() is False  # the test's stderr is no terminal: no bar
+
+
+# --- never a traceback ----------------------------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(OPS)
+def test_a_mutated_pods_history_is_read_or_reported(run_yk, tmp_path: Path, ops) -> None:  # type: ignore[no-untyped-def]
+    trace = tmp_path / "pods.yaml"
+    trace.write_text(mutate((ROOT / DATA / "pods.yaml").read_text(encoding="utf-8"), ops), encoding="utf-8")
+    result = _import(run_yk, "pods", tmp_path / "out", str(trace), "--node-resources", "vcore=8", "--skip-bad-rows")
+    assert result.exit_code in (0, 1, 2), result.stderr
+    assert "Traceback" not in result.stderr
