@@ -70,8 +70,8 @@ them), its recorded start kept as observedStartTime.
 The trace has no node list: --nodes and --node-resources (default 8 GPUs and 48 cores a node) make the cluster.
 Jobs that never started are left out unless --keep-unstarted. See docs/import.md.
 
-Example: yk import helios cluster_log.csv --quota cluster_gpu_number.csv --since 2020-09-01T00:00:00Z --until 24h
---out-dir venus"""
+Example: yk import helios cluster_log.csv --quota cluster_gpu_number.csv --since 2020-09-01T00:00:00Z --until
+2020-09-02T00:00:00Z --out-dir venus"""
 
 
 def import_helios(args: ImportHeliosArgs) -> None:

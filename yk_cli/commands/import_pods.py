@@ -52,8 +52,8 @@ observedStartTime.
 Nodes come from --nodes-from (a `kubectl get nodes -o yaml` dump), or are the pods' spec.nodeName values with
 --node-resources. --sample draws whole applications. See docs/import.md.
 
-Example: yk import pods pods.yaml --nodes-from nodes.yaml --queues --since 2024-05-01T00:00:00Z --until 24h
---out-dir replay"""
+Example: yk import pods pods.yaml --nodes-from nodes.yaml --queues --since 2024-05-01T00:00:00Z --until
+2024-05-02T00:00:00Z --out-dir replay"""
 
 
 def import_pods(args: ImportPodsArgs) -> None:

@@ -149,7 +149,9 @@ def select(jobs: list[RecordedJob], window: Window) -> Selection:
     origin = _resolve(window.since, first) if window.since is not None else first
     until = _resolve(window.until, first) if window.until is not None else None
     if until is not None and until <= origin:
-        raise WindowError(f"--until {window.until.text if window.until else ''} is not after the window's start")
+        assert window.until is not None
+        relative = "" if window.until.absolute else " (a duration counts from the first submission: give a time)"
+        raise WindowError(f"--until {window.until.text} is not after the window's start{relative}")
     kept: list[RecordedJob] = []
     outside = sampled_out = 0
     draw = random.Random(window.seed).random if window.sample < 1.0 else None
