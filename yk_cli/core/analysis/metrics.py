@@ -372,37 +372,23 @@ class _PodState:
 
 
 class _Chain:
-    """A leaf and its ancestors: all of them (root first), and those with a guarantee (the gap is theirs)."""
+    """A leaf and its ancestors, root first."""
 
-    __slots__ = ("guaranteed", "leaf", "queues")
+    __slots__ = ("leaf", "queues")
 
     def __init__(self, queues: tuple[_Queue, ...]) -> None:
         self.leaf = queues[-1] if queues else None
         self.queues = queues
-        self.guaranteed = tuple(q for q in queues if q.guaranteed)
 
     def change(self, time: int, vec: Vec, sign: int, waiting: int) -> None:
         """Usage (vec × sign) and waiting pods of every queue of the chain change at `time`. A guaranteed queue's
         gap can start or stop only while it has pods waiting (or as the last one leaves)."""
         for q in self.queues:
-            value, peak = q.value, q.peak
-            for i, v in vec:
-                now = value[i] + sign * v
-                value[i] = now
-                if now > peak[i]:
-                    peak[i] = now
+            q.add(vec, sign)
             q.waiting += waiting
-            if q.guaranteed and (q.gap_on or q.waiting > 0):
-                if q.gap_on:
-                    q.gap += time - q.since
-                q.since = time
-                on = False
-                if q.waiting > 0:
-                    for i, g in q.guaranteed:
-                        if value[i] < g:
-                            on = True
-                            break
-                q.gap_on = on
+            if q.guaranteed and (q.gap_on or q.waiting > 0):  # the flag still says how it was until now
+                q.settle(time)
+                q.reopen()
 
 
 class _Running:
