@@ -30,14 +30,16 @@ def _numbers(values: Mapping[str, float]) -> dict[str, float | int]:
     return out
 
 
-def _waits(w: Waits | None) -> dict[str, Any] | None:
+def waits_dict(w: Waits | None) -> dict[str, Any] | None:
+    """A group's waits in seconds (None: no pod waited)."""
     if w is None:
         return None
     return {"count": w.count, "censored": w.censored, "p50": seconds(w.p50), "p90": seconds(w.p90),
             "p95": seconds(w.p95), "p99": seconds(w.p99), "max": seconds(w.max)}
 
 
-def _errors(e: Errors | None) -> dict[str, Any] | None:
+def errors_dict(e: Errors | None) -> dict[str, Any] | None:
+    """Predicted against observed starts in seconds (None: nothing observed)."""
     if e is None:
         return None
     return {"count": e.count, "p50": seconds(e.p50), "p90": seconds(e.p90), "p99": seconds(e.p99),
@@ -53,10 +55,10 @@ def group(g: Group) -> dict[str, Any]:
         "pending": g.pending,
         "failed": g.failed,
         "preemptions": g.preemptions,
-        "wait": _waits(g.waits),
+        "wait": waits_dict(g.waits),
         "firstStart": seconds(g.first_start),
         "lost": _numbers(g.lost),
-        "error": _errors(g.errors),
+        "error": errors_dict(g.errors),
     }
 
 

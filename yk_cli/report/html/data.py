@@ -6,11 +6,12 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from yk_cli.core.analysis.metrics import FAILED, PENDING, STARTED, Group, Metrics
+from yk_cli.core.analysis.metrics import FAILED, PENDING, STARTED, Metrics
 from yk_cli.core.analysis.timeline import COMPLETED, PREEMPTED, RELEASED, RUNNING, timeline
 from yk_cli.core.config.queues import Queue, QueueTree
 from yk_cli.core.resources import format_resource
 from yk_cli.core.sim.trace import PREEMPT, QUOTA_PREEMPT, Trace
+from yk_cli.report.metrics_json import errors_dict, waits_dict
 
 NANOS = 1_000_000_000
 ENDED = (COMPLETED, RUNNING, PREEMPTED, RELEASED)
@@ -88,22 +89,6 @@ def _settings(queue: Queue | None) -> Document:
     }
 
 
-def _waits(group: Group) -> Document | None:
-    w = group.waits
-    if w is None:
-        return None
-    return {"count": w.count, "censored": w.censored, "p50": seconds(w.p50), "p90": seconds(w.p90),
-            "p95": seconds(w.p95), "p99": seconds(w.p99), "max": seconds(w.max)}
-
-
-def _errors(group: Group) -> Document | None:
-    e = group.errors
-    if e is None:
-        return None
-    return {"count": e.count, "p50": seconds(e.p50), "p90": seconds(e.p90), "p99": seconds(e.p99),
-            "bias": seconds(e.bias)}
-
-
 def groups_document(metrics: Metrics) -> Document:
     """Each dimension's groups: counts, wait percentiles (seconds), work lost and time to first start."""
     out: Document = {}
@@ -117,10 +102,10 @@ def groups_document(metrics: Metrics) -> Document:
                 "pending": g.pending,
                 "failed": g.failed,
                 "preemptions": g.preemptions,
-                "waits": _waits(g),
+                "waits": waits_dict(g.waits),
                 "lost": _raw(g.lost),
                 "firstStart": seconds(g.first_start),
-                "errors": _errors(g),
+                "errors": errors_dict(g.errors),
             })
         out[dimension] = rows
     return out
