@@ -81,7 +81,7 @@ def import_helios(args: ImportHeliosArgs) -> None:
 
 
 def _import(args: ImportHeliosArgs) -> None:
-    from yk_cli.core.workload.imports import QueueTree, queue_config
+    from yk_cli.core.workload.imports import QueueQuotas, queue_config
     from yk_cli.load.imports.helios import GPU, STATES, HeliosOptions, read_jobs, read_quotas
     from yk_cli.load.imports.rows import TraceError, read_text
     from yk_cli.load.source import InputError
@@ -139,7 +139,7 @@ def _import(args: ImportHeliosArgs) -> None:
     nodes = common.node_entries(common.numbered_nodes(count), capacity)
     from yk_cli.report.import_yaml import resource_values
 
-    tree = QueueTree()
+    tree = QueueQuotas()
     for vc, values in quota_values.items():
         if values and vc in vcs:
             tree.guaranteed[f"root.{vc}"] = resource_values(values)

@@ -172,20 +172,20 @@ def _resolve(bound: TimeBound, first: int) -> int:
 
 
 @dataclass(slots=True)
-class QueueTree:
+class QueueQuotas:
     """Leaf queues by full path (`root.a.b`) with optional guaranteed and max resources, for queues.yaml."""
 
     guaranteed: dict[str, Mapping[str, str | int]] = field(default_factory=dict)
     maximum: dict[str, Mapping[str, str | int]] = field(default_factory=dict)
 
 
-def queue_config(leaves: Iterable[str], quotas: QueueTree | None = None) -> dict[str, object]:
+def queue_config(leaves: Iterable[str], quotas: QueueQuotas | None = None) -> dict[str, object]:
     """A queues.yaml document (plain data) with every leaf under root, parents made as needed, in sorted order.
 
     Leaves are full paths (`root.team.a`); a leaf's guaranteed and max resources come from `quotas`. Placement:
     none (YuniKorn's default, the `provided` rule): each application names its queue.
     """
-    quotas = quotas or QueueTree()
+    quotas = quotas or QueueQuotas()
     children: _Tree = {}
     for leaf in sorted(set(leaves)):
         parts = leaf.split(".")
@@ -200,7 +200,7 @@ def queue_config(leaves: Iterable[str], quotas: QueueTree | None = None) -> dict
 _Tree = dict[str, "_Tree"]
 
 
-def _queue(name: str, children: _Tree, path: str, quotas: QueueTree) -> dict[str, object]:
+def _queue(name: str, children: _Tree, path: str, quotas: QueueQuotas) -> dict[str, object]:
     out: dict[str, object] = {"name": name}
     if name == "root":
         out["submitacl"] = "*"
