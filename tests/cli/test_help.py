@@ -8,7 +8,7 @@ import pytest
 
 from tests.conftest import run_program
 
-COMMANDS = ("explain", "generate", "priorities", "rules", "schema", "simulate", "tree", "validate")
+COMMANDS = ("explain", "generate", "import", "priorities", "rules", "schema", "simulate", "tree", "validate")
 
 TYPE_LABEL = re.compile(r"<(str|bool|int|float|path|file|list\[[a-z]+\])>")
 
@@ -18,6 +18,8 @@ UNBROKEN = {
     "explain": "then the sort key at the queue where their branches meet (priority with its breakdown, fair share, "
     "pending, submission time, usage ratio, ask order)",
     "generate": "Write a synthetic cluster: a valid queue hierarchy, nodes, applications and asks, all from a seed.",
+    "import": "Turn recorded workloads into yk workload files, to replay them with yk simulate: a CSV of jobs, the "
+    "Helios GPU cluster trace, or a kubectl pods history.",
     "priorities": "For every pending ask: its effective priority as seen from root with the breakdown along its queue "
     "path (like Slurm's sprio): ask, application, each queue's offset,",
     "rules": "List the rules `yk validate` and `yk volcano validate` report: id, level, summary and full "
@@ -70,6 +72,7 @@ EXAMPLES = {
     "": "Example: yk validate queues.yaml",
     "explain": "Example: yk explain queues.yaml workload.yaml a1-p8 b1-p9",
     "generate": "Example: yk generate --nodes 50 --asks 500 --out-dir demo",
+    "import": "Example: yk import helios cluster_log.csv --until 24h --out-dir venus",
     "priorities": "Example: yk priorities queues.yaml workload.yaml --format json",
     "rules": "Example: yk rules empty-property-value",
     "schema": "Example: yk schema workload > workload.schema.json",

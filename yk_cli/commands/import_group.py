@@ -10,7 +10,7 @@ from yk_cli.commands.application import YkGroup
 IMPORT_HELP = """Turn recorded workloads into yk workload files, to replay them with yk simulate: a CSV of jobs, the
 Helios GPU cluster trace, or a kubectl pods history. The recorded start of each pod is kept as observedStartTime.
 
-Example: yk import helios cluster_log.csv --quota cluster_gpu_number.csv --until 24h --out-dir venus"""
+Example: yk import helios cluster_log.csv --until 24h --out-dir venus"""
 
 import_app = typer.Typer(
     name="import",

@@ -644,7 +644,7 @@ def test_plain_reader_matches_on_generated_documents(blocks: list[tuple[str, lis
 
 
 GATE_ASK_KEYS = ("name", "priority", "priorityClass", "count", "resources", "preemptionPolicy", "restartOnPreemption",
-                 "bogus")  # fmt: skip
+                 "observedStartTime", "bogus")  # fmt: skip
 
 
 @settings(max_examples=200)

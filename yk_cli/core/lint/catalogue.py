@@ -8,6 +8,7 @@ from yk_cli.core.lint.loader_rules import LOADER_RULES
 from yk_cli.core.volcano.rules import SHARED_RULE_IDS, volcano_rules
 from yk_cli.core.workload.checks import WORKLOAD_RULES
 from yk_cli.core.workload.cluster_rules import CLUSTER_RULES
+from yk_cli.core.workload.imports_rules import IMPORT_RULES
 from yk_cli.core.workload.predicate_lint import PREDICATE_LINT_RULES
 
 
@@ -15,7 +16,7 @@ def all_rules() -> dict[str, Rule]:
     """Every rule yk knows, by id, in documentation order."""
 
     rules: dict[str, Rule] = {}
-    for rule in (*LOADER_RULES, *CHECK_RULES, *CLUSTER_RULES, *WORKLOAD_RULES, *PREDICATE_LINT_RULES):
+    for rule in (*LOADER_RULES, *CHECK_RULES, *CLUSTER_RULES, *WORKLOAD_RULES, *PREDICATE_LINT_RULES, *IMPORT_RULES):
         if rule.id in rules:
             raise ValueError(f"rule {rule.id} declared twice")
         rules[rule.id] = rule
