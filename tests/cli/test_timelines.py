@@ -105,3 +105,54 @@ def test_no_progress_bar_off_a_terminal(capsys: pytest.CaptureFixture[str]) -> N
     with progress.progress("x", 10, lambda: (1, "")):
         pass
     assert capsys.readouterr().err == ""
+
+
+PROGRESS_SCRIPT = """
+import time
+from yk_cli.commands import progress
+progress.DELAY = 0.1
+done = [0]
+def read():
+    done[0] += 3
+    return done[0], "clock 1m0s"
+with progress.progress("dry run", 10, read):
+    time.sleep(1.0)
+"""
+
+
+def _on_a_terminal(env: dict[str, str]) -> str:
+    """Run PROGRESS_SCRIPT with its standard error on a pseudo-terminal: what reached the terminal."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    leader, follower = pty.openpty()
+    done = subprocess.run(
+        [sys.executable, "-c", PROGRESS_SCRIPT], stderr=follower, stdout=subprocess.DEVNULL, cwd=ROOT,
+        env=env, timeout=60, check=True,
+    )
+    os.close(follower)
+    assert done.returncode == 0
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the terminal is closed once everything is read
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(leader)
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_a_progress_bar_on_a_terminal_and_none_under_ci() -> None:
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "GITHUB_ACTIONS")}
+    env.update({"TERM": "xterm-256color", "COLUMNS": "100"})
+    shown = _on_a_terminal(env)
+    assert "dry run" in shown and "clock 1m0s" in shown and "━" in shown
+    assert _on_a_terminal({**env, "CI": "true"}) == ""
+    assert _on_a_terminal({**env, "TERM": "dumb"}) == ""

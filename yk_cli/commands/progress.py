@@ -1,4 +1,5 @@
-"""Dry runs with a progress bar on standard error for long runs (over about 2 s), only when it is a terminal."""
+"""Dry runs and imports with a progress bar on standard error when they take over about a second, only when it is a
+terminal (never in a pipe, under CI or TERM=dumb)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
     from yk_cli.core.sim.trace import Trace
     from yk_cli.core.workload.model import Workload
 
-DELAY = 2.0
+DELAY = 1.0
 """Seconds a run may take before the bar appears."""
 
 
