@@ -53,5 +53,6 @@ def test_fail_on_suggests_the_closest_condition(run_yk) -> None:
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == (
         "yk: error: --fail-on 'prioritydrop' (did you mean 'priority-drop'?): choose among new-errors, later-start, "
-        "new-pending, new-preemption, priority-drop, placement-change, order-change, any\n"
+        "new-pending, new-preemption, priority-drop, placement-change, order-change, p50-wait, p90-wait, p95-wait, "
+        "p99-wait, max-wait, utilization, fairness-gap, any\n"
     )

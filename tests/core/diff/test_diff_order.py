@@ -539,12 +539,13 @@ def _shows(expected: list[str], actual: list[str]) -> None:
 
 def test_the_readme_examples_reproduce(run_yk, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     examples = _readme_examples()
-    assert len(examples) == 2
-    tenants, scenario = examples
+    assert len(examples) == 3
+    tenants, metrics, scenario = examples
     monkeypatch.chdir(ROOT)
-    code, out, err = run(run_yk, *tenants[0].split()[2:])
-    assert (code, err) == (0, "")
-    _shows(tenants[1], out.splitlines())
+    for example in (tenants, metrics):
+        code, out, err = run(run_yk, *example[0].split()[2:])
+        assert (code, err) == (0, "")
+        _shows(example[1], out.splitlines())
     shutil.copy(DATA / "old.yaml", tmp_path / "old.yaml")
     shutil.copy(DATA / "new.yaml", tmp_path / "new.yaml")
     shutil.copy(DATA / "wl.yaml", tmp_path / "workload.yaml")
