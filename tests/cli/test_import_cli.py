@@ -310,8 +310,8 @@ def test_help_is_prose_and_ends_with_an_example(run_yk, monkeypatch: pytest.Monk
 
 
 def test_reading_and_writing_report_progress(run_yk, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Both phases go through commands.progress.progress (a bar on a terminal after about a second, nothing in a pipe), and what
-    it reads counts the rows read and the applications written."""
+    """Both phases go through commands.progress.progress (a bar on a terminal after about a second, nothing in a
+    pipe), and what it reads counts the rows read and the applications written."""
     from contextlib import contextmanager
 
     from yk_cli.commands import progress
