@@ -19,6 +19,7 @@ from yk_cli.commands import (
     schema,
     simulate,
     state,
+    sweep,
     tree,
     validate,
     volcano_explain,
@@ -69,6 +70,7 @@ register(app, rules.RulesArgs, rules.rules, rules.HELP, "rules")
 register(app, schema.SchemaArgs, schema.schema, schema.HELP, "schema")
 register(app, simulate.SimulateArgs, simulate.print_simulation, simulate.HELP, "simulate", SimulateCommand)
 register(app, state.StateArgs, state.write_state, state.HELP, "state")
+register(app, sweep.SweepArgs, sweep.run_sweep, sweep.HELP, "sweep")
 register(app, tree.TreeArgs, tree.print_tree, tree.HELP, "tree")
 register(app, validate.ValidateArgs, validate.validate_command, validate.HELP, "validate")
 register(
