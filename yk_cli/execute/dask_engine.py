@@ -1,0 +1,158 @@
+"""The Dask executor: the shared inputs scattered to every worker once, chunks as futures, lost chunks resubmitted."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from importlib import metadata
+from typing import Any, TypeVar
+
+from yk_cli.execute.chunks import Chunk, Failure, describe, evaluate_chunk, guided_chunks
+from yk_cli.execute.collect import Collector, Progress
+from yk_cli.execute.errors import ExecutorError
+from yk_cli.execute.spec import ExecutorSpec
+
+Client = Any
+"""distributed.Client: several of its methods are untyped, and mypy runs without Dask installed, so yk calls Dask
+through Any (imported when a Dask executor runs)."""
+Future = Any
+"""distributed.Future."""
+
+S = TypeVar("S")
+P = TypeVar("P")
+R = TypeVar("R")
+
+DASK_MISSING = "the Dask executors need Dask's distributed scheduler: pip install 'yk[dask]'"
+
+RETRIES = 2
+"""Reruns of a chunk that raised outside the evaluation (an evaluation's own exception is a result, never retried).
+A worker that dies is the scheduler's business: it reruns the worker's tasks elsewhere, up to
+distributed.scheduler.allowed-failures times (3 by default), then reports KilledWorker."""
+
+MAX_RESUBMITS = 3
+"""Times the chunks that ended in KilledWorker (or whose inputs were lost) are submitted again."""
+
+CONNECT_TIMEOUT = 10.0
+"""Seconds to reach an existing scheduler."""
+
+
+def run_dask(
+    evaluate: Callable[[S, P], R],
+    shared: S,
+    points: Sequence[P],
+    spec: ExecutorSpec,
+    workers: int,
+    progress: Progress | None,
+) -> list[R]:
+    """Every point on a Dask cluster: an existing one (dask://) or a LocalCluster of `workers` processes."""
+    try:
+        distributed = importlib.import_module("distributed")
+    except ImportError as exc:
+        raise ExecutorError(DASK_MISSING) from exc
+    with _client(distributed, spec, workers) as client:
+        _check_versions(client)
+        return _run(client, evaluate, shared, points, progress)
+
+
+@contextmanager
+def _client(distributed: Any, spec: ExecutorSpec, workers: int) -> Iterator[Client]:
+    """A client of the scheduler at spec.address, or of a LocalCluster on 127.0.0.1 that ends with the block."""
+    if spec.kind == "dask":
+        try:
+            client = distributed.Client(spec.address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+        except (OSError, TimeoutError) as exc:
+            raise ExecutorError(f"cannot reach the Dask scheduler at {spec.address}: {describe(exc)}") from None
+        with client:
+            yield client
+        return
+    cluster = distributed.LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+        worker_dashboard_address=None,
+        silence_logs=logging.ERROR,
+    )
+    with cluster, distributed.Client(cluster, set_as_default=False) as client:
+        yield client
+
+
+def _yk_version() -> str:
+    """On a worker: the yk installed there."""
+    return metadata.version("yk")
+
+
+def _check_versions(client: Client) -> None:
+    """Every worker runs this yk: a different one could give different results."""
+    here = _yk_version()
+    try:
+        versions: dict[str, str] = client.run(_yk_version)
+    except Exception as exc:
+        raise ExecutorError(f"the Dask workers cannot run yk ({describe(exc)}): install 'yk[dask]' on them") from None
+    if not versions:
+        raise ExecutorError("the Dask cluster has no workers")
+    other = {address: version for address, version in versions.items() if version != here}
+    if other:
+        address, version = sorted(other.items())[0]
+        raise ExecutorError(f"the Dask worker {address} runs yk {version}, this is yk {here}: install the same yk")
+
+
+def _run(
+    client: Client, evaluate: Callable[[S, P], R], shared: S, points: Sequence[P], progress: Progress | None
+) -> list[R]:
+    distributed: Any = importlib.import_module("distributed")
+    lost_kinds = (distributed.client.FutureCancelledError, distributed.scheduler.KilledWorker)
+
+    threads = sum(info.get("nthreads", 1) for info in client.scheduler_info()["workers"].values())
+    collector: Collector[R] = Collector(len(points), progress)
+    pending = guided_chunks(points, max(1, threads))
+    resubmits = 0
+    run = uuid.uuid4().hex[:8]
+    shared_future: Future | None = None
+    while True:
+        if shared_future is None or shared_future.status != "finished":
+            shared_future = _scatter(client, shared)
+        keys = [f"yk-evaluate-{run}-{resubmits}-{chunk.start}" for chunk in pending]
+        futures = client.map(
+            evaluate_chunk, [evaluate] * len(pending), [shared_future] * len(pending), pending,
+            key=keys, retries=RETRIES, pure=False,
+        )  # fmt: skip
+        running: dict[Future, Chunk[P]] = dict(zip(futures, pending, strict=True))
+        lost: list[Chunk[P]] = []
+        for future in distributed.as_completed(futures, loop=client.loop):
+            chunk = running.pop(future)
+            if future.status == "cancelled":
+                if collector.needed(chunk):  # the shared inputs were lost with every worker holding them
+                    lost.append(chunk)
+                continue
+            try:
+                collector.accept(chunk, future.result())
+            except lost_kinds:
+                lost.append(chunk)
+            except Exception as exc:  # raised outside the evaluation RETRIES + 1 times (its result not picklable, say)
+                collector.accept(chunk, Failure(chunk.start, describe(exc), ""))
+            unneeded = [f for f, c in running.items() if not collector.needed(c)]
+            if unneeded:
+                client.cancel(unneeded)
+        pending = sorted((chunk for chunk in lost if collector.needed(chunk)), key=lambda chunk: chunk.start)
+        if not pending:
+            return collector.finish()
+        resubmits += 1
+        if resubmits > MAX_RESUBMITS:
+            raise ExecutorError(
+                f"Dask workers died while running points {pending[0].start} to "
+                f"{pending[-1].start + len(pending[-1].points) - 1}, {resubmits} times"
+            )
+
+
+def _scatter(client: Client, shared: S) -> Future:
+    """The shared inputs on every worker, sent once each (hash=False: no tokenizing of a large input)."""
+    try:
+        future: Future = client.scatter(shared, broadcast=True, hash=False)
+    except Exception as exc:
+        raise ExecutorError(f"the shared inputs cannot be sent to the Dask workers: {describe(exc)}") from exc
+    return future

@@ -1,0 +1,128 @@
+"""The local executor: a pool of worker processes started with "spawn", each reading the shared inputs once."""
+
+from __future__ import annotations
+
+import multiprocessing
+import pickle
+import tempfile
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+from typing import Any, TypeVar
+
+from yk_cli.execute.chunks import Chunk, Failure, describe, evaluate_chunk, guided_chunks
+from yk_cli.execute.collect import Collector, Progress
+from yk_cli.execute.errors import ExecutorError
+
+S = TypeVar("S")
+P = TypeVar("P")
+R = TypeVar("R")
+
+START_METHOD = "spawn"
+"""Workers start from a fresh interpreter and unpickle the shared inputs, exactly as a Dask worker does: the same on
+Linux, macOS and Windows, safe when this process runs threads (a progress bar, a Dask client) where fork is not, and
+nothing reaches a worker but what is sent. It costs an interpreter start and yk's imports per worker, once per run."""
+
+MAX_RESTARTS = 3
+"""Times the pool is restarted after a worker process died, before the run gives up."""
+
+_worker: dict[str, Any] = {}
+"""In a worker process: the evaluation and the shared inputs (set once by _install), or the error setting them up."""
+
+
+class _SetupFailed(Exception):
+    """A worker could not load the evaluation or the shared inputs."""
+
+
+def _install(evaluate: Callable[[Any, Any], Any], payload: str) -> None:
+    """The pool's initializer: read and unpickle the shared inputs once for this worker's life."""
+    _worker.clear()
+    _worker["evaluate"] = evaluate
+    try:
+        _worker["shared"] = pickle.loads(Path(payload).read_bytes())
+    except Exception as exc:
+        _worker["setup"] = describe(exc)
+
+
+def _run_chunk(chunk: Chunk[Any]) -> list[Any] | Failure:
+    if "setup" in _worker:
+        raise _SetupFailed(_worker["setup"])
+    return evaluate_chunk(_worker["evaluate"], _worker["shared"], chunk)
+
+
+def run_local(
+    evaluate: Callable[[S, P], R], shared: S, points: Sequence[P], workers: int, progress: Progress | None
+) -> list[R]:
+    """Every point on `workers` processes; a pool that lost a worker is restarted for the unfinished chunks.
+
+    The shared inputs are pickled once, into a private temporary file that each worker reads in its initializer. (As
+    the initializer's argument they would go down each worker's start-up pipe: this process would wait for every
+    worker to import yk in turn, and wait forever for one that failed to start, python 3.11's spawn_posix writing
+    into a pipe whose reader it still holds.)"""
+    try:
+        data = pickle.dumps(shared, pickle.HIGHEST_PROTOCOL)
+    except Exception as exc:
+        raise ExecutorError(f"the shared inputs cannot be sent to worker processes: {describe(exc)}") from exc
+    with tempfile.TemporaryDirectory(prefix="yk-execute-") as folder:
+        payload = Path(folder) / "shared.pickle"
+        payload.write_bytes(data)
+        del data
+        return _run_chunks(evaluate, str(payload), points, workers, progress)
+
+
+def _run_chunks(
+    evaluate: Callable[[S, P], R], payload: str, points: Sequence[P], workers: int, progress: Progress | None
+) -> list[R]:
+    collector: Collector[R] = Collector(len(points), progress)
+    pending = guided_chunks(points, workers)
+    restarts = 0
+    while True:
+        lost = _run_pool(evaluate, payload, pending, workers, collector)
+        pending = [chunk for chunk in lost if collector.needed(chunk)]
+        if not pending:
+            return collector.finish()
+        restarts += 1
+        if restarts > MAX_RESTARTS:
+            first, last = pending[0].start, pending[-1].start + len(pending[-1].points) - 1
+            raise ExecutorError(
+                f"worker processes died {restarts} times (killed, out of memory, crashed, or could not start); "
+                f"points {first} to {last} never finished"
+            )
+
+
+def _run_pool(
+    evaluate: Callable[[S, P], R],
+    payload: str,
+    chunks: list[Chunk[P]],
+    workers: int,
+    collector: Collector[R],
+) -> list[Chunk[P]]:
+    """Run the chunks on a fresh pool; the chunks lost when a worker died, in order."""
+    context = multiprocessing.get_context(START_METHOD)
+    pool = ProcessPoolExecutor(min(workers, len(chunks)), context, initializer=_install, initargs=(evaluate, payload))
+    lost: list[Chunk[P]] = []
+    try:
+        running: dict[Future[list[R] | Failure], Chunk[P]] = {pool.submit(_run_chunk, c): c for c in chunks}
+        while running:
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in sorted(finished, key=lambda f: running[f].start):
+                chunk = running.pop(future)
+                if future.cancelled():
+                    continue
+                try:
+                    collector.accept(chunk, future.result())
+                except BrokenProcessPool:
+                    lost.append(chunk)
+                except _SetupFailed as exc:
+                    raise ExecutorError(f"a worker process could not load the shared inputs: {exc}") from None
+                except Exception as exc:  # the result could not come back (not picklable, say)
+                    collector.accept(chunk, Failure(chunk.start, describe(exc), ""))
+            for future, chunk in running.items():
+                if not collector.needed(chunk):
+                    future.cancel()
+    except BaseException:  # an interruption or a set-up error: do not wait for the chunks running
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+    return sorted(lost, key=lambda chunk: chunk.start)
