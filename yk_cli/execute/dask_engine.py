@@ -68,17 +68,24 @@ def _client(distributed: Any, spec: ExecutorSpec, workers: int) -> Iterator[Clie
         with client:
             yield client
         return
-    cluster = distributed.LocalCluster(
-        n_workers=workers,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address=None,
-        worker_dashboard_address=None,
-        silence_logs=logging.ERROR,
-    )
+    cluster = distributed.LocalCluster(**local_cluster_options(workers))
     with cluster, distributed.Client(cluster, set_as_default=False) as client:
         yield client
+
+
+def local_cluster_options(workers: int) -> dict[str, Any]:
+    """distributed.LocalCluster's arguments for `workers` processes of one thread each, every port on 127.0.0.1 (the
+    scheduler's HTTP server, without the dashboard, on a free port rather than 8787), Dask's logs below errors quiet."""
+    return {
+        "n_workers": workers,
+        "threads_per_worker": 1,
+        "processes": True,
+        "host": "127.0.0.1",
+        "dashboard_address": None,
+        "worker_dashboard_address": None,
+        "scheduler_kwargs": {"dashboard_address": "127.0.0.1:0"},
+        "silence_logs": logging.ERROR,
+    }
 
 
 def _yk_version() -> str:
