@@ -49,8 +49,8 @@ def test_a_killed_worker_has_its_points_rerun(tmp_path: Path) -> None:
 
 def test_a_point_that_kills_every_worker_ends_the_run(tmp_path: Path) -> None:
     shared = toy.make_shared(tmp_path, megabytes=1, work=1_000, kill_point=2)
-    with pytest.raises(ExecutorError, match=r"worker processes died 4 times .* points 2 to 2 never finished"):
-        run_all(toy.always_dies, shared, list(range(4)), "local:2")
+    with pytest.raises(ExecutorError, match=r"worker processes died 4 times .*; points (2|2-3|1-2) never finished"):
+        run_all(toy.always_dies, shared, list(range(4)), "local:2")  # the point on the other worker may die with it
 
 
 @pytest.mark.parametrize("executor", ["serial", "local:2"])

@@ -60,3 +60,26 @@ def describe(exc: BaseException) -> str:
     """An exception as one line: its type and its message."""
     text = str(exc)
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def singles(chunks: Sequence[Chunk[P]]) -> list[Chunk[P]]:
+    """The points of chunks as chunks of one point each, in order (a rerun after a worker died: a point that kills
+    its worker then takes no other point down with it)."""
+    return [
+        Chunk(chunk.start + offset, (point,))
+        for chunk in sorted(chunks, key=lambda chunk: chunk.start)
+        for offset, point in enumerate(chunk.points)
+    ]
+
+
+def spans(chunks: Sequence[Chunk[P]], most: int = 8) -> str:
+    """The point indices of chunks as ranges, "2-3, 7, 9-12", the first `most` of them."""
+    indices = sorted(chunk.start + offset for chunk in chunks for offset in range(len(chunk.points)))
+    ranges: list[list[int]] = []
+    for index in indices:
+        if ranges and index == ranges[-1][1] + 1:
+            ranges[-1][1] = index
+        else:
+            ranges.append([index, index])
+    shown = [f"{first}-{last}" if last > first else str(first) for first, last in ranges[:most]]
+    return ", ".join(shown) + (", ..." if len(ranges) > most else "")

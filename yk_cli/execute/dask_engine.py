@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from importlib import metadata
 from typing import Any, TypeVar
 
-from yk_cli.execute.chunks import Chunk, Failure, describe, evaluate_chunk, guided_chunks
+from yk_cli.execute.chunks import Chunk, Failure, describe, evaluate_chunk, guided_chunks, singles, spans
 from yk_cli.execute.collect import Collector, Progress
 from yk_cli.execute.errors import ExecutorError
 from yk_cli.execute.spec import ExecutorSpec
@@ -145,14 +145,13 @@ def _run(
             unneeded = [f for f, c in running.items() if not collector.needed(c)]
             if unneeded:
                 client.cancel(unneeded)
-        pending = sorted((chunk for chunk in lost if collector.needed(chunk)), key=lambda chunk: chunk.start)
+        pending = singles([chunk for chunk in lost if collector.needed(chunk)])
         if not pending:
             return collector.finish()
         resubmits += 1
         if resubmits > MAX_RESUBMITS:
             raise ExecutorError(
-                f"Dask workers died while running points {pending[0].start} to "
-                f"{pending[-1].start + len(pending[-1].points) - 1}, {resubmits} times"
+                f"Dask workers kept dying (KilledWorker, {resubmits} times); points {spans(pending)} never finished"
             )
 
 

@@ -11,7 +11,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, TypeVar
 
-from yk_cli.execute.chunks import Chunk, Failure, describe, evaluate_chunk, guided_chunks
+from yk_cli.execute.chunks import Chunk, Failure, describe, evaluate_chunk, guided_chunks, singles, spans
 from yk_cli.execute.collect import Collector, Progress
 from yk_cli.execute.errors import ExecutorError
 
@@ -79,15 +79,14 @@ def _run_chunks(
     restarts = 0
     while True:
         lost = _run_pool(evaluate, payload, pending, workers, collector)
-        pending = [chunk for chunk in lost if collector.needed(chunk)]
+        pending = singles([chunk for chunk in lost if collector.needed(chunk)])
         if not pending:
             return collector.finish()
         restarts += 1
         if restarts > MAX_RESTARTS:
-            first, last = pending[0].start, pending[-1].start + len(pending[-1].points) - 1
             raise ExecutorError(
                 f"worker processes died {restarts} times (killed, out of memory, crashed, or could not start); "
-                f"points {first} to {last} never finished"
+                f"points {spans(pending)} never finished"
             )
 
 
