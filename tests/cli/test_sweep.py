@@ -118,3 +118,41 @@ def test_the_sample_spec_follows_its_schema_and_runs(run_yk, monkeypatch: pytest
     assert result.stdout.splitlines()[-1] == (
         "Best: point 6 (team-b vcore=4, nodes.count=1): p95-wait:queue=root.tenants.team-b 30s"
     )
+
+
+def test_every_executor_gives_the_same_bytes(run_yk, tmp_path: Path) -> None:
+    path = spec(tmp_path, GUARANTEE)
+    serial = run_yk("sweep", path, "--format", "json", "--executor", "serial").stdout
+    assert run_yk("sweep", path, "--format", "json", "--executor", "local:2").stdout == serial
+    pytest.importorskip("distributed", reason="Dask's distributed is not installed (pip install 'yk[dask]')")
+    assert run_yk("sweep", path, "--format", "json", "--executor", "dask-local:2").stdout == serial
+
+
+def test_the_cache_computes_only_new_points(run_yk, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from yk_cli.load import sweep_inputs
+
+    computed: list[int] = []
+    real = sweep_inputs.evaluate_source
+
+    def counting(source, point):  # type: ignore[no-untyped-def]
+        computed.append(point.index)
+        return real(source, point)
+
+    monkeypatch.setattr(sweep_inputs, "evaluate_source", counting)
+    cache = str(tmp_path / "cache")
+    small = spec(tmp_path, GUARANTEE.replace("values: [0, 4, lots]", "values: [0, 4]"))
+    first = run_yk("sweep", small, "--format", "json", "--executor", "serial", "--cache", cache).stdout
+    assert sorted(computed) == [0, 1, 2, 3]
+    computed.clear()
+    assert run_yk("sweep", small, "--format", "json", "--executor", "serial", "--cache", cache).stdout == first
+    assert computed == []
+    bigger = spec(tmp_path, GUARANTEE)  # a third value: two points more
+    result = run_yk("sweep", bigger, "--format", "json", "--executor", "serial", "--cache", cache)
+    assert sorted(computed) == [4, 5]
+    assert result.stdout == run_yk("sweep", bigger, "--format", "json", "--executor", "serial").stdout
+
+
+def test_a_bad_executor_is_a_usage_error(run_yk, tmp_path: Path) -> None:
+    result = run_yk("sweep", spec(tmp_path, GUARANTEE), "--executor", "ray://x")
+    assert result.exit_code == 2
+    assert "ray://x" in result.stderr
