@@ -114,7 +114,7 @@ def _run(
     distributed: Any = importlib.import_module("distributed")
     lost_kinds = (distributed.client.FutureCancelledError, distributed.scheduler.KilledWorker)
 
-    threads = sum(info.get("nthreads", 1) for info in client.scheduler_info()["workers"].values())
+    threads = sum(client.nthreads().values())  # every worker's threads (scheduler_info() lists 5 in older Dasks)
     collector: Collector[R] = Collector(len(points), progress)
     pending = guided_chunks(points, max(1, threads))
     resubmits = 0
