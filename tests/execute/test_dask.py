@@ -3,6 +3,7 @@ same results as the serial executor, shared inputs scattered once per worker, a 
 
 from __future__ import annotations
 
+import pickle
 import socket
 import sys
 from collections.abc import Iterator
@@ -38,7 +39,9 @@ def expected(shared: toy.Shared, points: list[int]) -> list[tuple[int, float, in
 
 def test_serial_and_a_dask_cluster_give_the_same_results(shared: toy.Shared, cluster: str) -> None:
     on_dask = run_all(toy.seeded, shared, POINTS, cluster)
-    assert on_dask == run_all(toy.seeded, shared, POINTS, "serial") == expected(shared, POINTS)
+    serial = run_all(toy.seeded, shared, POINTS, "serial")
+    assert on_dask == serial == expected(shared, POINTS)
+    assert pickle.dumps(on_dask) == pickle.dumps(serial)
 
 
 def test_shared_inputs_are_scattered_once_per_worker(shared: toy.Shared, tmp_path: Path, cluster: str) -> None:

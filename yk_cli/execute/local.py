@@ -120,7 +120,10 @@ def _run_pool(
             for future, chunk in running.items():
                 if not collector.needed(chunk):
                     future.cancel()
-    except BaseException:  # an interruption or a set-up error: do not wait for the chunks running
+    except BaseException:  # an interruption or a set-up error: stop the workers rather than wait for their chunks
+        processes: dict[int, Any] = getattr(pool, "_processes", None) or {}
+        for process in list(processes.values()):
+            process.terminate()
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown(wait=True)
