@@ -1,10 +1,11 @@
 """Benchmark of yk_cli.execute's executors: 40 toy evaluations of about 0.3 s of CPU each, with 4 MB of shared inputs.
 
-Run: `python benchmarks/executors.py` (about a minute and a half), `--points N`, `--seconds S` (CPU seconds of one
-evaluation), `--no-dask`. Targets (issue 27, on this 2-core machine, idle): 1 -> 2 workers at least 1.7x faster,
-locally and on Dask's LocalCluster; per-point overhead beyond the evaluation itself under 5 %: the run's wall time x
-its workers, less the wall time the evaluations themselves took (each records it), over the latter. Exit status 1 on
-a miss.
+Run: `python benchmarks/executors.py` (about four minutes), `--points N`, `--seconds S` (CPU seconds of one
+evaluation), `--runs N` (timed runs of each executor, the median reported; default 3), `--no-dask`.
+
+Targets (issue 27, on this 2-core machine, idle): 1 -> 2 workers at least 1.7x faster, locally and on Dask's
+LocalCluster; per-point overhead beyond the evaluation itself under 5 %: the run's wall time x its workers, less the
+wall time the evaluations themselves took (each records it), over the latter. Exit status 1 on a miss.
 
 The evaluation is tests/execute/toy.py's `seeded` (pure Python, seeded, deterministic), its length calibrated here.
 Every executor's results are checked to be the serial run's. Wall times include everything a command would pay:
@@ -34,6 +35,8 @@ from yk_cli.execute import run_all  # noqa: E402
 
 SPEED_UP = 1.7
 OVERHEAD = 0.05
+RUNS = [1]
+"""Timed runs of each executor (--runs); the median run is reported."""
 OVERHEADS: dict[str, float] = {}
 """Each run's overhead beyond its evaluations, by the first word of its label."""
 
@@ -55,25 +58,32 @@ def cpu_now() -> float:
 
 
 def timed(label: str, run: Callable[[], list[tuple[int, float, int]]], expected: list[object], folder: str) -> float:
-    """Wall seconds of one run; its results must be `expected`. Printed with them: the CPU seconds of every process
-    (workers count once they have exited) and the overhead: the wall time x workers beyond the evaluations' own wall
-    time (recorded by each evaluation), per point and as a share of an evaluation."""
-    toy.durations(Path(folder))
-    cpu = cpu_now()
-    start = time.perf_counter()
-    results = run()
-    wall = time.perf_counter() - start
-    cpu = cpu_now() - cpu
-    if results != expected:
-        raise SystemExit(f"{label}: results differ from the serial run's")
-    spent = toy.durations(Path(folder))
+    """The median wall seconds of RUNS runs; every run's results must be `expected`. Printed with it: the median CPU
+    seconds of every process (workers count once they have exited) and the median overhead: the wall time x workers
+    beyond the evaluations' own wall time (each evaluation records it), per point and as a share of an evaluation."""
     name = label.split()[0]
     workers = int(name.rpartition(":")[2]) if ":" in name else 1
-    overhead = (wall * workers - sum(spent)) / sum(spent)
-    OVERHEADS[name] = overhead
-    print(f"  {label:<40} {wall:6.2f} s wall {cpu:6.2f} s CPU   overhead {overhead:+6.1%} "
-          f"({(wall * workers - sum(spent)) / len(spent) * 1000:+.0f} ms a point)", flush=True)  # fmt: skip
-    return wall
+    walls: list[float] = []
+    cpus: list[float] = []
+    extra: list[float] = []
+    spent: list[float] = []
+    for _ in range(RUNS[0]):
+        toy.durations(Path(folder))
+        cpu = cpu_now()
+        start = time.perf_counter()
+        results = run()
+        walls.append(time.perf_counter() - start)
+        cpus.append(cpu_now() - cpu)
+        if results != expected:
+            raise SystemExit(f"{label}: results differ from the serial run's")
+        evaluations = toy.durations(Path(folder))
+        spent.append(sum(evaluations))
+        extra.append(walls[-1] * workers - spent[-1])
+    middle = sorted(range(len(walls)), key=lambda run: walls[run])[len(walls) // 2]
+    OVERHEADS[name] = extra[middle] / spent[middle]
+    print(f"  {label:<40} {walls[middle]:6.2f} s wall {cpus[middle]:6.2f} s CPU   overhead {OVERHEADS[name]:+6.1%} "
+          f"({extra[middle] / len(expected) * 1000:+.0f} ms a point)", flush=True)  # fmt: skip
+    return walls[middle]
 
 
 def main() -> int:
@@ -82,7 +92,9 @@ def main() -> int:
     parser.add_argument("--points", type=int, default=40)
     parser.add_argument("--seconds", type=float, default=0.3, help="CPU seconds of one evaluation")
     parser.add_argument("--no-dask", action="store_true", help="leave the Dask executors out")
+    parser.add_argument("--runs", type=int, default=3, help="timed runs of each executor; the median run is reported")
     args = parser.parse_args()
+    RUNS[0] = args.runs
     points = list(range(args.points))
     with tempfile.TemporaryDirectory() as folder:
         shared = calibrate(Path(folder), args.seconds)
