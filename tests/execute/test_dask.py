@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import pickle
 import socket
-import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -86,10 +84,3 @@ def test_an_unreachable_scheduler_is_an_executor_error(monkeypatch: pytest.Monke
         port = unused.getsockname()[1]
     with pytest.raises(ExecutorError, match=f"cannot reach the Dask scheduler at tcp://127.0.0.1:{port}"):
         run_all(toy.seeded, None, [1], f"dask://127.0.0.1:{port}")
-
-
-def test_without_dask_the_message_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
-    modules: dict[str, Any] = dict.fromkeys(name for name in sys.modules if name.split(".")[0] == "distributed")
-    monkeypatch.setattr(sys, "modules", {**sys.modules, **modules, "distributed": None})
-    with pytest.raises(ExecutorError, match=r"pip install 'yk\[dask\]'"):
-        run_all(toy.seeded, None, [1], "dask-local:1")

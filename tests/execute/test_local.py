@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import sys
 import threading
 from pathlib import Path
 
@@ -91,3 +92,9 @@ def test_evaluate_must_be_picklable(shared: toy.Shared) -> None:
 def test_shared_inputs_must_be_picklable() -> None:
     with pytest.raises(ExecutorError, match="the shared inputs cannot be sent"):
         run_all(toy.seeded, threading.Lock(), [1, 2], "local:2")
+
+
+def test_without_dask_the_message_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed: ImportError
+    with pytest.raises(ExecutorError, match=r"pip install 'yk\[dask\]'"):
+        run_all(toy.seeded, None, [1], "dask-local:1")
