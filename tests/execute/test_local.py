@@ -98,3 +98,11 @@ def test_without_dask_the_message_says_what_to_install(monkeypatch: pytest.Monke
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed: ImportError
     with pytest.raises(ExecutorError, match=r"pip install 'yk\[dask\]'"):
         run_all(toy.seeded, None, [1], "dask-local:1")
+
+
+def test_an_error_of_the_progress_callback_is_its_own(shared: toy.Shared) -> None:
+    def progress(done: int, total: int) -> None:
+        raise RuntimeError("the bar broke")
+
+    with pytest.raises(RuntimeError, match="the bar broke"):
+        run_all(toy.seeded, shared, POINTS, "local:2", progress=progress)

@@ -137,11 +137,13 @@ def _run(
                     lost.append(chunk)
                 continue
             try:
-                collector.accept(chunk, future.result())
+                outcome = future.result()
             except lost_kinds:
                 lost.append(chunk)
+                continue
             except Exception as exc:  # raised outside the evaluation RETRIES + 1 times (its result not picklable, say)
-                collector.accept(chunk, Failure(chunk.start, describe(exc), ""))
+                outcome = Failure(chunk.start, describe(exc), "")
+            collector.accept(chunk, outcome)
             unneeded = [f for f, c in running.items() if not collector.needed(c)]
             if unneeded:
                 client.cancel(unneeded)

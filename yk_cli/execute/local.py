@@ -110,13 +110,15 @@ def _run_pool(
                 if future.cancelled():
                     continue
                 try:
-                    collector.accept(chunk, future.result())
+                    outcome = future.result()
                 except BrokenProcessPool:
                     lost.append(chunk)
+                    continue
                 except _SetupFailed as exc:
                     raise ExecutorError(f"a worker process could not load the shared inputs: {exc}") from None
                 except Exception as exc:  # the result could not come back (not picklable, say)
-                    collector.accept(chunk, Failure(chunk.start, describe(exc), ""))
+                    outcome = Failure(chunk.start, describe(exc), "")
+                collector.accept(chunk, outcome)
             for future, chunk in running.items():
                 if not collector.needed(chunk):
                     future.cancel()
