@@ -252,6 +252,32 @@ def write_outputs(
     return workload_path, queues_path
 
 
+def write_plain(
+    command: str,
+    imported: Imported,
+    selection: Selection,
+    nodes: Sequence[Mapping[str, Any]],
+    options: Common,
+    with_queues: bool,
+    what: str,
+    recorded: str,
+    origin_note: str,
+    noun: str = "rows",
+) -> None:
+    """Write an import without quotas (csv, pods): the workload under its header, queues.yaml with one leaf per queue
+    of the `what` when asked, then the notes and the summary."""
+    from yk_cli.core.workload.imports import queue_config
+
+    origin = clock_text(selection, imported.absolute)
+    header = f"Imported by `{command}`.\n{recorded}\nTimes count from {origin}."
+    leaves = sorted({job.queue for job in selection.jobs})
+    queues = queue_config(leaves) if with_queues else None
+    queues_header = f"Written by `{command}`: one leaf queue per queue of the {what}, no guarantees or limits."
+    workload_path, queues_path = write_outputs(options.out_dir, header, nodes, selection, queues, queues_header)
+    summarize(imported, selection, workload_path, len(nodes), queues_path, len(leaves), options.quiet, origin_note,
+              noun)
+
+
 def summarize(
     imported: Imported,
     selection: Selection,

@@ -94,7 +94,6 @@ def import_csv(args: ImportCsvArgs) -> None:
 
 
 def _import(args: ImportCsvArgs) -> None:
-    from yk_cli.core.workload.imports import queue_config
     from yk_cli.load.imports.csv_jobs import CsvColumns, parse_resource_flag, read_jobs
 
     options = common.common(
@@ -133,28 +132,16 @@ def _import(args: ImportCsvArgs) -> None:
     )
     selection = common.window_selection(imported, options.window)
     nodes = common.node_entries(common.numbered_nodes(args.nodes or 0), capacity)
-    command = common.command_line("csv", args)
-    origin = common.clock_text(selection, imported.absolute)
-    header = (
-        f"Imported by `{command}`.\n"
-        f"Recorded jobs of {imported.file}: observedStartTime is when the scheduler that ran them started each one, "
-        "not what YuniKorn would do.\n"
-        f"Times count from {origin}."
-    )
-    leaves = sorted({job.queue for job in selection.jobs})
-    queues = queue_config(leaves) if args.queues else None
-    queues_header = f"Written by `{command}`: one leaf queue per queue of the jobs, no guarantees or limits."
-    workload_path, queues_path = common.write_outputs(
-        options.out_dir, header, nodes, selection, queues, queues_header
-    )
-    common.summarize(
+    common.write_plain(
+        common.command_line("csv", args),
         imported,
         selection,
-        workload_path,
-        len(nodes),
-        queues_path,
-        len(leaves),
-        options.quiet,
+        nodes,
+        options,
+        args.queues,
+        "jobs",
+        f"Recorded jobs of {imported.file}: observedStartTime is when the scheduler that ran them started each one, "
+        "not what YuniKorn would do.",
         f"{imported.file} was recorded by another scheduler: observedStartTime is its start of each job, and yk "
         "simulate predicts YuniKorn's",
     )

@@ -63,7 +63,6 @@ def import_pods(args: ImportPodsArgs) -> None:
 
 
 def _import(args: ImportPodsArgs) -> None:
-    from yk_cli.core.workload.imports import queue_config
     from yk_cli.load.imports.pods import PodsOptions, read_jobs
 
     options = common.common(
@@ -92,28 +91,16 @@ def _import(args: ImportPodsArgs) -> None:
         )
     else:
         nodes = common.node_entries(sorted(imported.node_names), capacity)
-    command = common.command_line("pods", args)
-    origin = common.clock_text(selection, imported.absolute)
-    header = (
-        f"Imported by `{command}`.\n"
-        f"Recorded pods of {imported.file}: observedStartTime is when the cluster's scheduler bound each pod, not "
-        "what yk predicts.\n"
-        f"Times count from {origin}."
-    )
-    leaves = sorted({job.queue for job in selection.jobs})
-    queues = queue_config(leaves) if args.queues else None
-    queues_header = f"Written by `{command}`: one leaf queue per queue of the pods, no guarantees or limits."
-    workload_path, queues_path = common.write_outputs(
-        options.out_dir, header, nodes, selection, queues, queues_header
-    )
-    common.summarize(
+    common.write_plain(
+        common.command_line("pods", args),
         imported,
         selection,
-        workload_path,
-        len(nodes),
-        queues_path,
-        len(leaves),
-        options.quiet,
+        nodes,
+        options,
+        args.queues,
+        "pods",
+        f"Recorded pods of {imported.file}: observedStartTime is when the cluster's scheduler bound each pod, not "
+        "what yk predicts.",
         f"{imported.file} was recorded by the cluster's scheduler: observedStartTime is its start of each pod; yk "
         "simulate predicts YuniKorn's",
         "pods",
