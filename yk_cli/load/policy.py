@@ -27,7 +27,7 @@ from yk_cli.core.config.properties import parse_go_duration
 from yk_cli.core.diagnostics import Span
 from yk_cli.core.resources import QuantityError, Resource, parse_quantity
 from yk_cli.core.yamldoc import Node
-from yk_cli.load.source import InputError, decode_text, parse_yaml, read_input, shown_name
+from yk_cli.load.source import InputError, parse_yaml, read_small_text, shown_name
 
 TOP_KEYS = ("priorityRange", "partition", "assertions")
 """Every top-level key of a policy file."""
@@ -73,17 +73,11 @@ def _split(message: str) -> tuple[str, int, int, str]:
 
 def read_policy(name: str) -> Policy:
     """Read and check a policy file ('-' for standard input); PolicyError for an unreadable or broken one."""
-    shown = shown_name(name)
     try:
-        data = read_input(name, limit=MAX_POLICY_BYTES)
+        text = read_small_text(name, MAX_POLICY_BYTES)
     except InputError as err:
         raise PolicyError([str(err)]) from None
-    text, problem = decode_text(data)
-    if text is None:
-        assert problem is not None
-        span = problem.span or Span(1, 1, 1, 2)
-        raise PolicyError([f"{shown}:{span.line}:{span.column}: {problem.message}"])
-    return parse_policy(text, shown)
+    return parse_policy(text, shown_name(name))
 
 
 def parse_policy(text: str, shown: str) -> Policy:

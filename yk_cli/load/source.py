@@ -278,3 +278,16 @@ def parse_yaml(text: str, position: Position = identity_position) -> ParsedText:
         else:
             result.problems.append(syntax_problem(error.message, *position(*error.mark), error.hint))
     return result
+
+
+def read_small_text(name: str, limit: int) -> str:
+    """The text of a small input ('-' for standard input): InputError as `file: message` when it cannot be read, or
+    `file:line:col: message` when it is not UTF-8 text."""
+    data = read_input(name, limit=limit)
+    text, problem = decode_text(data)
+    if text is None:
+        assert problem is not None
+        span = problem.span
+        where = f"{span.line}:{span.column}" if span is not None else "1:1"
+        raise InputError(f"{shown_name(name)}:{where}: {problem.message}")
+    return text

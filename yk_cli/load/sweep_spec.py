@@ -15,7 +15,7 @@ from yk_cli.core.sweep.params import check_value, parse_path
 from yk_cli.core.sweep.points import Parameter, expand
 from yk_cli.core.yamldoc import Node
 from yk_cli.load.policy import did_you_mean
-from yk_cli.load.source import InputError, decode_text, parse_yaml, read_input, shown_name
+from yk_cli.load.source import InputError, parse_yaml, read_small_text, shown_name
 
 TOP_KEYS = ("config", "workloads", "partition", "until", "parameters", "objective")
 PARAMETER_KEYS = ("path", "label", "values")
@@ -64,18 +64,12 @@ class Spec:
 
 def read_spec(name: str) -> Spec:
     """Read and check a spec file; SpecError listing every problem."""
-    shown = shown_name(name)
     try:
-        data = read_input(name, limit=MAX_SPEC_BYTES)
+        text = read_small_text(name, MAX_SPEC_BYTES)
     except InputError as err:
         raise SpecError([str(err)]) from None
-    text, problem = decode_text(data)
-    if text is None:
-        assert problem is not None
-        span = problem.span or Span(1, 1, 1, 2)
-        raise SpecError([f"{shown}:{span.line}:{span.column}: {problem.message}"])
     base = Path(name).parent if name != "-" else Path(".")
-    return parse_spec(text, shown, base)
+    return parse_spec(text, shown_name(name), base)
 
 
 def parse_spec(text: str, shown: str, base: Path) -> Spec:
