@@ -97,7 +97,7 @@ def test_two_workloads_are_a_parameter(run_yk, tmp_path: Path) -> None:
 def test_spec_problems_at_their_place(run_yk, tmp_path: Path, body: str, where: str, message: str) -> None:
     path = spec(tmp_path, body)
     result = run_yk("sweep", path)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert f"{path}:{where}: " in result.stderr and message in result.stderr, result.stderr
 
 

@@ -21,6 +21,7 @@ from yk_cli.commands import (
     state,
     sweep,
     tree,
+    tune,
     validate,
     volcano_explain,
     volcano_simulate,
@@ -72,6 +73,7 @@ register(app, simulate.SimulateArgs, simulate.print_simulation, simulate.HELP, "
 register(app, state.StateArgs, state.write_state, state.HELP, "state")
 register(app, sweep.SweepArgs, sweep.run_sweep, sweep.HELP, "sweep")
 register(app, tree.TreeArgs, tree.print_tree, tree.HELP, "tree")
+register(app, tune.TuneArgs, tune.run_tune, tune.HELP, "tune")
 register(app, validate.ValidateArgs, validate.validate_command, validate.HELP, "validate")
 register(
     volcano_app,

@@ -11,14 +11,18 @@ from pathlib import Path
 from yk_cli.core.config.properties import parse_go_duration
 from yk_cli.core.config.queues import QueueTree
 from yk_cli.core.diagnostics import Span
+from yk_cli.core.sweep.constraints import AT_LEAST, AT_MOST, Bound, parse_limit
 from yk_cli.core.sweep.params import check_value, parse_path
-from yk_cli.core.sweep.points import Parameter, expand
+from yk_cli.core.sweep.points import MAX_POINTS, Parameter, expand
+from yk_cli.core.sweep.search import BISECT, METHODS, RANDOM, SearchSpec
 from yk_cli.core.yamldoc import Node
 from yk_cli.load.policy import did_you_mean
 from yk_cli.load.source import InputError, parse_yaml, read_small_text, shown_name
 
-TOP_KEYS = ("config", "workloads", "partition", "until", "parameters", "objective")
+TOP_KEYS = ("config", "workloads", "partition", "until", "parameters", "objective", "constraints", "search")
 PARAMETER_KEYS = ("path", "label", "values")
+CONSTRAINT_KEYS = ("metric", AT_MOST, AT_LEAST, "policy")
+SEARCH_OPTIONS = {RANDOM: ("count", "seed"), BISECT: ("points-per-round",)}
 DIRECTIONS = ("minimize", "maximize")
 MAX_SPEC_BYTES = 1 << 20
 
@@ -60,6 +64,12 @@ class Spec:
     """(minimize or maximize, metric key)."""
     objective_span: Span | None = None
     spans: dict[str, Span] = field(default_factory=dict)
+    bounds: list[tuple[Bound, Span]] = field(default_factory=list)
+    """yk tune's metric bounds, with where each metric is named."""
+    policies: list[tuple[str, Span]] = field(default_factory=list)
+    """yk tune's `yk check` policies (files relative to the spec), with where each is named."""
+    search: SearchSpec = field(default_factory=SearchSpec)
+    search_span: Span | None = None
 
 
 def read_spec(name: str) -> Spec:
@@ -121,6 +131,8 @@ def parse_spec(text: str, shown: str, base: Path) -> Spec:
             spec.until = parsed_until
     _parameters(root.get("parameters"), root, spec, bad)
     _objective(root.get("objective"), spec, bad)
+    _constraints(root.get("constraints"), spec, base, bad)
+    _search(root.get("search"), spec, bad)
     if found:
         raise SpecError([f"{shown}:{line}:{column}: {message}" for line, column, message in sorted(found)])
     return spec
@@ -170,6 +182,80 @@ def _objective(node: Node | None, spec: Spec, bad: Report) -> None:
         return
     spec.objective = (key.text, value.text.strip())
     spec.objective_span = value.span
+
+
+def _constraints(node: Node | None, spec: Spec, base: Path, bad: Report) -> None:
+    if node is None:
+        return
+    if node.kind != "seq":
+        bad(node, "constraints: a list of {metric, at-most | at-least} and {policy: FILE}")
+        return
+    for item in node.items:
+        if item.kind != "map":
+            bad(item, "a constraint is {metric: METRIC, at-most: LIMIT}, {metric: METRIC, at-least: LIMIT} or "
+                      "{policy: FILE}")
+            continue
+        for key, _ in item.pairs:
+            if key.text not in CONSTRAINT_KEYS:
+                bad(key, f"unknown key {key.text!r}{did_you_mean(key.text, CONSTRAINT_KEYS)}; a constraint has "
+                         f"{', '.join(CONSTRAINT_KEYS)}")
+        policy, metric = item.get("policy"), item.get("metric")
+        relations = [(r, v) for r in (AT_MOST, AT_LEAST) if (v := item.get(r)) is not None]
+        if policy is not None:
+            if metric is not None or relations:
+                bad(item, "a policy constraint is {policy: FILE} alone")
+            elif policy.kind != "scalar" or not policy.text.strip():
+                bad(policy, "policy: a `yk check` policy file (relative to the spec)")
+            else:
+                spec.policies.append((os.path.normpath(base / policy.text.strip()), policy.span))
+            continue
+        if metric is None or metric.kind != "scalar" or not metric.text.strip():
+            bad(metric or item, "metric: the metric to bound (e.g. p95-wait:queue=root.prod)")
+            continue
+        if not relations:
+            bad(item, f"{metric.text.strip()}: give at-most, at-least or both")
+        for relation, value in relations:
+            written = value.value if value.kind == "scalar" else None
+            try:
+                limit = parse_limit(metric.text.strip(), written)
+            except ValueError as err:
+                bad(value, f"{relation}: {err}")
+                continue
+            shown = value.text.strip() if isinstance(written, str) else str(written)
+            spec.bounds.append((Bound(metric.text.strip(), relation, limit, shown), metric.span))
+
+
+def _search(node: Node | None, spec: Spec, bad: Report) -> None:
+    if node is None:
+        return
+    spec.search_span = node.span
+    method: str | None = node.text.strip() if node.kind == "scalar" else None
+    options: Node | None = None
+    if node.kind == "map" and len(node.pairs) == 1:
+        method, options = node.pairs[0][0].text, node.pairs[0][1]
+    if method not in METHODS:
+        bad(node, f"search: {', '.join(METHODS)}, {{random: {{count, seed}}}} or {{bisect: {{points-per-round}}}}")
+        return
+    found: dict[str, int] = {}
+    if options is not None:
+        allowed = SEARCH_OPTIONS.get(method, ())
+        if options.kind != "map":
+            bad(options, f"{method}: {{{', '.join(allowed)}}}" if allowed else f"{method} takes no options")
+            return
+        for key, value in options.pairs:
+            if key.text not in allowed:
+                hint = did_you_mean(key.text, allowed) if allowed else ""
+                bad(key, f"unknown key {key.text!r}{hint}; {method} takes {', '.join(allowed) or 'no options'}")
+            elif not isinstance(value.value, int) or isinstance(value.value, bool) or value.value < 0:
+                bad(value, f"{key.text}: a whole number")
+            elif key.text != "seed" and not 1 <= value.value <= MAX_POINTS:
+                bad(value, f"{key.text}: from 1 to {MAX_POINTS:,}")
+            else:
+                found[key.text] = value.value
+    base = SearchSpec()
+    spec.search = SearchSpec(
+        method, found.get("count", base.count), found.get("seed", base.seed), found.get("points-per-round", base.width)
+    )
 
 
 def _plain(node: Node) -> object:

@@ -3,22 +3,25 @@ the dry run and the numbers of its metrics (a flat mapping of metric keys, the s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from yk_cli.core.analysis.metrics import PENDING, Metrics, run_metrics, waits_of
-from yk_cli.core.config.model import SchedulerConfig
-from yk_cli.core.config.placement import place_all
-from yk_cli.core.config.queues import build_queue_tree
+from yk_cli.core.assertions.model import Policy, PriorityRange
+from yk_cli.core.config.model import PartitionConfig, SchedulerConfig
+from yk_cli.core.config.placement import Placement, place_all
+from yk_cli.core.config.queues import QueueTree, build_queue_tree
 from yk_cli.core.diagnostics import Level
 from yk_cli.core.lint.checks import run_checks
 from yk_cli.core.sim.run import SimulationOptions, simulate
+from yk_cli.core.sim.trace import Trace
 from yk_cli.core.sweep.params import (
     ARRIVALS,
     NODES_COUNT,
     NODES_SIZE,
     WORKLOAD_FILE,
     Target,
+    Value,
     apply_config,
     apply_workload,
 )
@@ -41,6 +44,9 @@ class SweepInputs:
     """(name, workload): one workload, or several (then the point's `workload` parameter names one)."""
     targets: tuple[Target, ...]
     options: SimulationOptions = field(default_factory=SimulationOptions)
+    policies: tuple[tuple[Policy, PriorityRange], ...] = ()
+    """`yk check` policies whose every assertion a point must hold (yk tune's constraints), each with the pod
+    priorities its static proofs cover."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,11 +54,13 @@ class PointResult:
     """A point's outcome: YuniKorn's errors on its config (then no run), else its metrics' numbers."""
 
     index: int
-    values: tuple[object, ...]
+    values: tuple[Value, ...]
     errors: tuple[str, ...] = ()
     numbers: tuple[tuple[str, float | None], ...] = ()
     """(metric key, value) in key order: waits and times in seconds, utilization as a fraction, work lost in
     YuniKorn's units times seconds; None where a scope has nothing to measure."""
+    failed: tuple[str, ...] = ()
+    """The policies' assertions the point breaks, as `FILE: NAME: message` (static and dry-run checks)."""
 
     def number(self, key: str) -> float | None:
         return dict(self.numbers).get(key)
@@ -77,7 +85,30 @@ def evaluate(inputs: SweepInputs, point: Point) -> PointResult:
     placed = place_all(partition, tree, workload.applications)
     queue_of = {app: p.queue_path for app, p in placed.items() if p.queue_path}
     metrics = run_metrics(trace, workload, tree, queue_of)
-    return PointResult(point.index, point.values, (), tuple(sorted(numbers(metrics).items())))
+    failed = _failed(inputs, partition, trace, workload, tree, placed) if inputs.policies else ()
+    return PointResult(point.index, point.values, (), tuple(sorted(numbers(metrics).items())), failed)
+
+
+def _failed(
+    inputs: SweepInputs,
+    partition: PartitionConfig,
+    trace: Trace,
+    workload: Workload,
+    tree: QueueTree,
+    placed: Mapping[str, Placement],
+) -> tuple[str, ...]:
+    """The assertions of the point's policies that do not hold: static ones on its config, dynamic ones on its run."""
+    from yk_cli.core.assertions.dynamic import RunFacts
+    from yk_cli.core.assertions.run import check_policy
+
+    leaves = {app: leaf for app, p in placed.items() if p.queue_path and (leaf := tree.get(p.queue_path)) is not None}
+    facts = RunFacts(trace, workload, tree, leaves)
+    out: list[str] = []
+    for policy, priorities in inputs.policies:
+        for outcome in check_policy(policy, partition, priorities, facts):
+            if not outcome.passed:
+                out.append(f"{policy.file}: {outcome.assertion.name}: {outcome.message}")
+    return tuple(dict.fromkeys(out))
 
 
 def numbers(metrics: Metrics) -> dict[str, float | None]:

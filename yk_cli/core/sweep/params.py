@@ -88,7 +88,7 @@ def check_value(target: Target, value: Value) -> str:
 # -- the config --------------------------------------------------------------------------------------------------
 def apply_config(config: SchedulerConfig, partition: str, target: Target, value: Value) -> SchedulerConfig:
     """The config with one queue setting of the partition set to `value` (written as YuniKorn reads text)."""
-    text = _text(value)
+    text = text_of(value)
 
     def change(queue: QueueConfig) -> QueueConfig:
         if target.kind == MAXAPPLICATIONS:
@@ -129,7 +129,8 @@ def _walk(queue: QueueConfig, below: list[str], change: Change) -> QueueConfig:
     return replace(queue, queues=children)
 
 
-def _text(value: Value) -> str:
+def text_of(value: Value) -> str:
+    """A value as YuniKorn's config text would hold it."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float) and value.is_integer():

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from yk_cli.core.config.properties import format_duration, parse_go_duration
+from yk_cli.core.resources import VCORE, QuantityError, parse_quantity
 from yk_cli.core.sweep.params import Target, Value
 
 MAX_POINTS = 100_000
@@ -99,6 +100,25 @@ def _random(spec: Mapping[str, object]) -> tuple[Value, ...]:
     if isinstance(low, int) and isinstance(high, int):
         return tuple(rng.randint(low, high) for _ in range(count))
     return tuple(round(rng.uniform(float(numbers[0]), float(numbers[1])), 6) for _ in range(count))
+
+
+def ordinals(values: Sequence[Value]) -> list[float] | None:
+    """Each value's place in its parameter's order, or None when they cannot be ordered: numbers as they are;
+    else quantities (16Gi, 500m, 4) in vcore's scale when every value is one; else Go durations (30s, 2m) in
+    nanoseconds when every value is one. Booleans and other text have no order."""
+    if any(isinstance(v, bool) for v in values):
+        return None
+    if all(isinstance(v, (int, float)) for v in values):
+        return [float(v) for v in values]
+    texts = [str(v).strip() for v in values]
+    try:
+        return [float(parse_quantity(VCORE, t)) for t in texts]
+    except QuantityError:
+        pass
+    durations = [parse_go_duration(t) for t in texts]
+    if all(d is not None for d in durations):
+        return [float(d or 0) for d in durations]
+    return None
 
 
 def grid(parameters: Sequence[Parameter]) -> list[Point]:

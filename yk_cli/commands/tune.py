@@ -1,0 +1,168 @@
+"""`yk tune SPEC`: the best point of a sweep spec that meets its constraints (metric bounds, `yk check` policies),
+found by grid, bisection or seeded random search; the answer as changes to the config, exit 1 when no point meets
+them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Optional
+
+from yk_cli.commands.console import Exit, check_format, echo_error, write_report, write_stdout
+from yk_cli.commands.declare import argument, option
+from yk_cli.core.diagnostics import EXIT_OK, EXIT_PROBLEMS
+
+if TYPE_CHECKING:
+    from yk_cli.commands.sweep import Prepared
+    from yk_cli.core.sweep.evaluate import PointResult
+    from yk_cli.report.tune_report import Located
+
+FORMATS = ("text", "json", "csv")
+
+
+@dataclass(frozen=True, slots=True)
+class TuneArgs:
+    """`yk tune`'s arguments and options."""
+
+    spec: str = argument(
+        "SPEC", "The spec (YAML): config, workloads, parameters, objective, constraints, search.", required=True
+    )
+    fmt: str = option("--format", "-f", metavar="FORMAT", help="text, json or csv (the points run).", default="text")
+    output: Optional[str] = option("--output", metavar="FILE", help="Write the report to FILE instead of stdout.")
+    patch: Optional[str] = option(
+        "--patch", metavar="FILE", help="Write the best point's change to the config as a unified diff to FILE "
+        "(apply it with `git apply` or `patch -p1`)."
+    )
+    executor: str = option(
+        "--executor",
+        metavar="WHERE",
+        help="Where the points run: local (worker processes, the default), local:N, serial (this process), "
+        "dask-local[:N] (a Dask cluster started here), or dask://HOST:PORT (a running Dask scheduler; pip install "
+        "'yk[dask]'). The answer is the same bytes wherever they run.",
+        default="local",
+    )
+    jobs: Optional[int] = option("--jobs", "-j", metavar="N", help="Local workers (default: the cores available).")
+    cache: Optional[str] = option(
+        "--cache",
+        metavar="DIR",
+        help="Keep each point's result in DIR (shared with yk sweep): a rerun computes only points not run before.",
+    )
+    quiet: bool = option("--quiet", "-q", help="No summary line for input warnings on stderr.", default=False)
+
+
+HELP = """Find the best setting that meets your constraints: the smallest guarantee that keeps a wait bound, the fewest
+nodes no team notices, the preemption.delay that loses the least work.
+
+The spec is a `yk sweep` spec with an objective (minimize or maximize a metric, or a parameter itself), its
+constraints (`{metric: p95-wait:queue=root.prod, at-most: 5m}`, `{policy: rules.yaml}`: every assertion of a
+`yk check` policy) and how to search: the whole grid, bisection of one ordered parameter (the constraints taken
+to hold from some value on), or a seeded random sample. The answer: the best point as changes to the config at
+their file:line (a unified diff with --patch), its metrics and the runner-up. See docs/sweep.md.
+
+Exit status: 0 when a point meets every constraint, 1 when none does, 2 for a spec or input problem.
+
+Example: yk tune team-b-guarantee.yaml --patch smallest-guarantee.diff"""
+
+
+def run_tune(args: TuneArgs) -> None:
+    """`yk tune`: search the spec's space in rounds, rank what ran, report the best point and its changes."""
+    from yk_cli.commands.sweep import check_objective, prepare, run_points, spec_errors
+    from yk_cli.core.sweep.constraints import meets, nearest_miss
+    from yk_cli.core.sweep.objective import ranked
+    from yk_cli.core.sweep.search import Search, plan
+    from yk_cli.report import sweep_report, tune_report
+
+    check_format(args.fmt, FORMATS)
+    prepared = prepare(args.spec, args.quiet)
+    spec, parameters = prepared.spec, prepared.parameters
+    if spec.objective is None:
+        raise spec_errors([f"{spec.file}:1:1: objective: yk tune needs one: {{minimize: METRIC}} or "
+                           "{maximize: METRIC}, or a parameter's label to find its smallest or largest value"])
+    try:
+        chosen = plan(spec.search, parameters, spec.objective)
+    except ValueError as err:
+        span = spec.search_span or spec.objective_span
+        where = f"{spec.file}:{span.line}:{span.column}" if span is not None else spec.file
+        raise spec_errors([f"{where}: search: {err}"]) from None
+    bounds = tuple(bound for bound, _ in spec.bounds)
+    search = Search(spec.search, chosen, parameters)
+    results: list[PointResult] = []
+    with _rounds(prepared, args) as rounds:
+        while batch := search.propose():
+            ran = run_points(prepared.source, batch, args.executor, args.jobs, args.cache, rounds)
+            if not results:
+                check_objective(prepared, ran)
+            results.extend(ran)
+            search.tell({r.index: meets(r, bounds) for r in ran})
+    unmet = sweep_report.unmet_texts(results, list(bounds))
+    order = ranked(results, spec.objective, parameters, lambda r: not unmet[r.index])
+    report = tune_report.TuneReport(
+        prepared.shown, prepared.inputs.config.file, parameters, chosen, spec.search, spec.objective, bounds,
+        [file for file, _ in prepared.source.policies], order, unmet,
+    )
+    contradiction = search.not_monotone()
+    if contradiction is not None:
+        assert chosen.parameter is not None
+        good, bad = (chosen.parameter.values[i] for i in contradiction)
+        report.warnings.append(
+            f"the constraints are not monotone in {chosen.parameter.label}: {good} meets them and {bad}, after it, "
+            "does not; bisection's answer may not be the best (search: grid runs every value)"
+        )
+    meeting = report.meeting
+    if meeting:
+        report.best = _located(prepared, meeting[0])
+    else:
+        report.nearest = nearest_miss(results, bounds)
+    if args.patch is not None:
+        if report.best is None or not report.best.diff:
+            echo_error("yk: note: --patch: no change to the config to write"
+                       + (" (no point meets the constraints)" if not meeting else ""))
+        else:
+            write_report(args.patch, report.best.diff)
+    if args.fmt == "json":
+        text = tune_report.render_json(report)
+    elif args.fmt == "csv":
+        text = sweep_report.render_csv(parameters, order, unmet)
+    else:
+        text = tune_report.render_text(report)
+    if args.output is None:
+        write_stdout((text,))
+    else:
+        write_report(args.output, text)
+    raise Exit(EXIT_OK if meeting else EXIT_PROBLEMS)
+
+
+@contextmanager
+def _rounds(prepared: Prepared, args: TuneArgs) -> Iterator[None]:
+    """The executor for every round of the search (None: each round starts its own)."""
+    del prepared, args
+    yield None
+
+
+def _located(prepared: Prepared, best: PointResult) -> Located:
+    """The best point's changes, the config ones located in the config file, and the file's unified diff."""
+    from yk_cli.core.sweep.changes import CONFIG, changes
+    from yk_cli.report.config_patch import patch, unified_diff
+    from yk_cli.report.tune_report import Located
+
+    name, workload = prepared.workloads[0]
+    found = changes(prepared.parameters, best.values, prepared.inputs.tree, workload, name)
+    settings = [(c.document_path, c.value) for c in found if c.where == CONFIG and c.changed and c.document_path]
+    patched = patch(prepared.config_text, prepared.inputs.config.source_map, settings)
+    edits = iter(patched.edits)
+    located = [(c, next(edits) if c.where == CONFIG and c.changed and c.document_path else None) for c in found]
+    diff = unified_diff(prepared.config_text, patched.text, _patch_name(prepared.spec.config)) if patched.text else ""
+    return Located(located, diff)
+
+
+def _patch_name(file: str) -> str:
+    """The config's name in the diff: relative to the working folder, or its name alone when it lies elsewhere
+    (patch and git apply refuse absolute and ../ names: the diff then applies in the config's own folder)."""
+    from pathlib import Path
+
+    path = Path(file).resolve()
+    try:
+        return path.relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path.name
