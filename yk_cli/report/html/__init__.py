@@ -1,4 +1,4 @@
-"""Self-contained HTML reports of a dry run (`yk simulate --format html`) and of a diff (`yk diff --format html`).
+"""Self-contained HTML reports of a dry run (`yk simulate --format html`), a diff (`yk diff`) and a sweep (`yk sweep`).
 
 One file that works offline: the data is one JSON document in a `<script type="application/json">` element, and
 the page's own script (assets/report.js, inlined) builds every table and chart from it; the chart library is inlined
@@ -13,6 +13,6 @@ that stays fast at 10,000 pods: time series with dataZoom, custom series for the
 preempted whom. uPlot is smaller but draws time series only; Chart.js has no graph or Gantt bars.
 """
 
-from yk_cli.report.html.render import render_diff_html, render_simulation_html
+from yk_cli.report.html.render import render_diff_html, render_simulation_html, render_sweep_html
 
-__all__ = ["render_diff_html", "render_simulation_html"]
+__all__ = ["render_diff_html", "render_simulation_html", "render_sweep_html"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -14,6 +15,8 @@ CHARTS = "echarts.min.js"
 """Apache ECharts (Apache-2.0, with its NOTICE and the d3 parts' BSD licence beside it in assets/)."""
 ECHARTS_VERSION = "6.1.0"
 SCRIPT = "report.js"
+SWEEP_SCRIPT = "sweep.js"
+"""The sweep's page: it registers itself in window.ykPages, and report.js calls it with its helpers."""
 STYLE = "report.css"
 DATA_ID = "yk-data"
 CSP = (
@@ -46,8 +49,9 @@ def inline_script(code: str) -> str:
     return _CLOSE_SCRIPT.sub(r"<\\/\1", code)
 
 
-def render_page(title: str, document: Any) -> str:
-    """The whole page: head, the empty sections the script fills, the data, the chart library and the script."""
+def render_page(title: str, document: Any, pages: Sequence[str] = ()) -> str:
+    """The whole page: head, the empty sections the script fills, the data, the chart library and the script;
+    `pages` names assets inlined before report.js that register a kind of page (window.ykPages)."""
     style = _CLOSE_STYLE.sub(r"<\\/\1", asset(STYLE))
     return "".join((
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n",
@@ -62,6 +66,7 @@ def render_page(title: str, document: Any) -> str:
         " Software Foundation; includes parts of d3, BSD 3-Clause), inlined: this file fetches nothing.</footer>\n",
         f"<script type=\"application/json\" id=\"{DATA_ID}\">{json_script(document)}</script>\n",
         f"<script>\n{inline_script(asset(CHARTS))}\n</script>\n",
+        *(f"<script>\n{inline_script(asset(name))}\n</script>\n" for name in pages),
         f"<script>\n{inline_script(asset(SCRIPT))}\n</script>\n",
         "</body>\n</html>\n",
     ))

@@ -115,8 +115,9 @@
   }
 
   // ---- a paginated table (only one page of rows is ever in the DOM) ------------------------------------------------
-  function Pager(parent, name, columns, count, row) {
+  function Pager(parent, name, columns, count, row, attrs) {
     var self = this;
+    this.attrs = attrs || null;
     this.columns = columns;
     this.count = count;
     this.row = row;
@@ -130,7 +131,14 @@
     [this.filter, this.prev, this.next, this.info].forEach(function (c) { controls.appendChild(c); });
     this.body = el("tbody");
     var head = el("tr");
-    columns.forEach(function (c) { head.appendChild(el("th", { cls: c.num ? "num" : "", text: c.title })); });
+    this.heads = columns.map(function (c, i) {
+      if (!c.sort) return el("th", { cls: c.num ? "num" : "", text: c.title });
+      var button = el("button", { type: "button", cls: "sort", text: c.title });
+      button.addEventListener("click", function () { self.sortBy(i); });
+      return el("th", { cls: c.num ? "num" : "", "aria-sort": "none" }, [button]);
+    });
+    this.heads.forEach(function (th) { head.appendChild(th); });
+    this.base = null;
     this.table = el("table", { "data-table": name }, [el("thead", null, [head]), this.body]);
     parent.appendChild(controls);
     parent.appendChild(el("div", { cls: "scroll" }, [this.table]));
@@ -148,10 +156,31 @@
   Pager.prototype.apply = function (query) {
     var q = query.trim().toLowerCase();
     this.order = [];
-    for (var i = 0; i < this.count; i++) {
+    for (var k = 0; k < this.count; k++) {
+      var i = this.base ? this.base[k] : k;
       if (!q || this.row(i).join("\u0001").toLowerCase().indexOf(q) >= 0) this.order.push(i);
     }
     this.go(0);
+  };
+  // Sort by a column's `sort(i)` key (a number or a string; null and undefined last either way), ascending first,
+  // then descending on a second click; ties keep the rows' own order.
+  Pager.prototype.sortBy = function (column, descending) {
+    var key = this.columns[column].sort;
+    var down = descending === undefined ? this.sorted === column && !this.descending : descending;
+    var keys = [], rows = [];
+    for (var i = 0; i < this.count; i++) { keys.push(key(i)); rows.push(i); }
+    rows.sort(function (a, b) {
+      var x = keys[a], y = keys[b], nx = x === null || x === undefined, ny = y === null || y === undefined;
+      if (nx || ny) return nx === ny ? a - b : nx ? 1 : -1;
+      return (down ? cmp(y, x) : cmp(x, y)) || a - b;
+    });
+    this.base = rows;
+    this.sorted = column;
+    this.descending = down;
+    this.heads.forEach(function (th, c) {
+      if (th.hasAttribute("aria-sort")) th.setAttribute("aria-sort", c !== column ? "none" : down ? "descending" : "ascending");
+    });
+    this.apply(this.filter.value);
   };
   Pager.prototype.go = function (page) {
     var pages = Math.max(1, Math.ceil(this.order.length / PAGE));
@@ -161,7 +190,7 @@
     body.textContent = "";
     for (var i = first; i < last; i++) {
       var cells = this.row(this.order[i]);
-      var tr = el("tr");
+      var tr = el("tr", this.attrs ? this.attrs(this.order[i]) : null);
       cells.forEach(function (value, c) {
         tr.appendChild(el("td", { cls: columns[c].cls || (columns[c].num ? "num" : ""), text: String(value) }));
       });
@@ -611,8 +640,14 @@
     });
   }
 
+  // Other kinds of page (assets inlined before this script, sweep.js) register in window.ykPages and get the helpers.
+  report.lib = { el: el, esc: esc, cmp: cmp, num: num, duration: duration, amount: amount, section: section,
+    select: select, card: card, empty: empty, chart: chart, show: show, tooltipRows: tooltipRows, Pager: Pager };
+  var pages = window.ykPages || {};
+
   try {
-    if (data.kind === "diff") diffReport(); else simulation();
+    if (Object.prototype.hasOwnProperty.call(pages, data.kind)) pages[data.kind](report.lib, data, report);
+    else if (data.kind === "diff") diffReport(); else simulation();
   } catch (err) {
     report.errors.push(String(err && err.stack || err));
     throw err;
