@@ -156,3 +156,21 @@ def test_a_bad_executor_is_a_usage_error(run_yk, tmp_path: Path) -> None:
     result = run_yk("sweep", spec(tmp_path, GUARANTEE), "--executor", "ray://x")
     assert result.exit_code == 2
     assert "ray://x" in result.stderr
+
+
+def test_constraints_mark_the_points_that_meet_them(run_yk, tmp_path: Path) -> None:
+    body = GUARANTEE + "constraints:\n  - metric: p95-wait:queue=root.tenants.team-b\n    at-most: 1m\nsearch: grid\n"
+    result = run_yk("sweep", spec(tmp_path, body))
+    assert result.exit_code == 0
+    assert "search is yk tune's; yk sweep runs every point" in result.stderr
+    rows = [line.split()[:6] for line in result.stdout.splitlines()[3:7]]
+    assert rows == [
+        ["1", "2", "4", "1", "yes", "30s"], ["2", "3", "4", "2", "yes", "1m0s"],
+        ["3", "0", "0", "1", "no", "(1)"], ["4", "1", "0", "2", "no", "(1)"],
+    ]
+    data = json.loads(run_yk("sweep", spec(tmp_path, body), "--format", "json").stdout)
+    assert [(p["index"], p["meets"]) for p in data["points"]] == [(2, True), (3, True), (0, False), (1, False),
+                                                                   (4, False), (5, False)]
+    assert data["points"][2]["unmet"] == ["p95-wait:queue=root.tenants.team-b 1m2s, at most 1m"]
+    rows = list(csv.DictReader(io.StringIO(run_yk("sweep", spec(tmp_path, body), "--format", "csv").stdout)))
+    assert [r["meets"] for r in rows] == ["yes", "yes", "no", "no", "no", "no"]

@@ -192,3 +192,27 @@ def test_every_executor_gives_the_same_answer(run_yk, tmp_path: Path) -> None:
     assert run_yk("tune", path, "-f", "json", "--executor", "local:2").stdout == serial
     pytest.importorskip("distributed", reason="Dask's distributed is not installed (pip install 'yk[dask]')")
     assert run_yk("tune", path, "-f", "json", "--executor", "dask-local:2").stdout == serial
+
+
+def test_the_recorded_day_is_its_import(run_yk, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    result = run_yk("import", "csv", "samples/recorded/day.csv", "--nodes", "10", "--node-resources",
+                    "vcore=32,memory=128Gi", "--out-dir", str(tmp_path), "--quiet")
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "workload.yaml").read_bytes() == (ROOT / "samples/recorded/workload.yaml").read_bytes()
+
+
+def test_the_console_examples_of_docs_sweep_md_reproduce(run_yk, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each `$ yk tune ...` block of docs/sweep.md shows the start of what the command prints."""
+    import re
+    import shlex
+
+    monkeypatch.chdir(ROOT)
+    text = (ROOT / "docs/sweep.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```console\n\$ (yk tune [^\n]*)\n(.*?)```", text, re.DOTALL)
+    assert len(blocks) == 2
+    for command, shown in blocks:
+        expected = shown.split("\n...\n")[0].rstrip("\n").splitlines()
+        result = run_yk(*shlex.split(command)[1:], "--executor", "serial")
+        assert result.exit_code == 0, result.stderr
+        assert result.stdout.splitlines()[: len(expected)] == expected
