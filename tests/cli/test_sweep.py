@@ -174,3 +174,17 @@ def test_constraints_mark_the_points_that_meet_them(run_yk, tmp_path: Path) -> N
     assert data["points"][2]["unmet"] == ["p95-wait:queue=root.tenants.team-b 1m2s, at most 1m"]
     rows = list(csv.DictReader(io.StringIO(run_yk("sweep", spec(tmp_path, body), "--format", "csv").stdout)))
     assert [r["meets"] for r in rows] == ["yes", "yes", "no", "no", "no", "no"]
+
+
+def test_the_html_page_is_written_to_a_file(run_yk, tmp_path: Path) -> None:
+    from tests.browser.reports import DATA
+
+    page = tmp_path / "points.html"
+    result = run_yk("sweep", spec(tmp_path, GUARANTEE), "-f", "html", "--output", str(page))
+    assert result.exit_code == 0, result.stderr
+    match = DATA.search(page.read_text(encoding="utf-8"))
+    assert match is not None
+    data = json.loads(match.group(1))
+    assert data["kind"] == "sweep" and data["tune"] is False and data["total"] == 6
+    assert [r["index"] for r in data["refused"]] == [4, 5] and data["best"] == [2]
+    assert run_yk("sweep", spec(tmp_path, GUARANTEE), "-f", "html").exit_code == 2

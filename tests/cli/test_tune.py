@@ -216,3 +216,19 @@ def test_the_console_examples_of_docs_sweep_md_reproduce(run_yk, monkeypatch: py
         result = run_yk(*shlex.split(command)[1:], "--executor", "serial")
         assert result.exit_code == 0, result.stderr
         assert result.stdout.splitlines()[: len(expected)] == expected
+
+
+def test_the_html_page_shows_the_bound_against_the_parameter(run_yk, tmp_path: Path) -> None:
+    from tests.browser.reports import DATA
+
+    page = tmp_path / "tune.html"
+    result = run_yk("tune", spec(tmp_path, SMALLEST), "--executor", "serial", "-f", "html", "--output", str(page))
+    assert result.exit_code == 0 and result.stdout == "" and f"wrote {page}" in result.stderr
+    match = DATA.search(page.read_text(encoding="utf-8"))
+    assert match is not None
+    data = json.loads(match.group(1))
+    assert data["tune"] is True and data["best"] == [4, 5] and data["points"]["index"] == [4, 5, 8, 0, 3]
+    assert data["y"] == "m:p95-wait:queue=root.tenants.team-b"
+    assert data["scatter"] == {"x": "m:p95-wait:queue=root.tenants.team-b", "y": "p:0"}
+    missing = run_yk("tune", spec(tmp_path, SMALLEST), "-f", "html")
+    assert missing.exit_code == 2 and "--format html writes a file: add --output FILE" in missing.stderr

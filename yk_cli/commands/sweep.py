@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from yk_cli.load.sweep_inputs import SweepSource
     from yk_cli.load.sweep_spec import Spec
 
-FORMATS = ("text", "json", "csv")
+FORMATS = ("text", "json", "csv", "html")
 
 
 class Rounds(Protocol):
@@ -36,7 +36,10 @@ class SweepArgs:
     """`yk sweep`'s arguments and options."""
 
     spec: str = argument("SPEC", "The sweep spec (YAML): config, workloads, parameters, objective.", required=True)
-    fmt: str = option("--format", "-f", metavar="FORMAT", help="text, json or csv.", default="text")
+    fmt: str = option(
+        "--format", "-f", metavar="FORMAT", help="text, json, csv, or html: the trade-off page (with --output FILE).",
+        default="text",
+    )
     output: Optional[str] = option("--output", metavar="FILE", help="Write the report to FILE instead of stdout.")
     executor: str = option(
         "--executor",
@@ -160,6 +163,12 @@ class Prepared:
         return f"{shown_name(self.spec.config)} + {', '.join(name for name, _ in self.workloads)}"
 
 
+def check_html_output(fmt: str, output: str | None) -> None:
+    """The HTML page goes to a file: a usage error without --output."""
+    if fmt == "html" and output is None:
+        raise fail_usage("--format html writes a file: add --output FILE (e.g. --output points.html)")
+
+
 def spec_errors(messages: list[str]) -> Exit:
     """Print a spec's problems and return the exit (2: the spec is an input yk cannot use)."""
     for message in messages:
@@ -258,6 +267,7 @@ def run_sweep(args: SweepArgs) -> None:
     from yk_cli.report import sweep_report
 
     check_format(args.fmt, FORMATS)
+    check_html_output(args.fmt, args.output)
     prepared = prepare(args.spec, args.quiet)
     spec, parameters = prepared.spec, prepared.parameters
     if spec.search_span is not None:
@@ -277,6 +287,10 @@ def run_sweep(args: SweepArgs) -> None:
         report = sweep_report.render_json(prepared.shown, parameters, order, spec.objective, unmet)
     elif args.fmt == "csv":
         report = sweep_report.render_csv(parameters, order, unmet)
+    elif args.fmt == "html":
+        from yk_cli.report.html import render_sweep_html
+
+        report = render_sweep_html(prepared.shown, parameters, order, spec.objective, verdicts=unmet)
     else:
         report = sweep_report.render_text(prepared.shown, parameters, order, spec.objective, unmet)
     if args.output is None:

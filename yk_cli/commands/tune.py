@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from yk_cli.core.sweep.evaluate import PointResult
     from yk_cli.report.tune_report import Located
 
-FORMATS = ("text", "json", "csv")
+FORMATS = ("text", "json", "csv", "html")
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +28,11 @@ class TuneArgs:
     spec: str = argument(
         "SPEC", "The spec (YAML): config, workloads, parameters, objective, constraints, search.", required=True
     )
-    fmt: str = option("--format", "-f", metavar="FORMAT", help="text, json or csv (the points run).", default="text")
+    fmt: str = option(
+        "--format", "-f", metavar="FORMAT",
+        help="text, json, csv (the points run), or html: the trade-off page of the points run (with --output FILE).",
+        default="text",
+    )
     output: Optional[str] = option("--output", metavar="FILE", help="Write the report to FILE instead of stdout.")
     patch: Optional[str] = option(
         "--patch", metavar="FILE", help="Write the best point's change to the config as a unified diff to FILE "
@@ -67,13 +71,14 @@ Example: yk tune team-b-guarantee.yaml --patch smallest-guarantee.diff"""
 
 def run_tune(args: TuneArgs) -> None:
     """`yk tune`: search the spec's space in rounds, rank what ran, report the best point and its changes."""
-    from yk_cli.commands.sweep import check_objective, prepare, run_points, spec_errors
+    from yk_cli.commands.sweep import check_html_output, check_objective, prepare, run_points, spec_errors
     from yk_cli.core.sweep.constraints import meets, nearest_miss
     from yk_cli.core.sweep.objective import ranked
     from yk_cli.core.sweep.search import Search, plan
     from yk_cli.report import sweep_report, tune_report
 
     check_format(args.fmt, FORMATS)
+    check_html_output(args.fmt, args.output)
     prepared = prepare(args.spec, args.quiet)
     spec, parameters = prepared.spec, prepared.parameters
     if spec.objective is None:
@@ -124,6 +129,11 @@ def run_tune(args: TuneArgs) -> None:
         text = tune_report.render_json(report)
     elif args.fmt == "csv":
         text = sweep_report.render_csv(parameters, order, unmet)
+    elif args.fmt == "html":
+        from yk_cli.report.html import render_sweep_html
+
+        text = render_sweep_html(prepared.shown, parameters, order, spec.objective, title="yk tune", verdicts=unmet,
+                                 best=[r.index for r in meeting[:2]], focus=[b.metric for b in bounds])
     else:
         text = tune_report.render_text(report)
     if args.output is None:

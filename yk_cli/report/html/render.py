@@ -37,10 +37,12 @@ def render_sweep_html(
     title: str = "yk sweep",
     verdicts: Mapping[int, Sequence[str]] | None = None,
     best: Sequence[int] = (),
+    focus: Sequence[str] = (),
 ) -> str:
     """The trade-off page of a sweep: `ranked` best first (points with errors are configs YuniKorn refused),
     `objective` (direction, metric key or parameter label) or None. For yk tune, `verdicts` maps a point's index to
     the constraints it does not meet (empty: it meets them all) and `best` lists the points to highlight, best
-    first; without verdicts and `best`, the top point of an objective is highlighted."""
-    document = sweep_document(source, parameters, ranked, objective, verdicts, best)
+    first; without verdicts and `best`, the top point of an objective is highlighted. `focus`: the metrics the
+    charts show first when the objective is a parameter (yk tune's bounds)."""
+    document = sweep_document(source, parameters, ranked, objective, verdicts, best, focus)
     return render_page(f"{title}: {source}" if source else title, document, (SWEEP_SCRIPT,))

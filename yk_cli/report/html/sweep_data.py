@@ -166,9 +166,11 @@ def sweep_document(
     objective: tuple[str, str] | None,
     verdicts: Mapping[int, Sequence[str]] | None = None,
     best: Sequence[int] = (),
+    focus: Sequence[str] = (),
 ) -> Document:
     """Everything the sweep report shows, as plain data: the measured points best first as columns (metric key ->
-    one number per point), the refused points with YuniKorn's reasons."""
+    one number per point), the refused points with YuniKorn's reasons. With an objective on a parameter, the first
+    `focus` metric measured is the charts' y axis and the trade-off's x axis (against the parameter)."""
     valid = [r for r in ranked if not r.errors]
     refused = [r for r in ranked if r.errors]
     params, numbering = _parameters(parameters, ranked, objective)
@@ -189,6 +191,11 @@ def sweep_document(
     shown = [k for k in shown_keys(valid, objective) if k in metrics and (goal is None or k != goal["key"])]
     parallel = [k for k in shown if k.startswith(("p95-wait", "pending", "preemptions", "utilization"))]
     y = _dimension(goal, "p95-wait", keys)
+    scatter = _scatter(y, keys)
+    bound = next((k for k in focus if k in keys), None)
+    if goal is not None and goal["parameter"] is not None and bound is not None:
+        scatter = {"x": f"m:{bound}", "y": y}
+        y = f"m:{bound}"
     if best:
         highlighted = list(best)
     elif verdicts is None and goal is not None and valid:
@@ -219,5 +226,5 @@ def sweep_document(
         "shown": shown,
         "parallel": parallel[:PARALLEL_METRICS],
         "y": y,
-        "scatter": _scatter(y, keys),
+        "scatter": scatter,
     }
