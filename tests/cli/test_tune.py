@@ -59,10 +59,20 @@ def test_bisection_finds_the_smallest_guarantee(run_yk, tmp_path: Path) -> None:
                           "+                  guaranteed:", "+                    vcore: 4", "           - name: batch"]
 
 
+def valid(text: str) -> dict:  # type: ignore[type-arg]
+    """A `yk tune --format json` document, checked against `yk schema tune`."""
+    import jsonschema
+
+    schema = json.loads((ROOT / "schemas/tune.schema.json").read_text(encoding="utf-8"))
+    data = json.loads(text)
+    jsonschema.Draft202012Validator(schema).validate(data)
+    return data  # type: ignore[no-any-return]
+
+
 def test_the_grid_agrees_with_bisection_and_runs_every_point(run_yk, tmp_path: Path) -> None:
-    bisect = json.loads(run_yk("tune", spec(tmp_path, SMALLEST), "-f", "json", "--executor", "serial").stdout)
-    grid = json.loads(run_yk("tune", spec(tmp_path, SMALLEST + "search: grid\n"), "-f", "json",
-                             "--executor", "serial").stdout)
+    bisect = valid(run_yk("tune", spec(tmp_path, SMALLEST), "-f", "json", "--executor", "serial").stdout)
+    grid = valid(run_yk("tune", spec(tmp_path, SMALLEST + "search: grid\n"), "-f", "json",
+                        "--executor", "serial").stdout)
     assert grid["search"] == {"method": "grid", "reason": "asked for", "space": 9, "run": 9}
     assert bisect["search"] == {"method": "bisect", "reason": "one parameter, the objective its value", "space": 9,
                                 "run": 5, "points_per_round": 2, "parameter": "team-b vcore"}
@@ -88,7 +98,7 @@ objective:
   minimize: p95-wait
 search: {random: {count: 4, seed: 11}}
 """ + BOUND
-    first = json.loads(run_yk("tune", spec(tmp_path, body), "-f", "json", "--executor", "serial").stdout)
+    first = valid(run_yk("tune", spec(tmp_path, body), "-f", "json", "--executor", "serial").stdout)
     assert first["search"]["run"] == 4 and first["search"]["seed"] == 11
     again = run_yk("tune", spec(tmp_path, body), "-f", "json", "--executor", "local:2")
     assert json.loads(again.stdout) == first
@@ -100,6 +110,8 @@ search: {random: {count: 4, seed: 11}}
 
 def test_no_point_meeting_the_constraints_exits_1(run_yk, tmp_path: Path) -> None:
     path = spec(tmp_path, SMALLEST.replace("at-most: 1m", "at-most: 10s"))
+    data = valid(run_yk("tune", path, "--executor", "serial", "-f", "json").stdout)
+    assert data["meets"] is False and data["best"] is None and data["nearest"]["index"] == 8
     result = run_yk("tune", path, "--executor", "serial", "--patch", str(tmp_path / "fix.diff"))
     assert result.exit_code == 1
     assert "No point meets the constraints (2 run, 0 refused)." in result.stdout

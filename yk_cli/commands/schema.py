@@ -31,7 +31,8 @@ class SchemaArgs:
     name: str = argument(
         "NAME",
         "Which schema: queues (the default), workload, trace (`yk simulate --format json`), metrics (`yk simulate "
-        "--metrics --format json`), sweep (`yk sweep` specs), project (.yk.yaml), "
+        "--metrics --format json`), sweep (`yk sweep` and `yk tune` specs), tune (`yk tune --format json`), "
+        "project (.yk.yaml), "
         "policy (`yk check`), diff (`yk diff --format json`), volcano-simulate (`yk volcano simulate --format "
         "json`) or volcano-explain (`yk volcano explain --format json`).",
         "queues",
