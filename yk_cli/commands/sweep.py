@@ -22,6 +22,16 @@ if TYPE_CHECKING:
     from yk_cli.load.sweep_spec import Spec
 
 FORMATS = ("text", "json", "csv", "html")
+EXECUTOR_HELP = (  # \\[ keeps rich's markup from taking [dask] for a style
+    "Where the points run: local (worker processes, the default), local:N, serial (this process), dask-local[:N] (a "
+    "Dask cluster started here), or dask://HOST:PORT (a running Dask scheduler; pip install 'yk\\[dask]'). The "
+    "report is the same bytes wherever they run."
+)
+JOBS_HELP = "Local workers (default: the cores available)."
+CACHE_HELP = (
+    "Keep each point's result in DIR, keyed by the config, the workloads, the point and yk's version (yk sweep and "
+    "yk tune share it): a rerun computes only the points not run before."
+)
 
 
 class Rounds(Protocol):
@@ -41,21 +51,9 @@ class SweepArgs:
         default="text",
     )
     output: Optional[str] = option("--output", metavar="FILE", help="Write the report to FILE instead of stdout.")
-    executor: str = option(
-        "--executor",
-        metavar="WHERE",
-        help="Where the points run: local (worker processes, the default), local:N, serial (this process), "
-        "dask-local[:N] (a Dask cluster started here), or dask://HOST:PORT (a running Dask scheduler; pip install "
-        "'yk[dask]'). The results are the same bytes wherever they run.",
-        default="local",
-    )
-    jobs: Optional[int] = option("--jobs", "-j", metavar="N", help="Local workers (default: the cores available).")
-    cache: Optional[str] = option(
-        "--cache",
-        metavar="DIR",
-        help="Keep each point's result in DIR, keyed by the config, the workloads, the point and yk's version: a rerun "
-        "with points added computes only the new ones.",
-    )
+    executor: str = option("--executor", metavar="WHERE", help=EXECUTOR_HELP, default="local")
+    jobs: Optional[int] = option("--jobs", "-j", metavar="N", help=JOBS_HELP)
+    cache: Optional[str] = option("--cache", metavar="DIR", help=CACHE_HELP)
     quiet: bool = option("--quiet", "-q", help="No summary line for input warnings on stderr.", default=False)
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Optional
 
 from yk_cli.commands.console import Exit, check_format, echo_error, write_report, write_stdout
 from yk_cli.commands.declare import argument, option
+from yk_cli.commands.sweep import CACHE_HELP, EXECUTOR_HELP, JOBS_HELP
 from yk_cli.core.diagnostics import EXIT_OK, EXIT_PROBLEMS
 
 if TYPE_CHECKING:
@@ -38,20 +39,9 @@ class TuneArgs:
         "--patch", metavar="FILE", help="Write the best point's change to the config as a unified diff to FILE "
         "(apply it with `git apply` or `patch -p1`)."
     )
-    executor: str = option(
-        "--executor",
-        metavar="WHERE",
-        help="Where the points run: local (worker processes, the default), local:N, serial (this process), "
-        "dask-local[:N] (a Dask cluster started here), or dask://HOST:PORT (a running Dask scheduler; pip install "
-        "'yk[dask]'). The answer is the same bytes wherever they run.",
-        default="local",
-    )
-    jobs: Optional[int] = option("--jobs", "-j", metavar="N", help="Local workers (default: the cores available).")
-    cache: Optional[str] = option(
-        "--cache",
-        metavar="DIR",
-        help="Keep each point's result in DIR (shared with yk sweep): a rerun computes only points not run before.",
-    )
+    executor: str = option("--executor", metavar="WHERE", help=EXECUTOR_HELP, default="local")
+    jobs: Optional[int] = option("--jobs", "-j", metavar="N", help=JOBS_HELP)
+    cache: Optional[str] = option("--cache", metavar="DIR", help=CACHE_HELP)
     quiet: bool = option("--quiet", "-q", help="No summary line for input warnings on stderr.", default=False)
 
 
