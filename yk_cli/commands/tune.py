@@ -89,7 +89,7 @@ def run_tune(args: TuneArgs) -> None:
             if not results:
                 check_objective(prepared, ran)
             results.extend(ran)
-            search.tell({r.index: meets(r, bounds) for r in ran})
+            search.tell({r.index: None if r.errors else meets(r, bounds) for r in ran})
     unmet = sweep_report.unmet_texts(results, list(bounds))
     order = ranked(results, spec.objective, parameters, lambda r: not unmet[r.index])
     report = tune_report.TuneReport(

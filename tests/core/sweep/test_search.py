@@ -85,6 +85,17 @@ def test_bisection_says_when_the_constraints_are_not_monotone() -> None:
     assert search.not_monotone() == (11, 12)
 
 
+def test_bisection_steps_over_the_values_yunikorn_refuses() -> None:
+    search = bisection(GUARANTEE)
+    rounds = []
+    while batch := search.propose():  # a max of 12 cores: YuniKorn refuses a guarantee above it
+        rounds.append([p.index for p in batch])
+        search.tell({p.index: None if p.values[0] > 12 else p.values[0] >= 9 for p in batch})  # type: ignore[operator]
+    assert rounds[:5] == [[0, 16], [15], [14], [13], [12]]
+    assert min(i for i, ok in search.verdicts.items() if ok) == 9 and search.verdicts[10]
+    assert search.refused == {13, 14, 15, 16}
+
+
 def test_neither_end_meets_ends_the_bisection() -> None:
     search = bisection(GUARANTEE)
     assert run(search, lambda v: False) == [[0, 16]]

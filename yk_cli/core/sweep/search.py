@@ -80,11 +80,13 @@ def _objective_parameter(parameters: Sequence[Parameter], objective: tuple[str, 
 
 
 class Search:
-    """Proposes rounds of points; `tell` gives each round's verdicts (True: the point meets every constraint)."""
+    """Proposes rounds of points; `tell` gives each round's verdicts (True: the point meets every constraint; None:
+    YuniKorn refused its config, so it has no place in bisection's order)."""
 
     def __init__(self, spec: SearchSpec, chosen: Plan, parameters: Sequence[Parameter]) -> None:
         self.spec, self.plan, self.parameters = spec, chosen, tuple(parameters)
         self.verdicts: dict[int, bool] = {}
+        self.refused: set[int] = set()
         self._proposed = False
         self._order: list[int] = []
         if chosen.method == BISECT:
@@ -106,9 +108,13 @@ class Search:
             return grid(self.parameters) if self.plan.method == GRID else self._random()
         return [Point(i, (self.parameters[0].values[i],)) for i in sorted(self._bisect())]
 
-    def tell(self, verdicts: Mapping[int, bool]) -> None:
+    def tell(self, verdicts: Mapping[int, bool | None]) -> None:
         """The verdicts of the points proposed last."""
-        self.verdicts.update(verdicts)
+        for index, verdict in verdicts.items():
+            if verdict is None:
+                self.refused.add(index)
+            else:
+                self.verdicts[index] = verdict
 
     def _random(self) -> list[Point]:
         total = space_size(self.parameters)
@@ -120,9 +126,12 @@ class Search:
         """Point indexes to run next. The constraints are taken to hold from some value on, in the objective's
         order (self._order, best first): found on both ends, then narrowed by ROUND_WIDTH points a round to the first
         value that meets them; then the value after it, the runner-up."""
-        order, known = self._order, self.verdicts
-        if not known:
-            return list(dict.fromkeys((order[0], order[-1])))
+        order, known = self._live(), self.verdicts
+        if not order:
+            return []
+        ends = [i for i in dict.fromkeys((order[0], order[-1])) if i not in known]
+        if ends:  # the first round, or an end YuniKorn refused: the next value inward is the end
+            return ends
         if not known[order[-1]] and not known[order[0]]:
             return []
         if known[order[0]]:
@@ -140,14 +149,18 @@ class Search:
             return [order[after]]
         return []
 
+    def _live(self) -> list[int]:
+        """The objective's order without the points YuniKorn refused."""
+        return [i for i in self._order if i not in self.refused]
+
     def _high(self) -> int:
         """The first position, in the objective's order, known to meet the constraints."""
-        return next(pos for pos, i in enumerate(self._order) if self.verdicts.get(i))
+        return next(pos for pos, i in enumerate(self._live()) if self.verdicts.get(i))
 
     def not_monotone(self) -> tuple[int, int] | None:
         """Bisection: two points run that contradict its assumption (a point meeting the constraints before one that
         does not, in the objective's order), or None."""
-        ran = [i for i in self._order if i in self.verdicts]
+        ran = [i for i in self._live() if i in self.verdicts]
         for pos, index in enumerate(ran):
             if self.verdicts[index]:
                 failing = next((j for j in ran[pos + 1 :] if not self.verdicts[j]), None)
