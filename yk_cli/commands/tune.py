@@ -147,6 +147,9 @@ def _located(prepared: Prepared, best: PointResult) -> Located:
     from yk_cli.report.tune_report import Located
 
     name, workload = prepared.workloads[0]
+    if len(prepared.workloads) > 1:  # the point's workload is its first value (the workload parameter)
+        name = str(best.values[0])
+        workload = dict(prepared.workloads)[name]
     found = changes(prepared.parameters, best.values, prepared.inputs.tree, workload, name)
     settings = [(c.document_path, c.value) for c in found if c.where == CONFIG and c.changed and c.document_path]
     patched = patch(prepared.config_text, prepared.inputs.config.source_map, settings)
