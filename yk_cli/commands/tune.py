@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Optional
 
 from yk_cli.commands.console import Exit, check_format, echo_error, write_report, write_stdout
 from yk_cli.commands.declare import argument, option
-from yk_cli.commands.sweep import CACHE_HELP, EXECUTOR_HELP, JOBS_HELP
+from yk_cli.commands.sweep_common import CACHE_HELP, EXECUTOR_HELP, JOBS_HELP
 from yk_cli.core.diagnostics import EXIT_OK, EXIT_PROBLEMS
 
 if TYPE_CHECKING:
-    from yk_cli.commands.sweep import Prepared
+    from yk_cli.commands.sweep_common import Prepared
     from yk_cli.core.sweep.evaluate import PointResult
     from yk_cli.report.tune_report import Located
 
@@ -61,7 +61,7 @@ Example: yk tune team-b-guarantee.yaml --patch smallest-guarantee.diff"""
 
 def run_tune(args: TuneArgs) -> None:
     """`yk tune`: search the spec's space in rounds, rank what ran, report the best point and its changes."""
-    from yk_cli.commands.sweep import check_html_output, check_objective, prepare, run_points, spec_errors
+    from yk_cli.commands.sweep_common import check_html_output, check_objective, prepare, run_points, spec_errors
     from yk_cli.core.sweep.constraints import meets, nearest_miss
     from yk_cli.core.sweep.objective import ranked
     from yk_cli.core.sweep.search import Search, plan
