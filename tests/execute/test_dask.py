@@ -3,6 +3,7 @@ same results as the serial executor, shared inputs scattered once per worker, a 
 
 from __future__ import annotations
 
+import os
 import pickle
 import socket
 from collections.abc import Iterator
@@ -84,3 +85,26 @@ def test_an_unreachable_scheduler_is_an_executor_error(monkeypatch: pytest.Monke
         port = unused.getsockname()[1]
     with pytest.raises(ExecutorError, match=f"cannot reach the Dask scheduler at tcp://127.0.0.1:{port}"):
         run_all(toy.seeded, None, [1], f"dask://127.0.0.1:{port}")
+
+
+def test_a_session_scatters_once_for_every_round(tmp_path: Path, cluster: str) -> None:
+    from yk_cli.execute import open_session
+
+    shared = toy.make_shared(tmp_path, megabytes=1, work=1_000)
+    rounds = [[0, 1, 2], [3, 4, 5, 6], [7]]
+    with open_session(toy.pid_of, shared, cluster) as session:
+        assert session.workers == 2
+        found = [session.run(points) for points in rounds]
+    assert [p for one in found for p, _ in one] == list(range(8))
+    readers = toy.unpickled_by(tmp_path)
+    assert len(readers) == 2 == len(set(readers))  # the two workers, once each, over three rounds
+    assert {pid for one in found for _, pid in one} <= set(readers)
+
+
+def test_a_dask_local_session_starts_one_cluster(tmp_path: Path) -> None:
+    from yk_cli.execute import open_session
+
+    shared = toy.make_shared(tmp_path, megabytes=1, work=1_000)
+    with open_session(toy.pid_of, shared, "dask-local:2") as session:
+        pids = {pid for points in ([0, 1], [2, 3], [4, 5]) for _, pid in session.run(points)}
+    assert os.getpid() not in pids and 1 <= len(pids) <= 2

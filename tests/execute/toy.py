@@ -102,3 +102,8 @@ def durations(folder: Path) -> list[float]:
         found.extend(float(line) for line in path.read_text(encoding="ascii").split())
         path.unlink()
     return found
+
+
+def pid_of(shared: Shared, point: int) -> tuple[int, int]:
+    """(point, the id of the process that evaluated it)."""
+    return point, os.getpid()

@@ -9,13 +9,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
 
-from yk_cli.commands.console import Exit, check_format, echo_error, write_report, write_stdout
+from yk_cli.commands.console import Exit, check_format, echo_error, fail_usage, write_report, write_stdout
 from yk_cli.commands.declare import argument, option
 from yk_cli.commands.sweep_common import CACHE_HELP, EXECUTOR_HELP, JOBS_HELP
 from yk_cli.core.diagnostics import EXIT_OK, EXIT_PROBLEMS
 
 if TYPE_CHECKING:
-    from yk_cli.commands.sweep_common import Prepared
+    from yk_cli.commands.sweep_common import Prepared, Rounds
     from yk_cli.core.sweep.evaluate import PointResult
     from yk_cli.report.tune_report import Located
 
@@ -134,10 +134,22 @@ def run_tune(args: TuneArgs) -> None:
 
 
 @contextmanager
-def _rounds(prepared: Prepared, args: TuneArgs) -> Iterator[None]:
-    """The executor for every round of the search (None: each round starts its own)."""
-    del prepared, args
-    yield None
+def _rounds(prepared: Prepared, args: TuneArgs) -> Iterator[Rounds]:
+    """The executor kept open for every round of the search: its workers start, and read the inputs, once."""
+    from yk_cli.execute import ExecutorError, default_workers, open_session, parse_executor
+    from yk_cli.load.sweep_inputs import evaluate_source
+
+    try:
+        parse_executor(args.executor)
+        default_workers(args.jobs)
+    except ValueError as err:
+        raise fail_usage(str(err)) from None
+    try:
+        with open_session(evaluate_source, prepared.source, args.executor, args.jobs) as session:
+            yield session
+    except ExecutorError as err:
+        echo_error(f"yk: error: {err}")
+        raise Exit(EXIT_PROBLEMS) from None
 
 
 def _located(prepared: Prepared, best: PointResult) -> Located:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pickle
-from collections.abc import Callable, Sequence
-from typing import TypeVar
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Protocol, TypeVar
 
 from yk_cli.execute.cache import Cache
 from yk_cli.execute.chunks import describe
@@ -19,6 +20,9 @@ __all__ = [
     "ExecutorError",
     "ExecutorSpec",
     "Progress",
+    "Session",
+    "default_workers",
+    "open_session",
     "parse_executor",
     "run_all",
 ]
@@ -26,6 +30,61 @@ __all__ = [
 S = TypeVar("S")
 P = TypeVar("P")
 R = TypeVar("R")
+P_in = TypeVar("P_in", contravariant=True)
+
+
+class Session(Protocol[P_in, R]):
+    """An executor kept open for several rounds of points (`open_session`)."""
+
+    workers: int
+    """How many points can run at once."""
+
+    def run(self, points: Sequence[P_in], progress: Progress | None = None) -> list[R]:
+        """evaluate(shared, point) for every point, in the order of `points`."""
+        ...
+
+    def close(self) -> None:
+        ...
+
+
+@contextmanager
+def open_session(
+    evaluate: Callable[[S, P], R],
+    shared: S,
+    executor: str = "local",
+    jobs: int | None = None,
+    most: int | None = None,
+) -> Iterator[Session[P, R]]:
+    """An executor whose workers, and the shared inputs they hold, last for every run() in the block: rounds of a
+    search pay for starting workers and sending the inputs once. Each run() keeps run_all's promises; its error
+    leaves the session usable. `most` caps the workers (no more processes than points); ValueError for a bad
+    executor or jobs, before anything starts; ExecutorError when the executor cannot start."""
+    spec = parse_executor(executor)
+    workers = spec.workers or default_workers(jobs)
+    if most is not None:
+        workers = max(1, min(workers, most))
+    session: Session[P, R]
+    if spec.kind == "serial":
+        from yk_cli.execute.serial import SerialSession
+
+        session = SerialSession(evaluate, shared)
+    else:
+        try:
+            pickle.dumps(evaluate)
+        except Exception as exc:
+            raise ExecutorError(f"evaluate must be a top-level function to reach workers: {describe(exc)}") from exc
+        if spec.kind == "local":
+            from yk_cli.execute.local import LocalSession
+
+            session = LocalSession(evaluate, shared, workers)
+        else:
+            from yk_cli.execute.dask_engine import DaskSession
+
+            session = DaskSession(evaluate, shared, spec, workers)
+    try:
+        yield session
+    finally:
+        session.close()
 
 
 def run_all(
@@ -43,22 +102,9 @@ def run_all(
     (default: the cores available); `progress(done, total)` is called in this thread as points finish. An exception in
     `evaluate` is an EvaluationError for the lowest point that raised (never retried); a worker that dies has its
     points rerun; ExecutorError when the executor cannot run them."""
-    spec = parse_executor(executor)
-    workers = spec.workers or default_workers(jobs)
+    parse_executor(executor)
+    default_workers(jobs)
     if not points:
         return []
-    if spec.kind == "serial":
-        from yk_cli.execute.serial import run_serial
-
-        return run_serial(evaluate, shared, points, progress)
-    try:
-        pickle.dumps(evaluate)
-    except Exception as exc:
-        raise ExecutorError(f"evaluate must be a top-level function to reach workers: {describe(exc)}") from exc
-    if spec.kind == "local":
-        from yk_cli.execute.local import run_local
-
-        return run_local(evaluate, shared, points, min(workers, len(points)), progress)
-    from yk_cli.execute.dask_engine import run_dask
-
-    return run_dask(evaluate, shared, points, spec, min(workers, len(points)), progress)
+    with open_session(evaluate, shared, executor, jobs, most=len(points)) as session:
+        return session.run(points, progress)

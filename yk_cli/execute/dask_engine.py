@@ -6,9 +6,9 @@ import importlib
 import logging
 import uuid
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from importlib import metadata
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from yk_cli.execute.chunks import Chunk, Failure, describe, evaluate_chunk, guided_chunks, singles, spans
 from yk_cli.execute.collect import Collector, Progress
@@ -39,22 +39,79 @@ CONNECT_TIMEOUT = 10.0
 """Seconds to reach an existing scheduler."""
 
 
-def run_dask(
-    evaluate: Callable[[S, P], R],
-    shared: S,
-    points: Sequence[P],
-    spec: ExecutorSpec,
-    workers: int,
-    progress: Progress | None,
-) -> list[R]:
-    """Every point on a Dask cluster: an existing one (dask://) or a LocalCluster of `workers` processes."""
-    try:
-        distributed = importlib.import_module("distributed")
-    except ImportError as exc:
-        raise ExecutorError(DASK_MISSING) from exc
-    with _client(distributed, spec, workers) as client:
-        _check_versions(client)
-        return _run(client, evaluate, shared, points, progress)
+class DaskSession(Generic[S, P, R]):
+    """A Dask client kept for every run() of a session, on an existing cluster (dask://) or a LocalCluster of
+    `workers` processes started here: the workers' yk checked once, the shared inputs scattered once (and again only
+    if every worker holding them was lost)."""
+
+    def __init__(self, evaluate: Callable[[S, P], R], shared: S, spec: ExecutorSpec, workers: int) -> None:
+        try:
+            self._distributed: Any = importlib.import_module("distributed")
+        except ImportError as exc:
+            raise ExecutorError(DASK_MISSING) from exc
+        self.evaluate, self.shared = evaluate, shared
+        self._stack = ExitStack()
+        try:
+            self.client: Client = self._stack.enter_context(_client(self._distributed, spec, workers))
+            _check_versions(self.client)
+        except BaseException:
+            self._stack.close()
+            raise
+        self._shared_future: Future | None = None
+        self._runs = 0
+        self._session = uuid.uuid4().hex[:8]
+        # every worker's threads (scheduler_info() lists only 5 workers in older Dasks)
+        self.workers = max(1, sum(self.client.nthreads().values()))
+
+    def run(self, points: Sequence[P], progress: Progress | None = None) -> list[R]:
+        """Every point on the cluster; chunks that ended in KilledWorker are submitted again, MAX_RESUBMITS times."""
+        distributed = self._distributed
+        lost_kinds = (distributed.client.FutureCancelledError, distributed.scheduler.KilledWorker)
+        client = self.client
+        collector: Collector[R] = Collector(len(points), progress)
+        pending = guided_chunks(points, self.workers) if points else []
+        resubmits = 0
+        self._runs += 1
+        while pending:
+            if self._shared_future is None or self._shared_future.status != "finished":
+                self._shared_future = _scatter(client, self.shared)
+            keys = [f"yk-evaluate-{self._session}-{self._runs}-{resubmits}-{chunk.start}" for chunk in pending]
+            futures = client.map(
+                evaluate_chunk, [self.evaluate] * len(pending), [self._shared_future] * len(pending), pending,
+                key=keys, retries=RETRIES, pure=False,
+            )  # fmt: skip
+            running: dict[Future, Chunk[P]] = dict(zip(futures, pending, strict=True))
+            lost: list[Chunk[P]] = []
+            for future in distributed.as_completed(futures, loop=client.loop):
+                chunk = running.pop(future)
+                if future.status == "cancelled":
+                    if collector.needed(chunk):  # the shared inputs were lost with every worker holding them
+                        lost.append(chunk)
+                    continue
+                try:
+                    outcome = future.result()
+                except lost_kinds:
+                    lost.append(chunk)
+                    continue
+                except Exception as exc:  # raised outside the evaluation RETRIES + 1 times (its result not picklable)
+                    outcome = Failure(chunk.start, describe(exc), "")
+                collector.accept(chunk, outcome)
+                unneeded = [f for f, c in running.items() if not collector.needed(c)]
+                if unneeded:
+                    client.cancel(unneeded)
+            pending = singles([chunk for chunk in lost if collector.needed(chunk)])
+            if pending:
+                resubmits += 1
+                if resubmits > MAX_RESUBMITS:
+                    raise ExecutorError(
+                        f"Dask workers kept dying (KilledWorker, {resubmits} times); points {spans(pending)} never "
+                        "finished"
+                    )
+        return collector.finish()
+
+    def close(self) -> None:
+        """Release the client (and the LocalCluster this session started)."""
+        self._stack.close()
 
 
 @contextmanager
@@ -106,55 +163,6 @@ def _check_versions(client: Client) -> None:
     if other:
         address, version = sorted(other.items())[0]
         raise ExecutorError(f"the Dask worker {address} runs yk {version}, this is yk {here}: install the same yk")
-
-
-def _run(
-    client: Client, evaluate: Callable[[S, P], R], shared: S, points: Sequence[P], progress: Progress | None
-) -> list[R]:
-    distributed: Any = importlib.import_module("distributed")
-    lost_kinds = (distributed.client.FutureCancelledError, distributed.scheduler.KilledWorker)
-
-    threads = sum(client.nthreads().values())  # every worker's threads (scheduler_info() lists 5 in older Dasks)
-    collector: Collector[R] = Collector(len(points), progress)
-    pending = guided_chunks(points, max(1, threads))
-    resubmits = 0
-    run = uuid.uuid4().hex[:8]
-    shared_future: Future | None = None
-    while True:
-        if shared_future is None or shared_future.status != "finished":
-            shared_future = _scatter(client, shared)
-        keys = [f"yk-evaluate-{run}-{resubmits}-{chunk.start}" for chunk in pending]
-        futures = client.map(
-            evaluate_chunk, [evaluate] * len(pending), [shared_future] * len(pending), pending,
-            key=keys, retries=RETRIES, pure=False,
-        )  # fmt: skip
-        running: dict[Future, Chunk[P]] = dict(zip(futures, pending, strict=True))
-        lost: list[Chunk[P]] = []
-        for future in distributed.as_completed(futures, loop=client.loop):
-            chunk = running.pop(future)
-            if future.status == "cancelled":
-                if collector.needed(chunk):  # the shared inputs were lost with every worker holding them
-                    lost.append(chunk)
-                continue
-            try:
-                outcome = future.result()
-            except lost_kinds:
-                lost.append(chunk)
-                continue
-            except Exception as exc:  # raised outside the evaluation RETRIES + 1 times (its result not picklable, say)
-                outcome = Failure(chunk.start, describe(exc), "")
-            collector.accept(chunk, outcome)
-            unneeded = [f for f, c in running.items() if not collector.needed(c)]
-            if unneeded:
-                client.cancel(unneeded)
-        pending = singles([chunk for chunk in lost if collector.needed(chunk)])
-        if not pending:
-            return collector.finish()
-        resubmits += 1
-        if resubmits > MAX_RESUBMITS:
-            raise ExecutorError(
-                f"Dask workers kept dying (KilledWorker, {resubmits} times); points {spans(pending)} never finished"
-            )
 
 
 def _scatter(client: Client, shared: S) -> Future:

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from yk_cli.execute.chunks import Chunk, Failure, describe, evaluate_chunk, guided_chunks, singles, spans
 from yk_cli.execute.collect import Collector, Progress
@@ -51,82 +51,94 @@ def _run_chunk(chunk: Chunk[Any]) -> list[Any] | Failure:
     return evaluate_chunk(_worker["evaluate"], _worker["shared"], chunk)
 
 
-def run_local(
-    evaluate: Callable[[S, P], R], shared: S, points: Sequence[P], workers: int, progress: Progress | None
-) -> list[R]:
-    """Every point on `workers` processes; a pool that lost a worker is restarted for the unfinished chunks.
+class LocalSession(Generic[S, P, R]):
+    """A pool of `workers` spawned processes kept for every run() of a session: the shared inputs pickled once, into
+    a private temporary file that each worker reads in its initializer. (As the initializer's argument they would go
+    down each worker's start-up pipe: this process would wait for every worker to import yk in turn, and wait forever
+    for one that failed to start, python 3.11's spawn_posix writing into a pipe whose reader it still holds.) The
+    pool starts at the first run and is started again after a worker died."""
 
-    The shared inputs are pickled once, into a private temporary file that each worker reads in its initializer. (As
-    the initializer's argument they would go down each worker's start-up pipe: this process would wait for every
-    worker to import yk in turn, and wait forever for one that failed to start, python 3.11's spawn_posix writing
-    into a pipe whose reader it still holds.)"""
-    try:
-        data = pickle.dumps(shared, pickle.HIGHEST_PROTOCOL)
-    except Exception as exc:
-        raise ExecutorError(f"the shared inputs cannot be sent to worker processes: {describe(exc)}") from exc
-    with tempfile.TemporaryDirectory(prefix="yk-execute-") as folder:
-        payload = Path(folder) / "shared.pickle"
-        payload.write_bytes(data)
-        del data
-        return _run_chunks(evaluate, str(payload), points, workers, progress)
+    def __init__(self, evaluate: Callable[[S, P], R], shared: S, workers: int) -> None:
+        try:
+            data = pickle.dumps(shared, pickle.HIGHEST_PROTOCOL)
+        except Exception as exc:
+            raise ExecutorError(f"the shared inputs cannot be sent to worker processes: {describe(exc)}") from exc
+        self.evaluate, self.workers = evaluate, workers
+        self._folder = tempfile.TemporaryDirectory(prefix="yk-execute-")
+        self._payload = str(Path(self._folder.name) / "shared.pickle")
+        Path(self._payload).write_bytes(data)
+        self._pool: ProcessPoolExecutor | None = None
 
+    def run(self, points: Sequence[P], progress: Progress | None = None) -> list[R]:
+        """Every point on the pool; the chunks a dead worker lost run again on a fresh pool, MAX_RESTARTS times."""
+        collector: Collector[R] = Collector(len(points), progress)
+        pending = guided_chunks(points, self.workers)
+        restarts = 0
+        while True:
+            lost = self._run_pool(pending, collector) if pending else []
+            pending = singles([chunk for chunk in lost if collector.needed(chunk)])
+            if not pending:
+                return collector.finish()
+            restarts += 1
+            if restarts > MAX_RESTARTS:
+                raise ExecutorError(
+                    f"worker processes died {restarts} times (killed, out of memory, crashed, or could not start); "
+                    f"points {spans(pending)} never finished"
+                )
 
-def _run_chunks(
-    evaluate: Callable[[S, P], R], payload: str, points: Sequence[P], workers: int, progress: Progress | None
-) -> list[R]:
-    collector: Collector[R] = Collector(len(points), progress)
-    pending = guided_chunks(points, workers)
-    restarts = 0
-    while True:
-        lost = _run_pool(evaluate, payload, pending, workers, collector)
-        pending = singles([chunk for chunk in lost if collector.needed(chunk)])
-        if not pending:
-            return collector.finish()
-        restarts += 1
-        if restarts > MAX_RESTARTS:
-            raise ExecutorError(
-                f"worker processes died {restarts} times (killed, out of memory, crashed, or could not start); "
-                f"points {spans(pending)} never finished"
+    def close(self) -> None:
+        """Stop the workers (waiting for them) and remove the shared inputs' file."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+        self._folder.cleanup()
+
+    def _pool_now(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            context = multiprocessing.get_context(START_METHOD)
+            self._pool = ProcessPoolExecutor(
+                self.workers, context, initializer=_install, initargs=(self.evaluate, self._payload)
             )
+        return self._pool
 
-
-def _run_pool(
-    evaluate: Callable[[S, P], R],
-    payload: str,
-    chunks: list[Chunk[P]],
-    workers: int,
-    collector: Collector[R],
-) -> list[Chunk[P]]:
-    """Run the chunks on a fresh pool; the chunks lost when a worker died, in order."""
-    context = multiprocessing.get_context(START_METHOD)
-    pool = ProcessPoolExecutor(min(workers, len(chunks)), context, initializer=_install, initargs=(evaluate, payload))
-    lost: list[Chunk[P]] = []
-    try:
-        running: dict[Future[list[R] | Failure], Chunk[P]] = {pool.submit(_run_chunk, c): c for c in chunks}
-        while running:
-            finished, _ = wait(running, return_when=FIRST_COMPLETED)
-            for future in sorted(finished, key=lambda f: running[f].start):
-                chunk = running.pop(future)
-                if future.cancelled():
-                    continue
-                try:
-                    outcome = future.result()
-                except BrokenProcessPool:
-                    lost.append(chunk)
-                    continue
-                except _SetupFailed as exc:
-                    raise ExecutorError(f"a worker process could not load the shared inputs: {exc}") from None
-                except Exception as exc:  # the result could not come back (not picklable, say)
-                    outcome = Failure(chunk.start, describe(exc), "")
-                collector.accept(chunk, outcome)
-            for future, chunk in running.items():
-                if not collector.needed(chunk):
-                    future.cancel()
-    except BaseException:  # an interruption or a set-up error: stop the workers rather than wait for their chunks
+    def _terminate(self) -> None:
+        """Stop the workers now, their chunks unfinished (an interruption, a set-up error, a broken pool)."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
         processes: dict[int, Any] = getattr(pool, "_processes", None) or {}
         for process in list(processes.values()):
             process.terminate()
         pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown(wait=True)
-    return sorted(lost, key=lambda chunk: chunk.start)
+
+    def _run_pool(self, chunks: list[Chunk[P]], collector: Collector[R]) -> list[Chunk[P]]:
+        """Run the chunks on the pool; the chunks lost when a worker died, in order (the pool is then dropped)."""
+        pool = self._pool_now()
+        lost: list[Chunk[P]] = []
+        try:
+            running: dict[Future[list[R] | Failure], Chunk[P]] = {pool.submit(_run_chunk, c): c for c in chunks}
+            while running:
+                finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in sorted(finished, key=lambda f: running[f].start):
+                    chunk = running.pop(future)
+                    if future.cancelled():
+                        continue
+                    try:
+                        outcome = future.result()
+                    except BrokenProcessPool:
+                        lost.append(chunk)
+                        continue
+                    except _SetupFailed as exc:
+                        raise ExecutorError(f"a worker process could not load the shared inputs: {exc}") from None
+                    except Exception as exc:  # the result could not come back (not picklable, say)
+                        outcome = Failure(chunk.start, describe(exc), "")
+                    collector.accept(chunk, outcome)
+                for future, chunk in running.items():
+                    if not collector.needed(chunk):
+                        future.cancel()
+        except BaseException:  # an interruption or a set-up error: stop the workers rather than wait for their chunks
+            self._terminate()
+            raise
+        if lost:
+            self._terminate()
+        return sorted(lost, key=lambda chunk: chunk.start)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pickle
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 from yk_cli.execute.chunks import Chunk, evaluate_chunk
 from yk_cli.execute.collect import Collector, Progress
@@ -14,17 +14,25 @@ P = TypeVar("P")
 R = TypeVar("R")
 
 
-def run_serial(
-    evaluate: Callable[[S, P], R], shared: S, points: Sequence[P], progress: Progress | None
-) -> list[R]:
-    """Each point in turn, on a copy of `shared` made by pickling it, as every worker of the other executors gets it
-    (so that an input that cannot be sent, or an evaluation that changes it, shows here too); stops at the first
-    point that raises."""
-    copy: S = pickle.loads(pickle.dumps(shared, pickle.HIGHEST_PROTOCOL))
-    collector: Collector[R] = Collector(len(points), progress)
-    for index, point in enumerate(points):
-        chunk = Chunk(index, (point,))
-        collector.accept(chunk, evaluate_chunk(evaluate, copy, chunk))
-        if collector.failures:
-            break
-    return collector.finish()
+class SerialSession(Generic[S, P, R]):
+    """Each point in turn in this process, on a copy of `shared` made by pickling it once, as every worker of the
+    other executors gets it (so that an input that cannot be sent, or an evaluation that changes it, shows here too)."""
+
+    workers = 1
+
+    def __init__(self, evaluate: Callable[[S, P], R], shared: S) -> None:
+        self.evaluate = evaluate
+        self.copy: S = pickle.loads(pickle.dumps(shared, pickle.HIGHEST_PROTOCOL))
+
+    def run(self, points: Sequence[P], progress: Progress | None = None) -> list[R]:
+        """The points in order; stops at the first that raises."""
+        collector: Collector[R] = Collector(len(points), progress)
+        for index, point in enumerate(points):
+            chunk = Chunk(index, (point,))
+            collector.accept(chunk, evaluate_chunk(self.evaluate, self.copy, chunk))
+            if collector.failures:
+                break
+        return collector.finish()
+
+    def close(self) -> None:
+        """Nothing to stop."""
