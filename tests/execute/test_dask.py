@@ -8,11 +8,12 @@ import pickle
 import socket
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.execute import toy
-from yk_cli.execute import EvaluationError, ExecutorError, run_all
+from yk_cli.execute import EvaluationError, ExecutorError, dask_engine, open_session, run_all
 from yk_cli.execute.dask_engine import local_cluster_options
 
 distributed = pytest.importorskip(
@@ -87,24 +88,47 @@ def test_an_unreachable_scheduler_is_an_executor_error(monkeypatch: pytest.Monke
         run_all(toy.seeded, None, [1], f"dask://127.0.0.1:{port}")
 
 
-def test_a_session_scatters_once_for_every_round(tmp_path: Path, cluster: str) -> None:
-    from yk_cli.execute import open_session
-
+def test_a_session_scatters_once_for_every_round(
+    tmp_path: Path, cluster: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scatters = counted(monkeypatch, dask_engine, "_scatter")
     shared = toy.make_shared(tmp_path, megabytes=1, work=1_000)
-    rounds = [[0, 1, 2], [3, 4, 5, 6], [7]]
+    rounds = [[0, 1, 2], [3, 4, 5, 6], [], [7]]
     with open_session(toy.pid_of, shared, cluster) as session:
-        assert session.workers == 2
+        assert (session.kind, session.workers) == ("dask", 2)
         found = [session.run(points) for points in rounds]
     assert [p for one in found for p, _ in one] == list(range(8))
+    assert len(scatters) == 1
     readers = toy.unpickled_by(tmp_path)
     assert len(readers) == 2 == len(set(readers))  # the two workers, once each, over three rounds
     assert {pid for one in found for _, pid in one} <= set(readers)
 
 
-def test_a_dask_local_session_starts_one_cluster(tmp_path: Path) -> None:
-    from yk_cli.execute import open_session
-
+def test_a_dask_local_session_starts_one_cluster_and_closes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clusters = counted(monkeypatch, distributed, "LocalCluster")
+    versions = counted(monkeypatch, dask_engine, "_check_versions")
     shared = toy.make_shared(tmp_path, megabytes=1, work=1_000)
     with open_session(toy.pid_of, shared, "dask-local:2") as session:
+        assert (session.kind, session.workers) == ("dask-local", 2)
         pids = {pid for points in ([0, 1], [2, 3], [4, 5]) for _, pid in session.run(points)}
+    assert len(clusters) == len(versions) == 1
     assert os.getpid() not in pids and 1 <= len(pids) <= 2
+    assert clusters[0].status == distributed.core.Status.closed
+    readers = toy.unpickled_by(tmp_path)
+    assert len(readers) == 2 == len(set(readers))
+    assert all(toy.gone(pid) for pid in readers)
+
+
+def counted(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> list[Any]:
+    """What each call of owner.name returned, the calls passed through."""
+    original = getattr(owner, name)
+    returned: list[Any] = []
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        returned.append(original(*args, **kwargs))
+        return returned[-1]
+
+    monkeypatch.setattr(owner, name, counting)
+    return returned

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.execute import toy
 from yk_cli.execute import FORMS, ExecutorSpec, parse_executor, run_all
 from yk_cli.execute.spec import default_workers
 
@@ -58,3 +59,9 @@ def test_workers_default_to_the_cores() -> None:
     assert default_workers(None) >= 1
     with pytest.raises(ValueError, match="at least 1"):
         default_workers(0)
+
+
+def test_jobs_count_only_when_the_string_gives_no_count(shared: toy.Shared) -> None:
+    assert run_all(toy.seeded, shared, [1], "serial", jobs=0) == [toy.seeded(shared, 1)]
+    with pytest.raises(ValueError, match="jobs must be at least 1"):
+        run_all(toy.seeded, shared, [], "local", jobs=0)

@@ -1,5 +1,5 @@
 """Toy evaluations for the executor tests and benchmark: seeded, CPU-bound, deterministic; shared inputs that record
-each time they are unpickled."""
+each time they are unpickled; whether a worker process is gone."""
 
 from __future__ import annotations
 
@@ -105,5 +105,17 @@ def durations(folder: Path) -> list[float]:
 
 
 def pid_of(shared: Shared, point: int) -> tuple[int, int]:
-    """(point, the id of the process that evaluated it)."""
+    """(point, the id of the process that evaluated it), after seeded()'s work."""
+    seeded(shared, point)
     return point, os.getpid()
+
+
+def gone(pid: int) -> bool:
+    """Whether the process has exited (and been reaped), waiting a little for it."""
+    for _ in range(50):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.1)
+    return False

@@ -13,7 +13,7 @@ from typing import Any, Generic, TypeVar
 from yk_cli.execute.chunks import Chunk, Failure, describe, evaluate_chunk, guided_chunks, singles, spans
 from yk_cli.execute.collect import Collector, Progress
 from yk_cli.execute.errors import ExecutorError
-from yk_cli.execute.spec import ExecutorSpec
+from yk_cli.execute.spec import ExecutorSpec, Kind
 
 Client = Any
 """distributed.Client: several of its methods are untyped, and mypy runs without Dask installed, so yk calls Dask
@@ -50,6 +50,7 @@ class DaskSession(Generic[S, P, R]):
         except ImportError as exc:
             raise ExecutorError(DASK_MISSING) from exc
         self.evaluate, self.shared = evaluate, shared
+        self.kind: Kind = spec.kind
         self._stack = ExitStack()
         try:
             self.client: Client = self._stack.enter_context(_client(self._distributed, spec, workers))
@@ -109,8 +110,9 @@ class DaskSession(Generic[S, P, R]):
                     )
         return collector.finish()
 
-    def close(self) -> None:
-        """Release the client (and the LocalCluster this session started)."""
+    def close(self, abort: bool) -> None:
+        """Release the client (and close the LocalCluster this session started); its futures go with it, so
+        `abort` changes nothing."""
         self._stack.close()
 
 

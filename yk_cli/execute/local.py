@@ -14,6 +14,7 @@ from typing import Any, Generic, TypeVar
 from yk_cli.execute.chunks import Chunk, Failure, describe, evaluate_chunk, guided_chunks, singles, spans
 from yk_cli.execute.collect import Collector, Progress
 from yk_cli.execute.errors import ExecutorError
+from yk_cli.execute.spec import Kind
 
 S = TypeVar("S")
 P = TypeVar("P")
@@ -22,10 +23,14 @@ R = TypeVar("R")
 START_METHOD = "spawn"
 """Workers start from a fresh interpreter and unpickle the shared inputs, exactly as a Dask worker does: the same on
 Linux, macOS and Windows, safe when this process runs threads (a progress bar, a Dask client) where fork is not, and
-nothing reaches a worker but what is sent. It costs an interpreter start and yk's imports per worker, once per run."""
+nothing reaches a worker but what is sent. It costs an interpreter start and yk's imports per worker, once per
+session (a run_all is a session of one run)."""
 
 MAX_RESTARTS = 3
-"""Times the pool is restarted after a worker process died, before the run gives up."""
+"""Times the pool is restarted after a worker process died, in one run(), before that run gives up."""
+
+STOP_SECONDS = 5.0
+"""How long a terminated worker process is waited for (SIGTERM ends one that runs Python code at once)."""
 
 _worker: dict[str, Any] = {}
 """In a worker process: the evaluation and the shared inputs (set once by _install), or the error setting them up."""
@@ -56,7 +61,10 @@ class LocalSession(Generic[S, P, R]):
     a private temporary file that each worker reads in its initializer. (As the initializer's argument they would go
     down each worker's start-up pipe: this process would wait for every worker to import yk in turn, and wait forever
     for one that failed to start, python 3.11's spawn_posix writing into a pipe whose reader it still holds.) The
-    pool starts at the first run and is started again after a worker died."""
+    pool of `workers` processes (whatever the size of the first run) starts at the first run with points, and is
+    started again after a worker died: the new pool serves the later runs."""
+
+    kind: Kind = "local"
 
     def __init__(self, evaluate: Callable[[S, P], R], shared: S, workers: int) -> None:
         try:
@@ -86,12 +94,16 @@ class LocalSession(Generic[S, P, R]):
                     f"points {spans(pending)} never finished"
                 )
 
-    def close(self) -> None:
-        """Stop the workers (waiting for them) and remove the shared inputs' file."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=True)
-            self._pool = None
-        self._folder.cleanup()
+    def close(self, abort: bool) -> None:
+        """Stop the workers (terminated when `abort`, else shut down once idle) and remove the shared inputs' file."""
+        try:
+            if abort:
+                self._terminate()
+            elif self._pool is not None:
+                self._pool.shutdown(wait=True)
+                self._pool = None
+        finally:
+            self._folder.cleanup()
 
     def _pool_now(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -102,14 +114,17 @@ class LocalSession(Generic[S, P, R]):
         return self._pool
 
     def _terminate(self) -> None:
-        """Stop the workers now, their chunks unfinished (an interruption, a set-up error, a broken pool)."""
+        """Stop the workers now, their chunks unfinished (an interruption, a set-up error, a broken pool), and wait
+        for them to exit: no process of the pool outlives it."""
         pool, self._pool = self._pool, None
         if pool is None:
             return
-        processes: dict[int, Any] = getattr(pool, "_processes", None) or {}
-        for process in list(processes.values()):
+        processes: list[Any] = list((getattr(pool, "_processes", None) or {}).values())
+        for process in processes:
             process.terminate()
         pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.join(STOP_SECONDS)
 
     def _run_pool(self, chunks: list[Chunk[P]], collector: Collector[R]) -> list[Chunk[P]]:
         """Run the chunks on the pool; the chunks lost when a worker died, in order (the pool is then dropped)."""

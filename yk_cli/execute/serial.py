@@ -8,6 +8,7 @@ from typing import Generic, TypeVar
 
 from yk_cli.execute.chunks import Chunk, evaluate_chunk
 from yk_cli.execute.collect import Collector, Progress
+from yk_cli.execute.spec import Kind
 
 S = TypeVar("S")
 P = TypeVar("P")
@@ -19,6 +20,7 @@ class SerialSession(Generic[S, P, R]):
     other executors gets it (so that an input that cannot be sent, or an evaluation that changes it, shows here too)."""
 
     workers = 1
+    kind: Kind = "serial"
 
     def __init__(self, evaluate: Callable[[S, P], R], shared: S) -> None:
         self.evaluate = evaluate
@@ -34,5 +36,5 @@ class SerialSession(Generic[S, P, R]):
                 break
         return collector.finish()
 
-    def close(self) -> None:
+    def close(self, abort: bool) -> None:
         """Nothing to stop."""
