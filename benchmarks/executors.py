@@ -1,7 +1,7 @@
 """Benchmark of yk_cli.execute's executors: 40 toy evaluations of about 0.3 s of CPU each, with 4 MB of shared inputs.
 
 Run: `python benchmarks/executors.py` (about four minutes), `--points N`, `--seconds S` (CPU seconds of one
-evaluation), `--runs N` (timed runs of each executor, the median reported; default 3), `--no-dask`.
+evaluation), `--runs N` (timed runs of each executor, the median reported; default 3), `--no-dask`, `--no-rounds`.
 
 Targets (issue 27, on this 2-core machine, idle): 1 -> 2 workers at least 1.7x faster, locally and on Dask's
 LocalCluster; per-point overhead beyond the evaluation itself under 5 %: the run's wall time x its workers, less the
@@ -11,6 +11,9 @@ The evaluation is tests/execute/toy.py's `seeded` (pure Python, seeded, determin
 Every executor's results are checked to be the serial run's. Wall times include everything a command would pay:
 starting the worker processes, sending the shared inputs, chunking, gathering; the Dask figures are given with and
 without the LocalCluster's start-up (a cluster you connect to with dask://HOST:PORT is already running).
+
+Rounds (yk tune's shape of work): ROUNDS rounds of ROUND_POINTS points, on one session (open_session) and as one
+run_all each, on local:2 and dask-local:2; the median of --runs runs of each (about 90 s in all with --runs 3).
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from tests.execute import toy  # noqa: E402
-from yk_cli.execute import run_all  # noqa: E402
+from yk_cli.execute import open_session, run_all  # noqa: E402
 
 SPEED_UP = 1.7
 OVERHEAD = 0.05
@@ -39,6 +42,8 @@ RUNS = [1]
 """Timed runs of each executor (--runs); the median run is reported."""
 OVERHEADS: dict[str, float] = {}
 """Each run's overhead beyond its evaluations, by the first word of its label."""
+ROUNDS = 5
+ROUND_POINTS = 2
 
 
 def calibrate(folder: Path, seconds: float) -> toy.Shared:
@@ -93,6 +98,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=0.3, help="CPU seconds of one evaluation")
     parser.add_argument("--no-dask", action="store_true", help="leave the Dask executors out")
     parser.add_argument("--runs", type=int, default=3, help="timed runs of each executor; the median run is reported")
+    parser.add_argument("--no-rounds", action="store_true", help="leave out rounds on one session vs run_all each")
     args = parser.parse_args()
     RUNS[0] = args.runs
     points = list(range(args.points))
@@ -107,6 +113,8 @@ def main() -> int:
             walls[executor] = timed(executor, run, expected, folder)
         if not args.no_dask:
             walls.update(dask_walls(shared, points, expected, folder))
+        if not args.no_rounds:
+            rounds(shared, ("local:2",) if args.no_dask else ("local:2", "dask-local:2"))
         print(f"load average after the runs: {os.getloadavg()[0]:.2f}")
     return report(walls)
 
@@ -130,6 +138,33 @@ def dask_walls(shared: toy.Shared, points: list[int], expected: list[object], fo
             run = partial(run_all, toy.timed_seeded, shared, points, address)
             walls[f"dask:{workers}"] = timed(f"dask:{workers} (running LocalCluster)", run, expected, folder)
     return walls
+
+
+def rounds(shared: toy.Shared, executors: tuple[str, ...]) -> None:
+    """The median wall seconds of ROUNDS rounds of ROUND_POINTS points on one session, and as one run_all each."""
+    batches = [list(range(start, start + ROUND_POINTS)) for start in range(0, ROUNDS * ROUND_POINTS, ROUND_POINTS)]
+    expected = [toy.seeded(shared, point) for batch in batches for point in batch]
+
+    def one_session(executor: str) -> list[tuple[int, float, int]]:
+        with open_session(toy.seeded, shared, executor) as session:
+            return [result for batch in batches for result in session.run(batch)]
+
+    def run_all_each(executor: str) -> list[tuple[int, float, int]]:
+        return [result for batch in batches for result in run_all(toy.seeded, shared, batch, executor)]
+
+    print(f"{ROUNDS} rounds of {ROUND_POINTS} points (median of {RUNS[0]} runs):")
+    for executor in executors:
+        medians: list[float] = []
+        for way in (one_session, run_all_each):
+            walls: list[float] = []
+            for _ in range(RUNS[0]):
+                start = time.perf_counter()
+                if way(executor) != expected:
+                    raise SystemExit(f"{executor} rounds: results differ from the serial run's")
+                walls.append(time.perf_counter() - start)
+            medians.append(sorted(walls)[len(walls) // 2])
+        print(f"  {executor:<14} one session {medians[0]:6.2f} s   a run_all a round {medians[1]:6.2f} s   "
+              f"({medians[1] / medians[0]:.2f}x)", flush=True)
 
 
 def report(walls: dict[str, float]) -> int:
