@@ -3,9 +3,9 @@ open session), the checks of the objective and bounds, and their options' help."
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from yk_cli.commands.console import Exit, echo_error, fail_usage
 from yk_cli.core.diagnostics import EXIT_PROBLEMS, EXIT_USAGE
@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from yk_cli.core.sweep.evaluate import PointResult
     from yk_cli.core.sweep.points import Parameter, Point
     from yk_cli.core.workload.model import Workload
+    from yk_cli.execute import Session
     from yk_cli.load.inputs import Inputs
     from yk_cli.load.sweep_inputs import SweepSource
     from yk_cli.load.sweep_spec import Spec
@@ -32,20 +33,13 @@ CACHE_HELP = (
 )
 
 
-class Rounds(Protocol):
-    """An executor kept open for several rounds of points (yk_cli.execute's session)."""
-
-    def run(self, points: Sequence[Point], progress: Callable[[int, int], None] | None = None) -> list[PointResult]:
-        ...
-
-
 def run_points(
     source: SweepSource,
     points: Sequence[Point],
     executor: str,
     jobs: int | None,
     cache_dir: str | None,
-    session: Rounds | None = None,
+    session: Session[Point, PointResult] | None = None,
 ) -> list[PointResult]:
     """Every point's result: from the cache when it has it, the rest on the executor or the open session (a bar on
     a terminal)."""

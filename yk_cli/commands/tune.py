@@ -15,8 +15,10 @@ from yk_cli.commands.sweep_common import CACHE_HELP, EXECUTOR_HELP, JOBS_HELP
 from yk_cli.core.diagnostics import EXIT_OK, EXIT_PROBLEMS
 
 if TYPE_CHECKING:
-    from yk_cli.commands.sweep_common import Prepared, Rounds
+    from yk_cli.commands.sweep_common import Prepared
     from yk_cli.core.sweep.evaluate import PointResult
+    from yk_cli.core.sweep.points import Point
+    from yk_cli.execute import Session
     from yk_cli.report.tune_report import Located
 
 FORMATS = ("text", "json", "csv", "html")
@@ -134,7 +136,7 @@ def run_tune(args: TuneArgs) -> None:
 
 
 @contextmanager
-def _rounds(prepared: Prepared, args: TuneArgs) -> Iterator[Rounds]:
+def _rounds(prepared: Prepared, args: TuneArgs) -> Iterator[Session[Point, PointResult]]:
     """The executor kept open for every round of the search: its workers start, and read the inputs, once."""
     from yk_cli.execute import ExecutorError, default_workers, open_session, parse_executor
     from yk_cli.load.sweep_inputs import evaluate_source
