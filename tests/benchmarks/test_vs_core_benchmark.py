@@ -27,9 +27,11 @@ def _age(value: str) -> int:
     return -nanos // 10**9
 
 
-def test_options_default_to_the_five_workloads_all_cores_and_say_how_to_build_a_missing_core(tmp_path: Path) -> None:
+def test_options_default_to_the_eight_workloads_all_cores_and_say_how_to_build_a_missing_core(tmp_path: Path) -> None:
     args = vs_core.parse_args(["--core", str(tmp_path / "simulate")])
-    assert [size.name for size in args.sizes] == ["10k", "50k", "150k", "preempt", "10k-exact"]
+    assert [size.name for size in args.sizes] == [
+        "10k", "50k", "150k", "preempt", "10k-exact", "plain-10k", "plain-50k", "plain-150k"
+    ]
     assert (args.runs, args.procs, args.keep, args.validate_runs) == (3, 0, None, 10)
     assert args.core is None
     assert f"no core binary at {tmp_path / 'simulate'}" in args.core_missing
