@@ -137,8 +137,8 @@ class Search:
         if known[order[0]]:
             first = 0
         else:
-            low = max(pos for pos, i in enumerate(order) if i in known and not known[i] and pos < self._high())
-            high = self._high()
+            high = next(pos for pos, i in enumerate(order) if known.get(i))
+            low = max(pos for pos, i in enumerate(order[:high]) if i in known)
             if high - low > 1:
                 width = min(self.spec.width, high - low - 1)
                 picks = {low + round((high - low) * k / (width + 1)) for k in range(1, width + 1)}
@@ -152,10 +152,6 @@ class Search:
     def _live(self) -> list[int]:
         """The objective's order without the points YuniKorn refused."""
         return [i for i in self._order if i not in self.refused]
-
-    def _high(self) -> int:
-        """The first position, in the objective's order, known to meet the constraints."""
-        return next(pos for pos, i in enumerate(self._live()) if self.verdicts.get(i))
 
     def not_monotone(self) -> tuple[int, int] | None:
         """Bisection: two points run that contradict its assumption (a point meeting the constraints before one that
