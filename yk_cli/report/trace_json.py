@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from itertools import islice
 from json.encoder import encode_basestring as _string  # what json.dumps(ensure_ascii=False) makes of a str
@@ -10,7 +11,7 @@ from typing import Any
 from yk_cli.core.analysis.preemption_loops import PreemptionLoop
 from yk_cli.core.analysis.trace_view import NO_FILTER, QueueTotals, TraceFilter, view
 from yk_cli.core.ordering.priority import MIN_PRIORITY, PriorityChange
-from yk_cli.core.sim.trace import Arrival, PendingAsk, PreemptionAttempt, Summary, Trace, TraceEvent
+from yk_cli.core.sim.trace import Arrival, PendingAsk, PreemptionAttempt, Summary, Trace, TraceEvent, Victim
 from yk_cli.report.jsonout import items, nested
 from yk_cli.report.trace_common import seconds
 from yk_cli.report.unmodelled import unmodelled_dicts
@@ -164,15 +165,16 @@ def chunks(trace: Trace, source: str, chosen: TraceFilter = NO_FILTER) -> Iterat
     """The document in pieces of up to BATCH events: the text `json.dumps(document, indent=2)` gives, without holding
     the whole document (or its text) in memory at once."""
     shown = view(trace, chosen)
+    _seen.clear()
     yield f"{{\n  {_dumps('source')}: {_dumps(source)},\n  {_dumps('partition')}: {_dumps(trace.partition)},\n"
     yield f"  {_dumps('filters')}: {nested(filters_dict(chosen), 2)},\n"
     yield f"  {_dumps('notes')}: {nested(list(trace.notes), 2)},\n"
     yield f"  {_dumps('notModelled')}: {nested(unmodelled_dicts(trace.unmodelled), 2)},\n"
-    yield from _array("events", map(event_dict, shown.events))
+    yield from _texts("events", map(event_text, shown.events))
     yield ",\n"
-    yield from _array("arrivals", map(arrival_dict, shown.arrivals))
+    yield from _texts("arrivals", map(arrival_text, shown.arrivals))
     yield ",\n"
-    yield from _array("pending", map(pending_dict, shown.pending))
+    yield from _texts("pending", map(pending_text, shown.pending))
     yield ",\n"
     yield from _array("attempts", map(attempt_dict, shown.attempts))
     yield ",\n"
@@ -180,6 +182,7 @@ def chunks(trace: Trace, source: str, chosen: TraceFilter = NO_FILTER) -> Iterat
     yield ",\n"
     yield from _array("queueTotals", map(totals_dict, shown.totals))
     yield f',\n  "summary": {nested(summary_dict(trace.summary), 2)}\n}}\n'
+    _seen.clear()
 
 
 BATCH = 1000
@@ -192,6 +195,134 @@ def _array(key: str, elements: Iterator[dict[str, Any]]) -> Iterator[str]:
         yield separator + items(batch, 4)
         separator = ",\n    "
     yield f"  {_dumps(key)}: []" if separator[0] == " " else "\n  ]"
+
+
+def _texts(key: str, elements: Iterator[str]) -> Iterator[str]:
+    """An array of elements written as text by the *_text functions, in pieces of BATCH elements."""
+    separator = f"  {_dumps(key)}: [\n    "
+    while batch := list(islice(elements, BATCH)):
+        yield separator + ",\n    ".join(batch)
+        separator = ",\n    "
+    yield f"  {_dumps(key)}: []" if separator[0] == " " else "\n  ]"
+
+
+# The three arrays that grow with the run (events, arrivals, pending) are written straight to text: the same bytes
+# as their *_dict through `items` (the tests hold them to it), without a dict per element. Elements stand 4 spaces
+# deep, their keys 6.
+
+
+def event_text(e: TraceEvent) -> str:
+    """event_dict(e) as an element of the events array."""
+    time, priority, changes, victims = e.time, e.priority, e.priority_changes, e.victims
+    when = time // 1_000_000_000 if time % 1_000_000_000 == 0 else _float(time / 1e9)  # seconds()
+    return (
+        f'{{\n      "step": {e.step},\n      "time": {when},\n      "type": {_string(e.type)},\n'
+        f'      "queuePath": {_string(e.queue_path)},\n      "application": {_string(e.application)},\n'
+        f'      "ask": {_string(e.ask)},\n      "priority": {"null" if priority is None else _number(priority)},\n'
+        f'      "node": {_string(e.node)},\n      "resources": {_shared_resources(e.resources)},\n'
+        f'      "priorityChanges": {_changes_text(changes) if changes else "[]"},\n'
+        f'      "victims": {_victims_text(victims) if victims else "[]"},\n      "reason": {_string(e.reason)}\n    }}'
+    )
+
+
+def arrival_text(a: Arrival) -> str:
+    """arrival_dict(a) as an element of the arrivals array."""
+    return (
+        f'{{\n      "time": {_number(seconds(a.time))},\n      "afterStep": {a.after_step},\n'
+        f'      "application": {_string(a.application)},\n      "ask": {_string(a.ask)},\n'
+        f'      "queuePath": {_string(a.queue_path)},\n      "priority": {_optional(a.priority)},\n'
+        f'      "resources": {_resources(a.resources, 6)},\n'
+        f'      "priorityChanges": {_changes_text(a.priority_changes)}\n    }}'
+    )
+
+
+def pending_text(p: PendingAsk) -> str:
+    """pending_dict(p) as an element of the pending array."""
+    text = (
+        f'{{\n      "application": {_string(p.application)},\n      "ask": {_string(p.ask)},\n'
+        f'      "queuePath": {_string(p.queue_path)},\n      "priority": {_optional(p.priority)},\n'
+        f'      "resources": {_resources(p.resources, 6)},\n      "submitTime": {_number(seconds(p.submit_time))},\n'
+        f'      "code": {_string(p.code)},\n      "reason": {_string(p.reason)}'
+    )
+    if not p.node_reasons:
+        return text + "\n    }"
+    reasons = ",\n".join(
+        f'        {{\n          "reason": {_string(r)},\n          "nodes": {_number(n)}\n        }}'
+        for r, n in p.node_reasons
+    )
+    return f'{text},\n      "nodeReasons": [\n{reasons}\n      ]\n    }}'
+
+
+def _changes_text(changes: tuple[PriorityChange, ...]) -> str:
+    """_changes as the value of a key 6 spaces deep."""
+    if not changes:
+        return "[]"
+    inner = ",\n".join(
+        f'        {{\n          "queuePath": {_string(c.queue_path)},\n'
+        f'          "from": {_optional(_priority(c.old))},\n          "to": {_optional(_priority(c.new))}\n        }}'
+        for c in changes
+    )
+    return f"[\n{inner}\n      ]"
+
+
+def _victims_text(victims: tuple[Victim, ...]) -> str:
+    """An event's victims as the value of a key 6 spaces deep."""
+    inner = ",\n".join(
+        f'        {{\n          "allocation": {_string(v.allocation)},\n'
+        f'          "application": {_string(v.application)},\n'
+        f'          "queuePath": {_string(v.queue_path)},\n          "node": {_string(v.node)},\n'
+        f'          "priority": {_number(v.priority)},\n          "resources": {_resources(v.resources, 10)},\n'
+        f'          "restartedAs": {_string(v.restarted_as)}\n        }}'
+        for v in victims
+    )
+    return f"[\n{inner}\n      ]"
+
+
+def _resources(resources: dict[str, int], depth: int) -> str:
+    """Resources sorted by name, as the value of a key `depth` spaces deep."""
+    if not resources:
+        return "{}"
+    pad = " " * (depth + 2)
+    inner = ",\n".join(f"{pad}{_string(name)}: {_number(resources[name])}" for name in sorted(resources))
+    return f"{{\n{inner}\n{' ' * depth}}}"
+
+
+def _shared_resources(resources: dict[str, int]) -> str:
+    """_resources 6 deep, remembered for the map itself: a run shares one map per size among its events."""
+    found = _seen.get(id(resources))
+    if found is not None and found[0] is resources:
+        return found[1]
+    text = _resources(resources, 6)
+    _seen[id(resources)] = (resources, text)
+    return text
+
+
+_seen: dict[int, tuple[dict[str, int], str]] = {}
+"""Texts of resource maps by id (with the map, so that a reused id is never mistaken; chunks clears it)."""
+
+
+def _optional(value: int | None) -> str:
+    return "null" if value is None else _number(value)
+
+
+def _number(value: int | float) -> str:
+    """A number as the json module writes it (its float repr, NaN and Infinity included)."""
+    if value.__class__ is int:
+        return int.__repr__(value)
+    if value.__class__ is float:
+        return _float(value)
+    return json.dumps(value)  # a bool or a subclass: rare, and exactly as json writes it
+
+
+def _float(value: float) -> str:
+    if value != value:
+        return "NaN"
+    if value in (_INFINITY, -_INFINITY):
+        return "Infinity" if value > 0 else "-Infinity"
+    return float.__repr__(value)
+
+
+_INFINITY = float("inf")
 
 
 def _dumps(value: str) -> str:

@@ -36,14 +36,11 @@ def table_lines(rows: Callable[[], Iterable[tuple[str, ...]]], right: tuple[int,
     """table() over rows made twice, once for the widths and once for the lines: no row is held in between."""
     widths: list[int] = []
     for row in rows():
-        if not widths:
-            widths = [0] * len(row)
-        for i, cell in enumerate(row):
-            if len(cell) > widths[i]:
-                widths[i] = len(cell)
+        widths = list(map(max, widths, map(len, row))) if widths else list(map(len, row))
+    # str.format's `<` and `>` pad a str exactly as ljust and rjust do
+    line = "  ".join(f"{{:{'>' if i in right else '<'}{width}}}" for i, width in enumerate(widths)).format
     for row in rows():
-        cells = [cell.rjust(widths[i]) if i in right else cell.ljust(widths[i]) for i, cell in enumerate(row)]
-        yield "  ".join(cells).rstrip()
+        yield line(*row).rstrip()
 
 
 def step_lines(shown: TraceView) -> Iterator[str]:
@@ -54,14 +51,24 @@ def step_lines(shown: TraceView) -> Iterator[str]:
 
 def _step_cells(shown: TraceView) -> Iterator[tuple[str, ...]]:
     yield HEADER
+    times: dict[int, str] = {}
+    priorities: dict[int | None, str] = {}
     for e in rows(shown):
-        lines = notes(e) or [""]
+        lines = notes(e) if e.priority_changes or (not isinstance(e, Arrival) and (e.reason or e.victims)) else None
+        shown_time = times.get(e.time)
+        if shown_time is None:
+            shown_time = times[e.time] = when(e.time)
+        shown_priority = priorities.get(e.priority)
+        if shown_priority is None:
+            shown_priority = priorities[e.priority] = priority(e.priority)
+        first = lines[0] if lines else ""
         if isinstance(e, Arrival):
-            yield ("", when(e.time), "arrive", e.queue_path, priority(e.priority), e.ask, "", lines[0])
+            yield ("", shown_time, "arrive", e.queue_path, shown_priority, e.ask, "", first)
         else:
-            yield (str(e.step), when(e.time), e.type, e.queue_path, priority(e.priority), e.ask, e.node, lines[0])
-        for line in lines[1:]:
-            yield ("", "", "", "", "", "", "", line)
+            yield (str(e.step), shown_time, e.type, e.queue_path, shown_priority, e.ask, e.node, first)
+        if lines:
+            for line in lines[1:]:
+                yield ("", "", "", "", "", "", "", line)
 
 
 def pending_lines(shown: TraceView) -> Iterator[str]:
