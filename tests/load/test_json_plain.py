@@ -132,6 +132,9 @@ TRICKY = [
     '{"a": 1, "a": 2}',  # yaml.v3 refuses a repeated key
     '{"a": {"b": 1, "b": 1}}',
     '[{"x": 1}, {"x": 1, "x": 2}]',
+    '{"a": "x:y", "a": "z"}',  # a repeated key beside a colon in a string: as many colons as json's members
+    '{"a": "x:y", "b": {"c": ":", "d": "::"}}',  # colons in strings, no repeated key
+    '{"a": [{"' + "k" * 151 + '": 1}]}',  # one character past the JSON path's longest key, deep inside
     '{"a": NaN}',  # json's extensions: strings in YAML
     '{"a": Infinity}',
     '{"a": -Infinity}',
@@ -183,6 +186,9 @@ def test_tricky_inputs_read_alike(text: str) -> None:
 def test_what_the_json_path_reads_and_leaves() -> None:
     read = [text for text in TRICKY if agrees(text)]
     assert '{"a": 1, "a": 2}' not in read
+    assert '{"a": "x:y", "a": "z"}' not in read
+    assert '{"a": "x:y", "b": {"c": ":", "d": "::"}}' in read
+    assert '{"a": [{"' + "k" * 151 + '": 1}]}' not in read
     assert '{"a": NaN}' not in read
     assert '{"a": "\\ud83d\\ude00"}' not in read
     assert '{"a"\n: 1}' not in read

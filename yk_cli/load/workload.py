@@ -287,6 +287,7 @@ POD_KEYS = (
 )
 """A pod's namespace, labels and node constraints in a workload (Kubernetes' field names)."""
 POD_SPEC_HINT = "the Kubernetes API server refuses such a pod or node: fix the value (Kubernetes' own field rules)."
+_POD_KEY_SET = frozenset(POD_KEYS)
 APP_POD_KEYS = tuple(key for key in POD_KEYS if key != "nodeName")
 """What an application sets for all its pods (an ask's own key wins)."""
 
@@ -392,7 +393,7 @@ class _Builder:
     def pod(self, raw: dict[str, Any], defaults: dict[str, Any], path: Path, app_path: Path) -> PodSpec | None:
         """An ask's, allocation's or task group's node constraints, namespace and labels: its own keys, else its
         application's (None when neither sets any)."""
-        if not defaults and not any(key in raw for key in POD_KEYS):
+        if not defaults and _POD_KEY_SET.isdisjoint(raw):
             return None
         merged: dict[str, Any] = {}
         own: dict[str, Any] = {}

@@ -282,28 +282,41 @@ def _json_plain(text: str) -> Any:
         return value
 
     try:
-        data = json.loads(text, object_pairs_hook=_unique_pairs, parse_float=number, parse_constant=_no_constant)
+        data = json.loads(text, parse_float=number, parse_constant=_no_constant)
+        depth, members, longest = _shape(data)
+        if members != text.count(":"):
+            # Every member of an object has its colon: fewer members than colons means a colon inside a string or a
+            # repeated key (which json keeps once). Only the slower reading by pairs tells them apart.
+            data = json.loads(text, object_pairs_hook=_unique_pairs, parse_float=number, parse_constant=_no_constant)
     except (ValueError, RecursionError, _Declined):
         return _NOT_JSON
-    if text.count("[") + text.count("{") > MAX_DEPTH and _depth(data) > MAX_DEPTH:
-        return _NOT_JSON  # YAML's limit (the json module's is Python's recursion limit, which may be higher)
+    if depth > MAX_DEPTH or longest > _LONGEST_JSON_KEY:
+        return _NOT_JSON  # YAML's limits (the json module's depth is Python's recursion limit, which may be higher)
     return data
 
 
-def _depth(data: Any) -> int:
-    """How deep collections nest in the json module's plain data (exact dicts and lists), level by level."""
+def _shape(data: Any) -> tuple[int, int, int]:
+    """How deep collections nest in the json module's plain data (exact dicts and lists), how many members its
+    objects have in all, and the length of the longest key; level by level."""
     level = [data] if data.__class__ is dict or data.__class__ is list else []
-    depth = 0
+    depth = members = 0
+    keys: set[str] = set()
+    add_keys = keys.update
     while level:
         depth += 1
         deeper: list[Any] = []
         push = deeper.append
-        for value in level:
-            for inner in value.values() if value.__class__ is dict else value:
+        for collection in level:
+            values: Any = collection
+            if collection.__class__ is dict:
+                members += len(collection)
+                add_keys(collection)
+                values = collection.values()
+            for inner in values:
                 if inner.__class__ is dict or inner.__class__ is list:
                     push(inner)
         level = deeper
-    return depth
+    return depth, members, max(map(len, keys), default=0)
 
 
 @functools.cache

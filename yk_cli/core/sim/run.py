@@ -342,7 +342,7 @@ class Simulation:
                 queue_path=leaf.path if leaf is not None else "",
                 priority=ask.priority,
                 resources=self._resources(ask.size),
-                priority_changes=tuple(c for c in changes if c.queue_path != "root"),
+                priority_changes=tuple([c for c in changes if c.queue_path != "root"]) if changes else (),
             )
         )
 
@@ -451,7 +451,7 @@ class Simulation:
                     priority=None,
                     node="",
                     resources=dict(outcome.preemptable or {}),
-                    priority_changes=tuple(c for c in changes if c.queue_path != "root"),
+                    priority_changes=tuple([c for c in changes if c.queue_path != "root"]) if changes else (),
                     victims=victims,
                     reason=reason,
                 )
@@ -642,7 +642,7 @@ class Simulation:
                 priority=priority,
                 node=node,
                 resources=resources,
-                priority_changes=tuple(c for c in changes if c.queue_path != "root"),
+                priority_changes=tuple([c for c in changes if c.queue_path != "root"]) if changes else (),
                 victims=victims,
                 reason=reason,
             )
