@@ -6,6 +6,7 @@ same scenario and that a disagreement in the counts is caught.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import stat
 import sys
@@ -97,11 +98,34 @@ def test_without_the_core_yk_runs_alone_and_its_four_variants_agree(
     assert "core: not run: no core binary at" in out
     assert "the core is not run" in err
     rows = [line for line in out.splitlines() if line.startswith("| tiny |")]
-    assert len(rows) == 1 and rows[0].endswith(" | not run | - |")
-    summary = json.loads((tmp_path / "tiny" / "yk-json-json.out").read_text(encoding="utf-8"))["summary"]
+    assert len(rows) == 2 and rows[0].endswith(" | not run | - |")
+    output = tmp_path / "tiny" / "yk-json-json.out"
+    summary = json.loads(output.read_text(encoding="utf-8"))["summary"]
     assert summary["asks"] == 40
     assert f"| {summary['allocations']} / 0 / {summary['pending']} |" in rows[0]
     assert "MISMATCH" not in out
+    # the output names its inputs relative to their folder: its digest does not depend on where the folder is
+    assert json.loads(output.read_text(encoding="utf-8"))["source"] == "queues.yaml + workload.json"
+    text_digest = hashlib.sha256((tmp_path / "tiny" / "yk-yaml-text.out").read_bytes()).hexdigest()
+    assert rows[1] == f"| tiny | yaml -> text | {text_digest} |"
+    digests = out.split("| sha256 of the output (every run the same) |")[1]
+    assert hashlib.sha256(output.read_bytes()).hexdigest() in digests
+
+
+def test_a_core_past_its_timeout_is_stopped_once_and_its_figures_are_floors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(vs_core.SIZES, "tiny", TINY)
+    core = tmp_path / "core"
+    core.write_text(f"#!{sys.executable}\nimport time\ntime.sleep(60)\n", encoding="utf-8")
+    core.chmod(core.stat().st_mode | stat.S_IXUSR)
+    argv = ["--sizes", "tiny", "--runs", "2", "--validate-runs", "0", "--core", str(core), "--core-timeout", "0.5"]
+    assert vs_core.main(argv) == 0
+    out, err = capsys.readouterr()
+    assert err.count("core: stopped after") == 1
+    rows = [line for line in out.splitlines() if line.startswith("| tiny: 40 asks")]
+    assert rows and "| > 0.5" in rows[0] and "x | > " in rows[0]
+    assert "not finished in 1 s" in out or "not finished in 0 s" in out
 
 
 def test_a_core_that_disagrees_is_a_loud_mismatch_and_exit_1(
