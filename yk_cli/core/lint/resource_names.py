@@ -161,7 +161,11 @@ def lint_workload_resource_names(workload: Workload) -> list[Problem]:
     for app in workload.applications:
         seen: dict[str, list[tuple[str, Path, str]]] = {}
         for what, name_of, resources, path, key in (
-            *(("ask", a.name, a.resources, a.path, "resources") for a in app.asks if not a.placeholder),
+            *(
+                ("ask", a.name, a.resources, a.path, "resources")
+                for a in app.asks
+                if not a.placeholder and not offered.issuperset(a.resources)  # (only names not offered count)
+            ),
             *(("allocation", a.name, a.resources, a.path, "resources") for a in app.allocations),
             *(("task group", g.name, g.min_resource, g.path, "minResource") for g in app.task_groups),
         ):

@@ -208,11 +208,14 @@ def check_names_and_nodes(workload: Workload) -> list[Problem]:
     _duplicates(problems, "priority class", ((pc.name, pc.path) for pc in workload.priority_classes))
     _duplicates(problems, "node", ((node.name, node.path) for node in workload.nodes))
     _duplicates(problems, "application", ((app.id, app.path) for app in workload.applications))
-    pods: list[tuple[str, Path]] = []
-    for app in workload.applications:
-        pods.extend((ask.name, ask.path) for ask in app.asks)
-        pods.extend((alloc.name, alloc.path) for alloc in app.allocations)
-    _duplicates(problems, "ask or allocation", pods)
+    names = [ask.name for app in workload.applications for ask in app.asks]
+    names += [alloc.name for app in workload.applications for alloc in app.allocations]
+    if len(set(names)) < len(names):  # (a set as long as the list: no name twice, and nothing to report)
+        pods: list[tuple[str, Path]] = []
+        for app in workload.applications:
+            pods.extend((ask.name, ask.path) for ask in app.asks)
+            pods.extend((alloc.name, alloc.path) for alloc in app.allocations)
+        _duplicates(problems, "ask or allocation", pods)
     _task_groups(problems, workload)
     nodes = {node.name: node for node in workload.nodes}
     used: dict[str, dict[str, int]] = {name: dict(node.occupied) for name, node in nodes.items()}
