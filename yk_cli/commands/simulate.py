@@ -317,6 +317,7 @@ def simulation_report(
     chosen = chosen or NO_FILTER
     scenario = scenario_inputs(config, workload, partition, cluster, quiet)
     assert scenario.workload is not None
+    scenario.report.texts.clear()  # the problems are shown: the input texts (a large workload's MBs) go now
     apps = [a.id for a in scenario.workload.applications]
     if not quiet:
         _python_engine_note(scenario.workload)
