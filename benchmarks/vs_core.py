@@ -21,10 +21,11 @@ The workloads (issue 13), seeded and byte-identical run to run:
   50,000 / 5,000 and 150,000 / 5,000, always 1,000 applications in 100 fifo leaf queues under 10 parents, with no
   resources and no properties. The applications are the generator's for the size (asks per application, priority
   classes, submit times), their asks of one shape on nodes of one shape (`order_free`), every ask pending at the
-  start as above, preemption off. Every ask fits (32 a node), so the counts are exact there too.
+  start as above, preemption off. Every ask fits (32 a node), so the counts are exact there too. `plain-500k`,
+  500,000 / 16,000, is the far end of issue 28's growth check (10k to 150k to 500k).
 
-The default is every size but `preempt-250`, `preempt-100` and `50k-exact`. The targets (core / yk) are issue 28's on
-every shape: time 4x at 10k, 8x at 50k and 150k (10x on `preempt`, issue 13's), memory 4x.
+The default is every size but `preempt-250`, `preempt-100`, `50k-exact` and `plain-500k`. The targets (core / yk)
+are issue 28's on every shape: time 4x at 10k, 8x at 50k and 150k (10x on `preempt`, issue 13's), memory 4x.
 
 Each workload is written as yk input (queues.yaml + workload.yaml, and the same workload as workload.json, which
 yk reads too) and as the core's JSON scenario (tests/helpers/oracle.py `to_oracle`, the mapping the conformance cases
@@ -80,8 +81,10 @@ PLAIN = {
     "plain-10k": Size("plain-10k", 1_000, 100, 1_000, 10_000, kind="plain"),
     "plain-50k": Size("plain-50k", 5_000, 100, 1_000, 50_000, kind="plain"),
     "plain-150k": Size("plain-150k", 5_000, 100, 1_000, 150_000, kind="plain"),
+    "plain-500k": Size("plain-500k", 16_000, 100, 1_000, 500_000, kind="plain"),
 }
-"""The plain cluster (issue 28, see `plain_cluster`): nodes, leaf queues, applications, asks."""
+"""The plain cluster (issue 28, see `plain_cluster`): nodes, leaf queues, applications, asks. plain-500k (16,000
+nodes: room for every ask) is the far end of the growth check, not a default size."""
 PLAIN_PARENTS = 10
 """The plain cluster's parent queues under root; its leaves are spread evenly over them."""
 DEFAULT_SIZES = "10k,50k,150k,preempt,10k-exact,plain-10k,plain-50k,plain-150k"
@@ -99,7 +102,7 @@ TIME_TARGET = {"10k": 4.0, "50k": 8.0, "150k": 8.0, "preempt": 10.0, "preempt-25
 """core / yk wall time, at least: issue 28's on every shape (4x at 10k, where start-up counts; 8x at 50k and 150k),
 issue 13's 10x on the preemption-heavy cluster; an order-free and a plain size have their base size's."""
 TIME_TARGET.update({name: TIME_TARGET[base] for name, base in ORDER_FREE.items()})
-TIME_TARGET.update({"plain-10k": 4.0, "plain-50k": 8.0, "plain-150k": 8.0})
+TIME_TARGET.update({"plain-10k": 4.0, "plain-50k": 8.0, "plain-150k": 8.0, "plain-500k": 8.0})
 UNIFORM_ASK = {"vcore": 1, "memory": "4Gi", "pods": 1}
 UNIFORM_NODE = {"vcore": 32, "memory": "128Gi", "pods": 110}
 """The one ask shape and the one node shape of the order-free sizes: a node holds exactly 32 asks."""
