@@ -359,3 +359,32 @@ def test_too_many_asks_in_all_is_a_workload_problem(run_yk, tmp_path: Path) -> N
         f"{workload}:9:50: [error] this count takes the workload past 1,000,000 asks in all, more than yk "
         "simulates (workload-too-many-asks)"
     )
+
+
+def test_a_workload_over_the_cap_is_refused_and_max_size_raises_the_cap(
+    run_yk, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Workloads (and cluster dumps) are read up to 64 MiB, or --max-size when larger (here the cap is made small)."""
+    from yk_cli.load import source
+
+    monkeypatch.setattr(source, "MAX_BYTES", 3 * 1024 * 1024)
+    config = tmp_path / "q.yaml"
+    config.write_text(SMALL_WITH_LEAF)
+    workload = tmp_path / "w.yaml"
+    entry = "      - {name: x, resources: {vcore: 1}}\n"
+    workload.write_text(WORKLOAD + "#" * (3 * 1024 * 1024) + "\n" + entry)
+    size = workload.stat().st_size
+    refused = run_yk("simulate", str(config), str(workload))
+    assert refused.exit_code == 2
+    assert refused.stderr.strip() == (
+        f"yk: error: {workload}: {size:,} bytes (3.0 MiB) is more than the 3 MiB yk reads from a workload or "
+        "cluster dump (--max-size raises it)"
+    )
+    read = run_yk("simulate", str(config), str(workload), "--max-size", "4MiB", "--summary")
+    assert read.exit_code == 0 and "1 allocation" in read.stdout
+    piped = run_yk("simulate", str(config), "-", input=workload.read_text())
+    assert piped.exit_code == 2
+    assert piped.stderr.strip() == (
+        "yk: error: <stdin>: standard input is more than the 3 MiB yk reads from a workload or cluster dump "
+        "(--max-size raises it)"
+    )

@@ -124,7 +124,7 @@ def required(f: Field[Any]) -> bool:
 
 MAX_SIZE_HELP = (
     "Largest queue config read (default 2MiB; Kubernetes stores at most 1 MiB in a ConfigMap), e.g. 16MiB; a "
-    "state dump (--state) is read up to 256MiB or this, the larger."
+    "workload or cluster dump is read up to 64MiB or this, a state dump (--state) up to 256MiB or this, the larger."
 )
 CONFIG_HELP = "Project config to use instead of the .yk.yaml found in the working directory or a folder above it."
 NO_CONFIG_HELP = "Use no project config (.yk.yaml) at all."

@@ -21,7 +21,7 @@ from yk_cli.load.yamlreader import MAX_EXPANDED_NODES as MAX_EXPANDED_NODES
 from yk_cli.load.yamlreader import read_nodes
 
 MAX_BYTES = 64 * 1024 * 1024
-"""Largest input read (workloads, cluster dumps)."""
+"""Largest input read (workloads, cluster dumps) unless `--max-size` is larger (see input_limit)."""
 MAX_CONFIG_BYTES = 2 * 1024 * 1024
 """Largest queue config read by default (`--max-size` changes it): Kubernetes stores at most 1 MiB in a ConfigMap."""
 _CONFIG_LIMIT: ContextVar[int] = ContextVar("config_limit", default=MAX_CONFIG_BYTES)
@@ -174,15 +174,25 @@ def expand_inputs(names: list[str] | tuple[str, ...], unwalked: dict[str, str] |
     return out
 
 
+def input_limit() -> int:
+    """The largest workload or cluster dump yk reads now: MAX_BYTES, or `--max-size` when that is larger."""
+    return max(MAX_BYTES, config_limit())
+
+
 def read_input(name: str, stdin: bytes | None = None, limit: int | None = None) -> bytes:
     """Read a file (or '-' for standard input) as bytes, or raise InputError with a clear message. With a limit, a
     larger input raises InputTooLarge without being read (standard input: after limit + 1 bytes)."""
     if limit is not None:
         return _read_limited(name, stdin, limit)
+    most = input_limit()
     if name == "-":
-        if stdin is not None:
-            return stdin
-        return sys.stdin.buffer.read(MAX_BYTES + 1)
+        data = stdin if stdin is not None else sys.stdin.buffer.read(most + 1)
+        if len(data) > most:
+            raise InputError(
+                f"{STDIN}: standard input is more than the {format_size(most)} yk reads from a workload or cluster "
+                "dump (--max-size raises it)"
+            )
+        return data
     path = FsPath(name)
     if not path.exists():
         raise InputError(f"{name}: no such file")
@@ -190,8 +200,11 @@ def read_input(name: str, stdin: bytes | None = None, limit: int | None = None) 
         raise InputError(f"{name}: is a directory, not a file")
     try:
         size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise InputError(f"{name}: {size} bytes is more than the {MAX_BYTES} yk reads")
+        if size > most:
+            raise InputError(
+                f"{name}: {size:,} bytes ({format_size(size)}) is more than the {format_size(most)} yk reads from a "
+                "workload or cluster dump (--max-size raises it)"
+            )
         return path.read_bytes()
     except OSError as err:
         raise InputError(f"{name}: cannot read: {err.strerror or err}") from err
