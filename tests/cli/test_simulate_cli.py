@@ -481,9 +481,8 @@ def test_packaged_trace_schema_is_byte_identical(run_yk) -> None:
 @pytest.mark.parametrize("args", [(), ("--until", "0s"), ("--max-steps", "0")])
 def test_json_is_printed_in_pieces_exactly_as_one_indented_document(args: tuple[str, ...]) -> None:
     """The streamed JSON equals json.dumps(document, indent=2), with and without events and pending asks."""
+    from tests.helpers.trace_reference import reference_json
     from yk_cli.commands.run_options import options_from
-    from yk_cli.core.analysis.preemption_loops import find_loops
-    from yk_cli.core.analysis.trace_view import view
     from yk_cli.core.config.queues import build_queue_tree
     from yk_cli.core.sim.run import simulate
     from yk_cli.load.config import load_config
@@ -496,18 +495,4 @@ def test_json_is_printed_in_pieces_exactly_as_one_indented_document(args: tuple[
     steps = int(args[1]) if args[:1] == ("--max-steps",) else None
     for load in (workload, type(workload)()):
         trace = simulate(config, build_queue_tree(config), load, options_from(until, steps, "1.8"))
-        document = {
-            "source": "src",
-            "partition": trace.partition,
-            "filters": {"active": False, "queues": [], "applications": [], "pendingOnly": False, "summaryOnly": False},
-            "notes": list(trace.notes),
-            "notModelled": [],
-            "events": [trace_json.event_dict(e) for e in trace.events],
-            "arrivals": [trace_json.arrival_dict(a) for a in trace.arrivals],
-            "pending": [trace_json.pending_dict(p) for p in trace.pending],
-            "attempts": [trace_json.attempt_dict(a) for a in trace.attempts],
-            "loops": [trace_json.loop_dict(loop) for loop in find_loops(trace)],
-            "queueTotals": [trace_json.totals_dict(t) for t in view(trace).totals],
-            "summary": trace_json.summary_dict(trace.summary),
-        }
-        assert trace_json.render(trace, "src") == json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+        assert trace_json.render(trace, "src") == reference_json(trace, "src")

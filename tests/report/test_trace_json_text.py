@@ -2,42 +2,20 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
+from tests.helpers.trace_reference import reference_json
 from yk_cli.commands.simulate import scenario_inputs
-from yk_cli.core.analysis.preemption_loops import find_loops
-from yk_cli.core.analysis.trace_view import NO_FILTER, view
 from yk_cli.core.ordering.priority import MIN_PRIORITY, PriorityChange
 from yk_cli.core.sim.run import SimulationOptions, simulate
 from yk_cli.core.sim.trace import Arrival, PendingAsk, Trace, TraceEvent, Victim
 from yk_cli.report import trace_json
 from yk_cli.report.jsonout import items
-from yk_cli.report.unmodelled import unmodelled_dicts
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = sorted(p.name for p in (ROOT / "samples/workloads/queues").glob("*.yaml"))
-
-
-def reference(trace: Trace, source: str) -> str:
-    """The document as one json.dumps of the *_dict functions: what the streamed text must equal."""
-    document = {
-        "source": source,
-        "partition": trace.partition,
-        "filters": trace_json.filters_dict(NO_FILTER),
-        "notes": list(trace.notes),
-        "notModelled": unmodelled_dicts(trace.unmodelled),
-        "events": [trace_json.event_dict(e) for e in trace.events],
-        "arrivals": [trace_json.arrival_dict(a) for a in trace.arrivals],
-        "pending": [trace_json.pending_dict(p) for p in trace.pending],
-        "attempts": [trace_json.attempt_dict(a) for a in trace.attempts],
-        "loops": [trace_json.loop_dict(loop) for loop in find_loops(trace)],
-        "queueTotals": [trace_json.totals_dict(t) for t in view(trace).totals],
-        "summary": trace_json.summary_dict(trace.summary),
-    }
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
 def run(name: str) -> Trace:
@@ -51,7 +29,7 @@ def run(name: str) -> Trace:
 @pytest.mark.parametrize("name", SAMPLES)
 def test_every_sample_run_writes_the_dicts_text(name: str) -> None:
     trace = run(name)
-    assert trace_json.render(trace, "src") == reference(trace, "src")
+    assert trace_json.render(trace, "src") == reference_json(trace, "src")
 
 
 def test_the_sample_runs_cover_victims_changes_arrivals_and_node_reasons() -> None:
