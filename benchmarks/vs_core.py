@@ -71,6 +71,7 @@ from benchmarks.simulate import Size, preempt_texts, without_preemption  # noqa:
 from tests.helpers.oracle import DEFAULT_BINARY, to_oracle  # noqa: E402
 from yk_cli.core.config.properties import parse_go_duration  # noqa: E402
 from yk_cli.core.workload.generate import generate  # noqa: E402
+from yk_cli.load.source import MAX_BYTES  # noqa: E402
 from yk_cli.load.yamlreader import read_plain  # noqa: E402
 from yk_cli.report.generate_yaml import config_yaml, workload_yaml  # noqa: E402
 
@@ -108,8 +109,6 @@ UNIFORM_NODE = {"vcore": 32, "memory": "128Gi", "pods": 110}
 """The one ask shape and the one node shape of the order-free sizes: a node holds exactly 32 asks."""
 MEMORY_TARGET = 4.0
 """core / yk peak RSS, at least: yk's peak memory at most a quarter of the core's (issue 28, every size)."""
-YK_INPUT_CAP = 64 * 1024 * 1024
-"""yk reads a workload of at most this many bytes unless `--max-size` says more (load/source.py MAX_BYTES)."""
 CORE_TIMEOUT_S = 900.0
 """A core run still going after this long is stopped: its time is then a floor, and the size's other core runs are
 skipped (the generated 150k: the core had not finished after 146 minutes)."""
@@ -432,7 +431,7 @@ def measure(
             if fmt == "json":
                 command += ["--format", "json"]
             size = inputs.workload[source].stat().st_size
-            if size > YK_INPUT_CAP:  # plain-500k's JSON: lift yk's cap on workloads to the file's size
+            if size > MAX_BYTES:  # plain-500k's JSON: lift yk's cap on workloads to the file's size
                 command += ["--max-size", str(size)]
             output = inputs.folder / f"yk-{source}-{fmt}.out"
             run, tail = run_process(command, output, cwd=inputs.folder)

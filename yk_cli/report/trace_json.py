@@ -213,10 +213,9 @@ def _texts(key: str, elements: Iterator[str]) -> Iterator[str]:
 
 def event_text(e: TraceEvent) -> str:
     """event_dict(e) as an element of the events array."""
-    time, priority, changes, victims = e.time, e.priority, e.priority_changes, e.victims
-    when = time // 1_000_000_000 if time % 1_000_000_000 == 0 else _float(time / 1e9)  # seconds()
+    priority, changes, victims = e.priority, e.priority_changes, e.victims
     return (
-        f'{{\n      "step": {e.step},\n      "time": {when},\n      "type": {_string(e.type)},\n'
+        f'{{\n      "step": {e.step},\n      "time": {_number(seconds(e.time))},\n      "type": {_string(e.type)},\n'
         f'      "queuePath": {_string(e.queue_path)},\n      "application": {_string(e.application)},\n'
         f'      "ask": {_string(e.ask)},\n      "priority": {"null" if priority is None else _number(priority)},\n'
         f'      "node": {_string(e.node)},\n      "resources": {_shared_resources(e.resources)},\n'
