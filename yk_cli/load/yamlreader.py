@@ -21,6 +21,7 @@ from typing import Any
 
 from yk_cli.core.diagnostics import Span
 from yk_cli.core.yamldoc import Node, plain_number, resolve_plain
+from yk_cli.load.yamlsubset import read_subset
 
 MAX_DEPTH = 10_000
 """yaml.v3's limit, for flow collections (max_flow_level) and block indentation levels (max_indents) alike."""
@@ -235,6 +236,10 @@ def read_plain(text: str) -> tuple[bool, Any]:
         data = _json_plain(text)
         if data is not _NOT_JSON:
             return True, data
+    if _subset_on:
+        data = read_subset(text, _plain_value)
+        if data is not None:
+            return True, data
     try:
         # anchors, tags and aliases all need one of these characters: a text without any has none to look for
         properties = "&" in text or "!" in text or "*" in text
@@ -248,7 +253,16 @@ def read_plain(text: str) -> tuple[bool, Any]:
 
 
 _json_on = True
+_subset_on = True
 _NOT_JSON: Any = object()
+
+
+def use_subset(enabled: bool) -> bool:
+    """Let read_plain read texts of the simple subset (load.yamlsubset) itself (True, the default) or leave them to
+    libyaml; returns the previous setting. For tests and comparisons."""
+    global _subset_on
+    previous, _subset_on = _subset_on, enabled
+    return previous
 
 
 def use_json(enabled: bool) -> bool:
