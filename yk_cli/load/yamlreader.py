@@ -229,7 +229,9 @@ def read_nodes(text: str, span_of: SpanOf | None = None) -> tuple[list[Node], li
 
 def read_plain(text: str) -> tuple[bool, Any]:
     """(True, the only document as plain data: dict, list, str, int, float, bool or None), or (False, None) when the
-    text needs the node reader: anchors, aliases, tags, repeated or non-scalar keys, several documents, errors."""
+    text needs the node reader: anchors, aliases, tags, repeated or non-scalar keys, several documents, errors.
+    JSON is read by the json module, the simple subset of YAML by load.yamlsubset, the rest from libyaml's events:
+    all three give the same data for a text they read."""
     if not _c_parser_for(text):
         return False, None
     if _json_on and text.lstrip(" \n")[:1] in ("{", "["):
