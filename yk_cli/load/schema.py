@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import difflib
 import json
+import pkgutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from yk_cli.core.diagnostics import Path, Problem, Rule, format_path
@@ -59,8 +59,10 @@ class SchemaRules:
 @cache
 def load_schema(name: str) -> dict[str, Any]:
     """A schema shipped in yk_cli/data by file name (read once; the canonical copies live in schemas/)."""
-    text = resources.files("yk_cli").joinpath("data", name).read_text(encoding="utf-8")
-    schema: dict[str, Any] = json.loads(text)
+    data = pkgutil.get_data("yk_cli", f"data/{name}")  # (importlib.resources would cost a start-up's 12 ms)
+    if data is None:  # pragma: no cover - a loader without get_data
+        raise FileNotFoundError(f"yk_cli/data/{name}")
+    schema: dict[str, Any] = json.loads(data.decode("utf-8"))
     return schema
 
 
