@@ -90,6 +90,8 @@ READ = [
     "...: 1\n---: 2\n--: 3\n",
     "a: 1   \nb:    2\n",
     "- [1, 2]\n- {a: b}\n",
+    "a: {b: 'x', c: \"1\", d: '', e: \"\", f: 'it''s', g: 'x: y, {z}', h: [' ', \"[\"]}\n",
+    "labels: {kubernetes.io/hostname: cp-1, node-role.kubernetes.io/control-plane: '', zone: a}\n",
     "a:\n" + "".join(" " * (i + 1) + "b:\n" for i in range(300)),
     "a: " + "[" * 300 + "]" * 300 + "\n",
     "".join(" " * (2 * i) + "- a:\n" for i in range(200)) + " " * 400 + "- 1\n",
@@ -104,8 +106,13 @@ DECLINED = [
     "a: multi\n  line\n",
     "a: {b: 1,\n  c: 2}\n",
     "a: [b,\n  c]\n",
-    "a: {b: 'x'}\n",
-    "a: [\"x\"]\n",
+    "a: {'b': 1}\n",
+    "a: {\"b\": 1}\n",
+    "a: ['x'y]\n",
+    "a: [y'x']\n",
+    "a: ['x' , y]\n",
+    "a: {b: 'x'c}\n",
+    "a: ['x'[y]]\n",
     "a: [b, ]\n",
     "a: {b: 1, }\n",
     "a: {b}\n",
@@ -286,7 +293,7 @@ def flow_text(value: Any, draw: Any, quotes: bool) -> str:
         return "{" + ", ".join(f"{key}: {flow_text(inner, draw, quotes)}" for key, inner in value.items()) + "}"
     if isinstance(value, list):
         return "[" + ", ".join(flow_text(inner, draw, quotes) for inner in value) + "]"
-    return scalar_text(value, draw(st.sampled_from([0, 0, 0, 1])) if quotes else 0)
+    return scalar_text(value, draw(st.sampled_from([0, 0, 0, 1, 2])) if quotes else 0)
 
 
 @settings(max_examples=600, deadline=None)

@@ -1,10 +1,10 @@
 """A fast reader for the simple subset of YAML that big workloads are written in, straight to plain data.
 
 The subset: block mappings and sequences, an entry a line, whose values are plain scalars, one-line quoted scalars,
-or flow collections written on one line as generators write them (`{key: value, key: [a, b]}`). Everything else is
-declined (None) and read by the YAML reader: comments after a value, anchors, tags, aliases, block and multi-line
+or flow collections written on one line as generators write them (`{key: value, key: [a, '']}`). Everything else
+is declined (None) and read by the YAML reader: comments after a value, anchors, tags, aliases, block and multi-line
 scalars, escapes, documents after the first, explicit or quoted keys, a colon or `#` in a plain scalar, commas and
-brackets in a block one, quoted scalars in flow collections, other spacing in them, tabs.
+brackets in a block one, other spacing in flow collections, tabs.
 
 How: one linear-time expression (RE2) checks every line's tokens; one pass over the lines turns the block structure
 into the same flow collection; string replacements turn that into JSON, which the json module reads in C; one walk
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -26,7 +27,7 @@ _WORD = r"""[^ \n,\[\]{}:#'"\\]"""
 """What may follow in a plain scalar here (spaces only between words)."""
 _PLAIN = rf"(?:{_FIRST}|-{_WORD}){_WORD}*(?: +{_WORD}+)*"
 _QUOTED = r""""[^"\\\n]*"|'(?:[^'\n]|'')*'"""
-_FLOW = rf"[{{\[](?:[{{}}\[\]]|, |: |{_PLAIN})*"
+_FLOW = rf"[{{\[](?:[{{}}\[\]]|, |: |{_PLAIN}|{_QUOTED})*"
 """A flow collection's tokens, spaced as generators write them (json then checks how they nest)."""
 _VALUE = rf"(?:{_PLAIN}|{_QUOTED}|{_FLOW})"
 _ENTRY = rf"(?:(?:- +)?(?:{_PLAIN}:(?: +{_VALUE})?|{_VALUE})|-)"
@@ -166,13 +167,31 @@ def _as_flow(text: str, quoted: dict[str, Any]) -> str:
 
 
 def _value(text: str, quoted: dict[str, Any]) -> str:
-    """A value written on its entry's line, as the flow text has it (a quoted scalar is set aside)."""
+    """A value written on its entry's line, as the flow text has it (quoted scalars are set aside)."""
     first = text[0]
-    if first != "'" and first != '"':
-        return text
+    if first == "'" or first == '"':
+        return _stand_in(text, quoted)
+    if (first == "{" or first == "[") and ("'" in text or '"' in text):
+        parts = _quoted_split().split(text)
+        for i in range(1, len(parts), 2):
+            if not (parts[i - 1].endswith((", ", ": ", "{", "[")) and parts[i + 1].startswith((",", "}", "]"))):
+                raise _Declined  # a quoted key, or a quoted scalar run into another token
+            parts[i] = _stand_in(parts[i], quoted)
+        return "".join(parts)
+    return text
+
+
+def _stand_in(text: str, quoted: dict[str, Any]) -> str:
+    """Set a quoted scalar aside: what stands for it in the flow text."""
     stand_in = f"{NULL}{len(quoted)}"
-    quoted[stand_in] = text[1:-1].replace("''", "'") if first == "'" else text[1:-1]
+    quoted[stand_in] = text[1:-1].replace("''", "'") if text[0] == "'" else text[1:-1]
     return stand_in
+
+
+@functools.cache
+def _quoted_split() -> re.Pattern[str]:
+    """Splits a flow collection around its quoted scalars (kept, at odd places)."""
+    return re.compile(f"({_QUOTED})")
 
 
 def _as_json(flow: str) -> str:
