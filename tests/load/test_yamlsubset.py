@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.load.corpus import CORPUS
-from yk_cli.load import yamlreader
+from yk_cli.load import yamlreader, yamlsubset
 from yk_cli.load.source import collector_paused
 from yk_cli.load.workload import parse_workload
 from yk_cli.load.yamlreader import _plain_value, read_plain
@@ -336,3 +336,12 @@ def test_generator_style_documents_are_read_by_the_subset(data: st.DataObject) -
     )
     text = "\n".join(write(value, data.draw, 0, False, quotes=False)) + "\n"
     assert agrees(text), text
+
+
+@pytest.mark.parametrize("block, chunk", [(1, 1), (7, 3), (64, 2)])
+def test_small_blocks_and_pieces_read_alike(monkeypatch: pytest.MonkeyPatch, block: int, chunk: int) -> None:
+    expected = [typed(read_subset(text, _plain_value)) for text in READ]
+    monkeypatch.setattr(yamlsubset, "BLOCK", block)
+    monkeypatch.setattr(yamlsubset, "CHUNK", chunk)
+    assert [typed(read_subset(text, _plain_value)) for text in READ] == expected
+    assert all(read_subset(text, _plain_value) is None for text in DECLINED)

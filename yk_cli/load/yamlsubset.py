@@ -7,10 +7,10 @@ scalars, escapes, documents after the first, explicit or quoted keys, a colon or
 brackets in a block one, other spacing in flow collections, tabs.
 
 How: one linear-time expression (RE2) checks every line's tokens; one pass over the lines turns the block structure
-into the same flow collection; string replacements turn that into JSON, which the json module reads in C; one walk
-resolves the scalars. What this reader accepts, libyaml reads to the same plain data (tests/load/test_yamlsubset.py
-holds the two together): scalars resolve by the YAML reader's rule (`resolve`), keys keep their text, and a
-repeated key is declined, as the YAML reader declines it.
+into the same flow collection; string replacements turn that into JSON, which the json module reads in C, resolving
+the scalars of each mapping as it makes it. What this reader accepts, libyaml reads to the same plain data
+(tests/load/test_yamlsubset.py holds the two together): scalars resolve by the YAML reader's rule (`resolve`), keys
+keep their text, and a repeated key is declined, as the YAML reader declines it.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 _FIRST = r"""[^ \n\-?:,\[\]{}#&*!|>'"%@`\\]"""
@@ -38,6 +38,10 @@ MAX_NESTING = 1_000
 """Deepest block nesting, and most brackets on a line, read here (the YAML reader holds yaml.v3's limit, 10,000)."""
 MAX_KEY = 1_000
 """Longest key read here: libyaml refuses a simple key longer than 1,024 characters."""
+CHUNK = 4_096
+"""Pieces of the flow text joined at a time."""
+BLOCK = 1 << 20
+"""Characters of the text split into lines at a time."""
 
 NULL = "#"
 """Stands for a null in the flow text (no plain scalar here holds a `#`); a quoted scalar stands as `#` and its
@@ -63,28 +67,32 @@ def read_subset(text: str, resolve: Callable[[str], Any]) -> Any:
         return None
     values: dict[str, Any] = {NULL: None}
     try:
-        flow = _as_flow(text, values)
-        data = json.loads(_as_json(flow))
-        members = _resolve(data, values, resolve)
+        flow = _as_json(_as_flow(text, values))
+        data = json.loads(flow, object_pairs_hook=_Resolver(values, resolve).mapping)
+        if data.__class__ is list:
+            _Resolver(values, resolve).sequence(data)
     except (_Declined, ValueError, RecursionError):
         return None
-    if members != flow.count(": "):
-        return None  # a repeated key (json keeps one), which the YAML reader declines
     return data
 
 
-def _as_flow(text: str, quoted: dict[str, Any]) -> str:
-    """The block structure of a text of the subset as one flow collection; its quoted scalars go into `quoted`, and
-    stand in the flow as NULL and their number."""
+def _as_flow(text: str, quoted: dict[str, Any]) -> list[str]:
+    """The block structure of a text of the subset as one flow collection, in pieces; its quoted scalars go into
+    `quoted`, and stand in the flow as NULL and their number."""
+    chunks: list[str] = []
     out: list[str] = []
     emit = out.append
+    opened = False
     frames: list[list[Any]] = []
     """Open block collections, innermost last: [indent, is a mapping, a sequence at its key's indent, entries]."""
     pending = -1
     """The indent of the entry whose value comes on the lines below (-1: none)."""
     pending_in_map = False
     started = False
-    for line in text.split("\n"):
+    for line in _lines(text):
+        if len(out) > CHUNK:
+            chunks.append("".join(out))  # (a list of millions of short pieces would cost more than the text)
+            out.clear()
         rest = line.lstrip(" ")
         if not rest or rest[0] == "#":
             continue
@@ -116,8 +124,9 @@ def _as_flow(text: str, quoted: dict[str, Any]) -> str:
             frames.pop()
             emit("]")
         if not frames:
-            if out:
+            if opened:
                 raise _Declined  # less indented than the document's first line
+            opened = True
             emit("[" if entry else "{")
             frames.append([indent, not entry, False, 0])
         frame = frames[-1]
@@ -163,7 +172,19 @@ def _as_flow(text: str, quoted: dict[str, Any]) -> str:
         raise _Declined  # no document
     while frames:
         emit("}" if frames.pop()[1] else "]")
-    return "".join(out)
+    chunks.append("".join(out))
+    return chunks
+
+
+def _lines(text: str) -> Iterator[str]:
+    """The lines of a text, split a block at a time (a list of every line of a big text would cost more than it)."""
+    start, end = 0, len(text)
+    while start <= end:
+        stop = text.find("\n", start + BLOCK)
+        if stop < 0:
+            stop = end
+        yield from text[start:stop].split("\n")
+        start = stop + 1
 
 
 def _value(text: str, quoted: dict[str, Any]) -> str:
@@ -194,47 +215,61 @@ def _quoted_split() -> re.Pattern[str]:
     return re.compile(f"({_QUOTED})")
 
 
-def _as_json(flow: str) -> str:
-    """JSON for a flow text of the subset, every scalar a string: each separator closes the string before it and
-    opens the one after, and the empty strings this leaves between two brackets (and at the ends) are deleted."""
-    wrapped = (
-        flow.replace(", ", '","')
+def _as_json(flow: list[str]) -> str:
+    """JSON for a flow text of the subset (in pieces), every scalar a string: each separator closes the string before
+    it and opens the one after, and the empty strings this leaves between two brackets (and at the ends) are
+    deleted."""
+    separated = [
+        piece.replace(", ", '","')
         .replace(": ", '":"')
         .replace("{", '"{"')
         .replace("}", '"}"')
         .replace("[", '"["')
         .replace("]", '"]"')
-    )
-    return f'"{wrapped}"'.replace('""', "")
+        for piece in flow
+    ]
+    flow.clear()
+    return "".join(['"', *separated, '"']).replace('""', "")
 
 
-def _resolve(data: Any, values: dict[str, Any], resolve: Callable[[str], Any]) -> int:
-    """Replace every string value of the data by its scalar's value (keys keep their text); returns how many members
-    the mappings have in all."""
-    members = 0
-    work = [data]
-    pop = work.pop
-    push = work.append
-    get = values.get
-    while work:
-        node = pop()
-        if node.__class__ is dict:
-            members += len(node)
-            for key, value in node.items():
-                if value.__class__ is str:
-                    found = get(value, values)
-                    if found is values:
-                        found = values[value] = resolve(value)
-                    node[key] = found
-                else:
-                    push(value)
-        else:
-            for index, value in enumerate(node):
-                if value.__class__ is str:
-                    found = get(value, values)
-                    if found is values:
-                        found = values[value] = resolve(value)
-                    node[index] = found
-                else:
-                    push(value)
-    return members
+class _Resolver:
+    """Resolves the scalars of the JSON text's strings as json reads it (each mapping as it is made, so that its
+    strings live no longer), declining a repeated key (json keeps one), as the YAML reader declines it."""
+
+    def __init__(self, values: dict[str, Any], resolve: Callable[[str], Any]) -> None:
+        self.values = values
+        """Each scalar's value by its text (the stand-ins already in)."""
+        self.resolve = resolve
+
+    def mapping(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        """A mapping from json's pairs: keys keep their text, values are resolved."""
+        values = self.values
+        get = values.get
+        made: dict[str, Any] = {}
+        for key, value in pairs:
+            kind = value.__class__
+            if kind is str:
+                found = get(value, values)
+                if found is values:
+                    found = values[value] = self.resolve(value)
+                value = found
+            elif kind is list:
+                self.sequence(value)
+            made[key] = value
+        if len(made) != len(pairs):
+            raise _Declined
+        return made
+
+    def sequence(self, items: list[Any]) -> None:
+        """Resolve a sequence's scalars in place (its mappings are made already; its sequences are done here)."""
+        values = self.values
+        get = values.get
+        for index, value in enumerate(items):
+            kind = value.__class__
+            if kind is str:
+                found = get(value, values)
+                if found is values:
+                    found = values[value] = self.resolve(value)
+                items[index] = found
+            elif kind is list:
+                self.sequence(value)
