@@ -66,11 +66,11 @@ def read_subset(text: str, resolve: Callable[[str], Any]) -> Any:
     if _subset().fullmatch(text) is None:
         return None
     values: dict[str, Any] = {NULL: None}
+    resolver = _Resolver(values, resolve)
     try:
-        flow = _as_json(_as_flow(text, values))
-        data = json.loads(flow, object_pairs_hook=_Resolver(values, resolve).mapping)
+        data = json.loads(_as_json(_as_flow(text, values)), object_pairs_hook=resolver.mapping)
         if data.__class__ is list:
-            _Resolver(values, resolve).sequence(data)
+            resolver.sequence(data)
     except (_Declined, ValueError, RecursionError):
         return None
     return data
