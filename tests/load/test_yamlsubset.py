@@ -345,3 +345,17 @@ def test_small_blocks_and_pieces_read_alike(monkeypatch: pytest.MonkeyPatch, blo
     monkeypatch.setattr(yamlsubset, "CHUNK", chunk)
     assert [typed(read_subset(text, _plain_value)) for text in READ] == expected
     assert all(read_subset(text, _plain_value) is None for text in DECLINED)
+
+
+@pytest.mark.parametrize("pools", [None, "on"])
+def test_yk_generate_writes_workloads_the_subset_reader_reads(pools: str | None) -> None:
+    from yk_cli.core.workload.generate import GenerateOptions, generate, parse_node_pools
+    from yk_cli.report.generate_yaml import workload_yaml
+
+    node_pools = parse_node_pools(pools) if pools is not None else None
+    options = GenerateOptions(
+        nodes=20, queues=4, apps=10, asks=200, seed=7, running=0.2, node_pools=node_pools,
+        constrained=30.0 if pools else 0.0, spread=10.0 if pools else 0.0,
+    )
+    text = workload_yaml(generate(options).workload)
+    assert agrees(text)  # read by the subset reader (big generated workloads stay on the fast path), as libyaml does
