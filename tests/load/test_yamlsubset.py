@@ -66,6 +66,16 @@ applications:
       - {name: app-0001-1, priority: 0x10, resources: {vcore: 1.5, memory: 1e3}, count: 1_000, duration: ~}
 """
 
+def nested_block(levels: int) -> str:
+    """A block mapping this many levels deep, each one space further in."""
+    return "a:\n" + "".join(" " * (i + 1) + "b:\n" for i in range(levels))
+
+
+def nested_flow(levels: int) -> str:
+    """A flow sequence this many levels deep."""
+    return "a: " + "[" * levels + "]" * levels + "\n"
+
+
 READ = [
     GENERATED,
     "---\na: 1\n",
@@ -92,8 +102,8 @@ READ = [
     "- [1, 2]\n- {a: b}\n",
     "a: {b: 'x', c: \"1\", d: '', e: \"\", f: 'it''s', g: 'x: y, {z}', h: [' ', \"[\"]}\n",
     "labels: {kubernetes.io/hostname: cp-1, node-role.kubernetes.io/control-plane: '', zone: a}\n",
-    "a:\n" + "".join(" " * (i + 1) + "b:\n" for i in range(300)),
-    "a: " + "[" * 300 + "]" * 300 + "\n",
+    nested_block(300),
+    nested_flow(300),
     "".join(" " * (2 * i) + "- a:\n" for i in range(200)) + " " * 400 + "- 1\n",
 ]
 
@@ -161,8 +171,8 @@ DECLINED = [
     "a: `b\n",
     "a: ,b\n",
     "  a: 1\nb: 2\n",
-    "a:\n" + "".join(" " * (i + 1) + "b:\n" for i in range(1_200)),
-    "a: " + "[" * 1_200 + "]" * 1_200 + "\n",
+    nested_block(1_200),  # deeper than MAX_NESTING (YAML allows 10,000)
+    nested_flow(1_200),
 ]
 
 
