@@ -142,8 +142,7 @@ def _as_flow(text: str, quoted: dict[str, Any]) -> list[str]:
                 continue
             if content[0] == "-" and (len(content) == 1 or content[1] == " "):
                 raise _Declined  # a sequence in a sequence's entry
-            first = content[0]
-            colon = -1 if first in "{['\"" else content.find(":")
+            colon = _key_colon(content)
             if colon < 0:
                 emit(_value(content, quoted))
                 continue
@@ -154,8 +153,7 @@ def _as_flow(text: str, quoted: dict[str, Any]) -> list[str]:
                 raise _Declined
             rest = content
         else:
-            first = rest[0]
-            colon = -1 if first in "{['\"" else rest.find(":")
+            colon = _key_colon(rest)
             if colon < 0:
                 raise _Declined  # a scalar where a key belongs
         key = rest[:colon]
@@ -174,6 +172,12 @@ def _as_flow(text: str, quoted: dict[str, Any]) -> list[str]:
         emit("}" if frames.pop()[1] else "]")
     chunks.append("".join(out))
     return chunks
+
+
+def _key_colon(entry: str) -> int:
+    """Where an entry's key ends (its colon), or -1 when the entry is a value: in a text of the subset, a plain
+    scalar holds no colon, and a flow collection or a quoted scalar is never a key."""
+    return -1 if entry[0] in "{['\"" else entry.find(":")
 
 
 def _lines(text: str) -> Iterator[str]:
