@@ -7,12 +7,13 @@ import gc
 import os
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from yk_cli.core.config.model import PartitionConfig
+    from yk_cli.core.config.placement import Placement
     from yk_cli.core.config.queues import QueueTree
     from yk_cli.core.sim.run import SimulationOptions
     from yk_cli.core.sim.trace import Trace
@@ -68,9 +69,15 @@ def progress(label: str, total: int, read: Callable[[], tuple[int, str]]) -> Ite
 
 
 def dry_run(
-    partition: PartitionConfig, tree: QueueTree, workload: Workload, options: SimulationOptions, label: str
+    partition: PartitionConfig,
+    tree: QueueTree,
+    workload: Workload,
+    options: SimulationOptions,
+    label: str,
+    placed: Mapping[str, Placement] | None = None,
 ) -> Trace:
-    """core.sim.run.simulate with a progress bar (allocations so far of the workload's asks, and the virtual clock)."""
+    """core.sim.run.simulate with a progress bar (allocations so far of the workload's asks, and the virtual clock);
+    placed: the applications' placements on this tree, when the inputs have them (Inputs.placements)."""
     from yk_cli.core.sim.run import Simulation
     from yk_cli.core.sim.trace import ALLOCATE
     from yk_cli.report.trace_common import when
@@ -79,7 +86,7 @@ def dry_run(
     enabled = gc.isenabled()
     gc.disable()  # as simulate() does: the run builds long-lived objects and no short cycles
     try:
-        sim = Simulation(partition, tree, workload, options)
+        sim = Simulation(partition, tree, workload, options, placed)
 
         seen = [0, 0]  # events looked at, allocations among them
 

@@ -325,7 +325,8 @@ def simulation_report(
     unknown = unknown_names(TraceFilter((), chosen.applications), (), apps)
     if unknown:  # before the run: application ids are known from the workload
         raise fail_usage(unknown[0])
-    trace = located(dry_run(scenario.partition, scenario.tree, scenario.workload, options, "dry run"), scenario.locate)
+    run = dry_run(scenario.partition, scenario.tree, scenario.workload, options, "dry run", scenario.placements)
+    trace = located(run, scenario.locate)
     unknown = unknown_names(chosen, trace.queues, apps)
     if unknown:
         raise fail_usage(unknown[0])

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from yk_cli.core.config.model import PartitionConfig, SchedulerConfig
-from yk_cli.core.config.placement import default_partition, place
+from yk_cli.core.config.placement import Placement, default_partition, place
 from yk_cli.core.config.queues import Queue, QueueTree, build_queue_tree
 from yk_cli.core.diagnostics import EXIT_PROBLEMS, EXIT_USAGE, Level, Path, Problem
 from yk_cli.core.lint.loader_rules import NO_QUEUE_CONFIG
@@ -106,6 +106,9 @@ class Inputs:
     """Each application the placement rules put in a leaf queue, with the leaf (after place())."""
     rejected: list[tuple[Application, str]] = field(default_factory=list)
     """Each application the placement rules did not place, with why (after place())."""
+    placements: dict[str, Placement] | None = None
+    """Every application's placement by id, in file order (after place(); None before): a dry run takes them as
+    they are when no rule can create a queue."""
     state: LoadedState | None = None
     """The state dump the inputs came from (--state, --yunikorn): its allocation logs, assumptions, pointers."""
 
@@ -121,8 +124,9 @@ class Inputs:
     def place(self) -> None:
         """Place every application of the workload by the partition's placement rules (placed, rejected)."""
         self.placed, self.rejected = [], []
+        self.placements = placements = {}
         for application in self.workload.applications if self.workload is not None else ():
-            placement = place(self.partition, self.tree, application)
+            placement = placements[application.id] = place(self.partition, self.tree, application)
             leaf = self.tree.get(placement.queue_path) if placement.queue_path else None
             if leaf is None:
                 self.rejected.append((application, placement.reason or "no queue"))

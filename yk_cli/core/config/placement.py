@@ -509,10 +509,14 @@ def _apply_namespace_tags(queue: Queue, tags: Mapping[str, str]) -> None:
         queue.guaranteed = guaranteed if guaranteed is not None and strictly_greater_than_zero(guaranteed) else None
 
 
+def placement_order(applications: Iterable[Application]) -> list[Application]:
+    """The applications in the order YuniKorn sees them (submit time, then file order)."""
+    return sorted(applications, key=lambda a: (a.submit_time, a.seq, a.id))
+
+
 def place_all(partition: PartitionConfig, tree: QueueTree, applications: Iterable[Application]) -> dict[str, Placement]:
-    """Place applications in the order YuniKorn sees them (submit time, then file order); by application id."""
-    ordered = sorted(applications, key=lambda a: (a.submit_time, a.seq, a.id))
-    return {app.id: place(partition, tree, app) for app in ordered}
+    """Place applications in the order YuniKorn sees them (placement_order); by application id."""
+    return {app.id: place(partition, tree, app) for app in placement_order(applications)}
 
 
 def default_partition() -> PartitionConfig:

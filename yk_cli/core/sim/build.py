@@ -8,7 +8,7 @@ shares, split into its parts: the model at the top, then the clock (events.py), 
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +37,7 @@ from yk_cli.core.workload.checks import may_create_queues
 from yk_cli.core.workload.model import Application, Workload
 
 if TYPE_CHECKING:
+    from yk_cli.core.config.placement import Placement
     from yk_cli.core.sim.backoff import BackoffState
     from yk_cli.core.sim.gang import GangState
 
@@ -184,12 +185,22 @@ class RunState:
         return found
 
 
-def _place(partition: PartitionConfig, tree: QueueTree, apps: tuple[Application, ...]) -> dict[str, tuple[str, str]]:
+def _place(
+    partition: PartitionConfig,
+    tree: QueueTree,
+    apps: tuple[Application, ...],
+    known: Mapping[str, Placement] | None,
+) -> dict[str, tuple[str, str]]:
     """Place every application by the partition's rules, as YuniKorn does (a named queue is only the `provided`
-    rule's input); app id -> (queue path, '') or ('', why not)."""
-    from yk_cli.core.config.placement import place_all
+    rule's input); app id -> (queue path, '') or ('', why not). The known placements (every application's, made
+    on this tree) are taken as they are when no rule can create a queue: then the order of placing changes
+    nothing."""
+    from yk_cli.core.config.placement import place_all, placement_order
 
-    placed = place_all(partition, tree, apps)
+    if known is None or may_create_queues(partition):
+        placed = place_all(partition, tree, apps)
+    else:
+        placed = {app.id: known[app.id] for app in placement_order(apps)}
     return {app_id: (p.queue_path or "", p.reason) for app_id, p in placed.items()}
 
 
@@ -215,12 +226,17 @@ def _types(workload: Workload, tree: QueueTree) -> list[str]:
 
 
 def build_state(
-    partition: PartitionConfig, tree: QueueTree, workload: Workload, legacy: bool
+    partition: PartitionConfig,
+    tree: QueueTree,
+    workload: Workload,
+    legacy: bool,
+    placed: Mapping[str, Placement] | None = None,
 ) -> tuple[RunState, dict[str, str]]:
-    """Build the run state at time 0 (before any arrival); also returns placement notes by application id."""
+    """Build the run state at time 0 (before any arrival); also returns placement notes by application id.
+    placed: every application's placement on this tree, when the caller has made them (see _place)."""
     if may_create_queues(partition):
         tree = copy.deepcopy(tree)  # placement may create dynamic queues: never touch the caller's tree
-    placements = _place(partition, tree, workload.applications)
+    placements = _place(partition, tree, workload.applications, placed)
     types = _types(workload, tree)
     index_of = {name: i for i, name in enumerate(types)}
     width = len(types)

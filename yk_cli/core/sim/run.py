@@ -11,8 +11,9 @@ one allocation or reservation, exactly as YuniKorn's core (see cycle). Nothing r
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from yk_cli.core.config.model import PartitionConfig
 from yk_cli.core.config.queues import QueueTree
@@ -77,6 +78,9 @@ from yk_cli.core.sim.unmodelled import unmodelled
 from yk_cli.core.versions import LATEST_VERSION
 from yk_cli.core.workload.model import Workload
 
+if TYPE_CHECKING:
+    from yk_cli.core.config.placement import Placement
+
 MAX_FENCE_VERSION = (1, 9)
 """From here on (yunikorn-core after 1.8, YUNIKORN-3241) a queue whose max the ask would exceed fences the victim
 search; 1.9 is the core at the commit the conformance cases were recorded with."""
@@ -136,12 +140,18 @@ class Simulation:
     """One run; after run(), state holds the final (or halted) scheduler state."""
 
     def __init__(
-        self, partition: PartitionConfig, tree: QueueTree, workload: Workload, options: SimulationOptions
+        self,
+        partition: PartitionConfig,
+        tree: QueueTree,
+        workload: Workload,
+        options: SimulationOptions,
+        placed: Mapping[str, Placement] | None = None,
     ) -> None:
+        """placed: every application's placement on this tree, when the caller has already placed them."""
         self.options = options
         legacy = version_tuple(options.yunikorn_version) <= (1, 5)
         self.state: RunState
-        self.state, self.placement_notes = build_state(partition, tree, workload, legacy)
+        self.state, self.placement_notes = build_state(partition, tree, workload, legacy, placed)
         self.state.explain = options.explain_preemption
         self.state.gang = gang.setup(self.state)
         self.state.backoff = backoff.setup(self.state)
