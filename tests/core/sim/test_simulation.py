@@ -15,10 +15,11 @@ from hypothesis import assume, given, settings
 
 from tests.conftest import dedent
 from tests.helpers.scenarios import allocated, pending, random_case, run, scenario, steps
+from yk_cli.core.config.placement import Placement, place
 from yk_cli.core.diagnostics import Level
 from yk_cli.core.ordering import policies
 from yk_cli.core.sim import trace as codes
-from yk_cli.core.sim.run import SimulationOptions, simulate
+from yk_cli.core.sim.run import Simulation, SimulationOptions, simulate
 from yk_cli.load.workload import parse_workload
 
 
@@ -696,6 +697,66 @@ def test_placement_rules_apply_to_applications_that_name_a_queue() -> None:
         "the rules have no `provided` rule, so YuniKorn (and yk_cli.core.config.placement.place) put the application "
         "in root.b: a named queue is only the provided rule's input"
     )
+
+
+PLACED_WORKLOAD = """
+nodes:
+  - {name: n1, resources: {memory: 10}}
+applications:
+  - {id: late, queue: root.b, submitTime: 5s, asks: [{name: l, resources: {memory: 2}}]}
+  - {id: early, queue: root.a, asks: [{name: e, resources: {memory: 2}}]}
+  - {id: nowhere, queue: root.c, asks: [{name: n, resources: {memory: 2}}]}
+"""
+
+
+def test_a_dry_run_takes_the_callers_placements_when_no_rule_creates_queues() -> None:
+    """yk simulate places each application once (Inputs.place) and hands the placements to the run: the trace is
+    the same as when the run places them itself, placement notes (in placement order) included."""
+    config = """
+    partitions:
+      - name: default
+        placementrules:
+          - name: provided
+        queues:
+          - name: root
+            submitacl: '*'
+            queues:
+              - name: a
+              - name: b
+    """
+    partition, tree, workload = scenario(config, PLACED_WORKLOAD)
+    placed = {app.id: place(partition, tree, app) for app in workload.applications}  # file order, as Inputs does
+    own = Simulation(partition, tree, workload, SimulationOptions())
+    given_run = Simulation(partition, tree, workload, SimulationOptions(), placed)
+    assert given_run.placement_notes == own.placement_notes
+    assert list(given_run.placement_notes) == ["nowhere"]
+    assert given_run.run() == own.run()
+    wrong = {app.id: Placement(None, "", reason="not placed here") for app in workload.applications}
+    taken = Simulation(partition, tree, workload, SimulationOptions(), wrong)
+    assert taken.placement_notes == dict.fromkeys(["early", "late", "nowhere"], "not placed here")
+
+
+def test_a_dry_run_places_again_when_a_rule_may_create_queues() -> None:
+    """With a create rule the order of placing matters (and the run places on its own copy of the tree): the
+    caller's placements are not used, even wrong ones."""
+    config = """
+    partitions:
+      - name: default
+        placementrules:
+          - name: provided
+            create: true
+        queues:
+          - name: root
+            submitacl: '*'
+            queues:
+              - name: a
+              - name: b
+    """
+    partition, tree, workload = scenario(config, PLACED_WORKLOAD)
+    wrong = {app.id: Placement(None, "", reason="not placed here") for app in workload.applications}
+    trace = Simulation(partition, tree, workload, SimulationOptions(), wrong).run()
+    assert trace == simulate(partition, tree, workload, SimulationOptions())
+    assert sorted({e.queue_path for e in trace.events}) == ["root.a", "root.b", "root.c"]
 
 
 # --- invariants on random workloads ----------------------------------------------------------------------------
