@@ -81,6 +81,19 @@ def test_no_lazy_generator_expression_in_compiled_modules() -> None:
     assert found == []
 
 
+def test_no_augmented_assignment_to_a_list_item_in_compiled_modules() -> None:
+    """mypyc compiles `items[i] += v` to a generic in-place add on the boxed item (PyNumber_InPlaceAdd) and
+    `items[i] = items[i] + v` to its own tagged-int add: the engine's vectors (queue, node and user usage, node
+    counts) are updated on every allocation, so it writes the second."""
+    found = []
+    for module in compiled.COMPILED_MODULES:
+        path = ROOT / (module.replace(".", "/") + ".py")
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Subscript):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert found == []
+
+
 def test_compiled_modules_run_when_all_are_there_and_up_to_date(tmp_path: Path) -> None:
     assert compiled.pure_reason({}, str(_layout(tmp_path))) == ""
 

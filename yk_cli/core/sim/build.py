@@ -257,7 +257,8 @@ def build_state(
             types,
         )
         for name, value in spec.occupied.items():
-            node.available[index_of[name]] -= value
+            i = index_of[name]
+            node.available[i] = node.available[i] - value
         node.rescore()
         nodes.append(node)
         for name, value in spec.capacity.items():  # a cordoned node counts too (partition.go addNodeToList)
@@ -405,7 +406,7 @@ def _application(
             continue  # the workload loader reports allocations on unknown nodes
         size = _constrained(state, vector(alloc.resources, index_of, width), alloc.pod)
         for i, v in enumerate(size):
-            node.available[i] -= v
+            node.available[i] = node.available[i] - v
         node.rescore()
         state.counters.alloc_seq += 1
         running = AllocState(
@@ -440,11 +441,11 @@ def _application(
         if runtime.limits is not None:
             runtime.limits.add(size)
         for i, v in enumerate(size):
-            runtime.allocated[i] += v
+            runtime.allocated[i] = runtime.allocated[i] + v
         for queue in leaf.ancestors():
             allocated = queue.allocated
             for i, v in enumerate(size):
-                allocated[i] += v
+                allocated[i] = allocated[i] + v
         if not runtime.started:
             runtime.started = runtime.active = True
             runtime.state = "Running"

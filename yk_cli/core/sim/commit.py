@@ -29,10 +29,54 @@ def arrive(state: RunState, ask: AskState, changes: list[PriorityChange] | None 
     """An ask reaches the scheduler: pending from now on, counted everywhere, priorities raised (recorded into
     changes if given)."""
     app = ask.app
-    leaf = app.leaf
-    assert leaf is not None
     if app.limits is not None:
         unblock(state, app)
+    _admit(state, ask, changes)
+    _climb(state, app, ask.size, ask.fit, 1, 0, 1, ask.old, not app.started, bool(ask.required))
+    _arrived(state, ask)
+
+
+class Arrivals:
+    """Asks arriving one after the other with no other change in between, counted on their queues together.
+
+    Each ask is admitted as it arrives (pending, in its application's lists, priorities raised); the counts it adds
+    on its path (sizes, pending resources) wait until close(), which climbs the tree once per application and kind
+    of ask (size, old, new, required) with the number of such asks, in the order of their first arrival. The state
+    is then the one that climbing once per ask gives: a climb only adds counts, and the flags it recomputes
+    (open, blocked) depend on the counts alone. Only asks whose application has no user or group limits arrive
+    this way (commit.arrive unblocks those against the counts).
+    """
+
+    __slots__ = ("counts",)
+
+    def __init__(self) -> None:
+        self.counts: dict[tuple[AppState, Size, bool, bool, bool], int] = {}
+
+    def add(self, state: RunState, ask: AskState, changes: list[PriorityChange] | None = None) -> None:
+        """The ask arrives (see commit.arrive); its counts climb at close()."""
+        app = ask.app
+        assert app.limits is None
+        _admit(state, ask, changes)
+        key = (app, ask.size, ask.old, not app.started, bool(ask.required))
+        counts = self.counts
+        counts[key] = counts.get(key, 0) + 1
+        _arrived(state, ask)
+
+    def close(self, state: RunState) -> None:
+        """Climb the counts of the asks added since the last close (before anything reads them)."""
+        counts = self.counts
+        if not counts:
+            return
+        fits = state.caches.fits
+        for (app, size, old, new, required), count in counts.items():
+            _climb(state, app, size, fits[size], count, 0, count, old, new, required)
+        counts.clear()
+
+
+def _admit(state: RunState, ask: AskState, changes: list[PriorityChange] | None) -> None:
+    """An arriving ask's own part: pending, in its application's lists and counts, priorities raised."""
+    app = ask.app
+    assert app.leaf is not None
     ask.status = PENDING
     ask.old = state.clock.now - ask.created > RESERVATION_DELAY
     insort(app.asks, ask.entry)
@@ -49,7 +93,10 @@ def arrive(state: RunState, ask: AskState, changes: list[PriorityChange] | None 
     if ask.created < app.submit:
         app.submit = ask.created
     state.cache.add_ask(app.id, ask.priority, changes)
-    _climb(state, app, ask.size, ask.fit, 1, 0, 1, ask.old, not app.started, bool(ask.required))
+
+
+def _arrived(state: RunState, ask: AskState) -> None:
+    """After an ask is counted: the reservation delay's timer (when young) and its preemption delay."""
     if not ask.old:
         state.waiting.young.append(ask)
     preconditions.on_arrival(state, ask)
@@ -141,7 +188,7 @@ def allocate(state: RunState, ask: AskState, node: NodeState) -> tuple[list[Prio
     app.nalloc += 1
     allocated = app.allocated
     for i, v in fit:
-        allocated[i] += v
+        allocated[i] = allocated[i] + v
     if app.limits is not None:
         app.limits.add(size)
         _flip_held(state)
@@ -333,7 +380,7 @@ def _release(state: RunState, alloc: AllocState) -> None:
     app.nalloc -= 1
     allocated = app.allocated
     for i, v in fit:
-        allocated[i] -= v
+        allocated[i] = allocated[i] - v
     if app.limits is not None:
         app.limits.remove(size, app.nalloc == 0 and app.npending == 0)
         _flip_held(state)
@@ -471,7 +518,7 @@ def _climb(
         if used:
             allocated = queue.allocated
             for i, v in fit:
-                allocated[i] += used * v
+                allocated[i] = allocated[i] + used * v
             queue.share_cache = None
             queue.sver += 1
             if queue.dormant:
@@ -482,7 +529,7 @@ def _climb(
         if waiting:
             pending = queue.pending
             for i, v in fit:
-                pending[i] += waiting * v
+                pending[i] = pending[i] + waiting * v
         if queue.limited:
             queue.refresh_blocked(cached)
         parent = queue.parent
@@ -514,7 +561,7 @@ def _change_node(state: RunState, node: NodeState, fit: Fit, sign: int) -> None:
         index.remove(node)
     available = node.available
     for i, v in fit:
-        available[i] += sign * v
+        available[i] = available[i] + sign * v
     node.rescore()
     if listed:
         index.add(node, counted if sign < 0 else None)  # less room: only sizes that fitted can still fit

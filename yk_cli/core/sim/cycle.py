@@ -235,7 +235,7 @@ def _preempt(state: RunState, ask: AskState, budget: list[int], nodes_tried: boo
     """Application.tryPreemption: at most 10 tries per leaf and cycle; a try stamps the ask (15 s until the next)."""
     if budget[0] == 0:
         return None  # Preemption max attempts exhausted
-    budget[0] -= 1
+    budget[0] = budget[0] - 1
     preconditions.stamp(state, ask)
     leaf = ask.app.leaf
     key = (leaf, ask.priority, ask.size, nodes_tried, ask.reserved)

@@ -251,7 +251,7 @@ class GangState:
         group.allocated.append(alloc)
         group.placed += 1
         for i, v in ask.fit:
-            gang.allocated[i] += v
+            gang.allocated[i] = gang.allocated[i] + v
         if first and gang.timer is None and gang.core == ACCEPTED:  # initPlaceholderTimer
             gang.timer = state.clock.now + gang.timeout
             state.clock.push_gang_timer(gang.timer, gang)
@@ -405,7 +405,7 @@ class GangState:
         else:
             group.timed_out += 1
         for i, v in state.fit(ph.size):
-            gang.allocated[i] -= v
+            gang.allocated[i] = gang.allocated[i] - v
         if not any(gang.allocated):
             gang.timer = None  # clearPlaceholderTimer
             if gang.core == RESUMING:
@@ -531,7 +531,7 @@ def _gang(state: RunState, app: AppState) -> Gang:
             tg.name, Group(tg.name, tg.min_member, size, state.fit(size), dict(tg.min_resource), pod=tg.pod)
         )
         for i, v in enumerate(size):
-            total[i] += v * tg.min_member
+            total[i] = total[i] + v * tg.min_member
     configured = spec.placeholder_timeout or DEFAULT_TIMEOUT
     arrival = _arrival(app)
     timeout = max(spec.submit_time + configured - arrival, SMALLEST_TIMEOUT)  # adjustTimeout: from its creation

@@ -255,7 +255,7 @@ class NodeIndex:
         mask = 0
         for record in counted:
             counts: list[int] = record.counts
-            counts[bi] += 1
+            counts[bi] = counts[bi] + 1
             if counts[bi] == 1:
                 record.empty[bi] = False
             mask |= record.bit
@@ -306,7 +306,7 @@ class NodeIndex:
         del block[j]
         for record in node.counted:
             counts = record.counts
-            counts[bi] -= 1
+            counts[bi] = counts[bi] - 1
             if not counts[bi]:
                 record.empty[bi] = True
             if record.first is node:

@@ -315,7 +315,7 @@ def _leaf_victims(state: RunState, leaf: QState, amount: Res | None) -> list[All
             chosen.append(victim)
         else:
             for k, v in size.items():
-                total[k] -= v
+                total[k] = total[k] - v
     return chosen
 
 

@@ -22,6 +22,7 @@ from yk_cli.core.resources import format_resource
 from yk_cli.core.sim import backoff, gang, preconditions, quota, timeouts
 from yk_cli.core.sim.build import RunState, build_state
 from yk_cli.core.sim.commit import (
+    Arrivals,
     allocate,
     arrive,
     become_old,
@@ -169,6 +170,8 @@ class Simulation:
         self._stop = False
         self._halt_asks = frozenset(options.halt_before_allocating)
         self._held: list[tuple[Preemption, TraceEvent]] = []
+        self._arriving = Arrivals()
+        """Asks arrived but not yet counted on their queues (closed before any other event or cycle)."""
         self._maps: dict[tuple[int, ...], dict[str, int]] = {}
         """One resource map per ask size, shared by the events (never mutated)."""
         self.node_view: NodeView | None = None
@@ -235,6 +238,7 @@ class Simulation:
                 if item is None:
                     break
                 self._event(*item)
+            self._arriving.close(state)
             while not self._stop and self._cycle():
                 pass
             if not self._stop:
@@ -305,19 +309,30 @@ class Simulation:
         return True
 
     def _event(self, kind: int, payload: object) -> None:
-        """Apply one event due now; its kind says its payload's type (events.py)."""
+        """Apply one event due now; its kind says its payload's type (events.py). Plain asks arriving one after the
+        other are counted on their queues together (commit.Arrivals), before any other event or cycle."""
         state = self.state
         if state.backoff is not None and kind != WAKE:
             state.backoff.changes += 1  # (a deadline itself changes nothing: the application is simply due)
         if kind == ARRIVE:
             ask = as_ask(payload)
             if state.gang is not None and ask.app in state.gang.by_app:
+                self._arriving.close(state)
                 self._gang_arrive(ask)
+                return
+            if ask.app.limits is not None:  # (commit.arrive unblocks it against the counts)
+                self._arriving.close(state)
+                if state.clock.now > 0:
+                    self._arrived(ask)
+                else:
+                    arrive(state, ask)
             elif state.clock.now > 0:
-                self._arrived(ask)
+                self._arrived(ask, self._arriving.add)
             else:
-                arrive(state, ask)
-        elif kind == COMPLETE:
+                self._arriving.add(state, ask)
+            return
+        self._arriving.close(state)
+        if kind == COMPLETE:
             alloc = as_alloc(payload)
             if alloc.preempted:
                 return  # preempted before its end

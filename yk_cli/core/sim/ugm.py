@@ -285,12 +285,12 @@ class AppLimits:
     def add(self, size: Sequence[int]) -> None:
         """IncreaseTrackedResource: an allocation of the application."""
         self.ugm.version += 1
-        self.uver[0] += 1
-        self.gver[0] += 1
+        self.uver[0] = self.uver[0] + 1
+        self.gver[0] = self.gver[0] + 1
         for t in self.trackers:
             used = t.used
             for i, v in enumerate(size):
-                used[i] += v
+                used[i] = used[i] + v
             if not self.counted:
                 t.apps[self] = None
                 self.ugm.refresh(t)
@@ -299,12 +299,12 @@ class AppLimits:
     def remove(self, size: Sequence[int], remove_app: bool) -> None:
         """DecreaseTrackedResource: an allocation gone; remove_app when the application has nothing left."""
         self.ugm.version += 1
-        self.uver[0] += 1
-        self.gver[0] += 1
+        self.uver[0] = self.uver[0] + 1
+        self.gver[0] = self.gver[0] + 1
         for t in self.trackers:
             used = t.used
             for i, v in enumerate(size):
-                used[i] -= v
+                used[i] = used[i] - v
             if remove_app:
                 t.apps.pop(self, None)
                 self.ugm.refresh(t)
