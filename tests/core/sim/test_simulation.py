@@ -19,6 +19,8 @@ from yk_cli.core.config.placement import Placement, place
 from yk_cli.core.diagnostics import Level
 from yk_cli.core.ordering import policies
 from yk_cli.core.sim import trace as codes
+from yk_cli.core.sim.build import build_state
+from yk_cli.core.sim.commit import Arrivals, arrive, settle_all
 from yk_cli.core.sim.run import Simulation, SimulationOptions, simulate
 from yk_cli.load.workload import parse_workload
 
@@ -845,6 +847,39 @@ def check_invariants(config: str, workload_text: str, version: str) -> None:
 
 
 @settings(max_examples=150)
+def _counted(config: str, workload_text: str, together: bool) -> list[tuple[object, ...]]:
+    """The counts and flags of every queue and application after the asks due at time 0 arrive (one by one, or
+    as one commit.Arrivals batch where the engine batches them), with every sort entry settled."""
+    partition, tree, workload = scenario(config, workload_text)
+    state, _ = build_state(partition, tree, workload, legacy=False)
+    batch = Arrivals()
+    for time, _, ask in state.clock.arrivals:
+        if time == 0 and ask.fit:
+            if together and ask.app.limits is None:
+                batch.add(state, ask)
+            else:
+                batch.close(state)
+                arrive(state, ask)
+    batch.close(state)
+    settle_all(state)
+    queues = [
+        (q.path, q.sizes, q.new_sizes, q.held_sizes, q.old, q.required, q.pending, q.open, q.open_children, q.blocked)
+        for q in state.queues.values()
+    ]
+    apps = [(a.app.id, a.sizes, a.old, a.required, a.npending, a.state, a.active) for a in state.apps]
+    entries = [[e[-1].path for e in q.children] + [e[-1].app.id for e in q.apps] for q in state.queues.values()]
+    return [*queues, *apps, *map(tuple, entries)]
+
+
+@given(random_case())
+def test_asks_arriving_together_are_counted_as_one_by_one(case: tuple[str, str, str]) -> None:
+    """commit.Arrivals climbs the tree once per application and kind of ask: the state is the one per-ask arrivals
+    give, counts, open and blocked flags and sort orders alike."""
+    config, workload, _ = case
+    assume(not any(p.level == Level.ERROR for p in parse_workload(workload).problems))
+    assert _counted(config, workload, True) == _counted(config, workload, False)
+
+
 @given(random_case())
 def test_invariants_on_random_workloads(case: tuple[str, str, str]) -> None:
     config, workload, version = case
