@@ -331,8 +331,10 @@ def insert_order(app: Application) -> list[int]:
     out = [0] * len(asks)
     last: tuple[int, int] | None = None
     front = back = 0
-    for i in sorted(range(len(asks)), key=lambda i: (max(asks[i].submit_time, app.submit_time, 0), i)):
-        key = (-asks[i].priority, asks[i].submit_time)
+    arrivals = [max(ask.submit_time, app.submit_time, 0) for ask in asks]
+    for i in sorted(range(len(asks)), key=arrivals.__getitem__):  # (a stable sort: file order between equals)
+        ask = asks[i]
+        key = (-ask.priority, ask.submit_time)
         if last is None or key >= last:
             back += 1
             out[i] = back
