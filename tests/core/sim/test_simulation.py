@@ -709,53 +709,41 @@ applications:
   - {id: early, queue: root.a, asks: [{name: e, resources: {memory: 2}}]}
   - {id: nowhere, queue: root.c, asks: [{name: n, resources: {memory: 2}}]}
 """
+"""In file order; YuniKorn places them by submit time: early, nowhere, late."""
+
+
+def provided_rule(create: bool) -> str:
+    """A config of root.a and root.b whose only placement rule is `provided` (creating the queue, or not)."""
+    return (
+        "partitions:\n  - name: default\n    placementrules:\n      - name: provided\n"
+        f"        create: {str(create).lower()}\n    queues:\n      - name: root\n        submitacl: '*'\n"
+        "        queues:\n          - name: a\n          - name: b\n"
+    )
+
+
+NOT_HERE = "not placed here"
 
 
 def test_a_dry_run_takes_the_callers_placements_when_no_rule_creates_queues() -> None:
-    """yk simulate places each application once (Inputs.place) and hands the placements to the run: the trace is
-    the same as when the run places them itself, placement notes (in placement order) included."""
-    config = """
-    partitions:
-      - name: default
-        placementrules:
-          - name: provided
-        queues:
-          - name: root
-            submitacl: '*'
-            queues:
-              - name: a
-              - name: b
-    """
-    partition, tree, workload = scenario(config, PLACED_WORKLOAD)
-    placed = {app.id: place(partition, tree, app) for app in workload.applications}  # file order, as Inputs does
+    """yk simulate places each application once (Inputs.place, in file order) and hands the placements to the run:
+    the trace is the same as when the run places them itself, and the placement notes come in placement order."""
+    partition, tree, workload = scenario(provided_rule(False), PLACED_WORKLOAD)
+    placed = {app.id: place(partition, tree, app) for app in workload.applications}
     own = Simulation(partition, tree, workload, SimulationOptions())
     given_run = Simulation(partition, tree, workload, SimulationOptions(), placed)
     assert given_run.placement_notes == own.placement_notes
     assert list(given_run.placement_notes) == ["nowhere"]
     assert given_run.run() == own.run()
-    wrong = {app.id: Placement(None, "", reason="not placed here") for app in workload.applications}
+    wrong = {app.id: Placement(None, "", reason=NOT_HERE) for app in workload.applications}
     taken = Simulation(partition, tree, workload, SimulationOptions(), wrong)
-    assert taken.placement_notes == dict.fromkeys(["early", "late", "nowhere"], "not placed here")
+    assert list(taken.placement_notes.items()) == [(a, NOT_HERE) for a in ("early", "nowhere", "late")]
 
 
 def test_a_dry_run_places_again_when_a_rule_may_create_queues() -> None:
     """With a create rule the order of placing matters (and the run places on its own copy of the tree): the
     caller's placements are not used, even wrong ones."""
-    config = """
-    partitions:
-      - name: default
-        placementrules:
-          - name: provided
-            create: true
-        queues:
-          - name: root
-            submitacl: '*'
-            queues:
-              - name: a
-              - name: b
-    """
-    partition, tree, workload = scenario(config, PLACED_WORKLOAD)
-    wrong = {app.id: Placement(None, "", reason="not placed here") for app in workload.applications}
+    partition, tree, workload = scenario(provided_rule(True), PLACED_WORKLOAD)
+    wrong = {app.id: Placement(None, "", reason=NOT_HERE) for app in workload.applications}
     trace = Simulation(partition, tree, workload, SimulationOptions(), wrong).run()
     assert trace == simulate(partition, tree, workload, SimulationOptions())
     assert sorted({e.queue_path for e in trace.events}) == ["root.a", "root.b", "root.c"]
