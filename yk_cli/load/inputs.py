@@ -122,7 +122,7 @@ class Inputs:
         return f"{self.config.file}:{span.line}" if span is not None else ""
 
     def place(self) -> None:
-        """Place every application of the workload by the partition's placement rules (placed, rejected)."""
+        """Place every application of the workload by the partition's placement rules (placed, rejected, placements)."""
         self.placed, self.rejected = [], []
         self.placements = placements = {}
         for application in self.workload.applications if self.workload is not None else ():
