@@ -67,9 +67,8 @@ class Arrivals:
         counts = self.counts
         if not counts:
             return
-        fits = state.caches.fits
         for (app, size, old, new, required), count in counts.items():
-            _climb(state, app, size, fits[size], count, 0, count, old, new, required)
+            _climb(state, app, size, state.fit(size), count, 0, count, old, new, required)
         counts.clear()
 
 
