@@ -60,14 +60,18 @@ mypyc to stop where Python stops (any, all, next)."""
 CONSUMING_METHODS = {"fromkeys", "join", "extend", "update"}
 
 
+def _compiled_sources() -> list[tuple[Path, ast.Module]]:
+    """The source file and syntax tree of every compiled module."""
+    paths = [ROOT / (module.replace(".", "/") + ".py") for module in compiled.COMPILED_MODULES]
+    return [(path, ast.parse(path.read_text(), str(path))) for path in paths]
+
+
 def test_no_lazy_generator_expression_in_compiled_modules() -> None:
     """mypyc compiles a generator expression it cannot hand to such a call as a list: everything is computed up
     front. A loop that stops early over one (the preemption walk over a lazy merge of every potential victim once
     did) then does all the work the lazy generator skipped: 2.6x slower than the Python sources on 10k+p."""
     found = []
-    for module in compiled.COMPILED_MODULES:
-        path = ROOT / (module.replace(".", "/") + ".py")
-        tree = ast.parse(path.read_text(), str(path))
+    for path, tree in _compiled_sources():
         for parent in ast.walk(tree):
             for child in ast.iter_child_nodes(parent):
                 if not isinstance(child, ast.GeneratorExp):
@@ -86,9 +90,8 @@ def test_no_augmented_assignment_to_a_list_item_in_compiled_modules() -> None:
     `items[i] = items[i] + v` to its own tagged-int add: the engine's vectors (queue, node and user usage, node
     counts) are updated on every allocation, so it writes the second."""
     found = []
-    for module in compiled.COMPILED_MODULES:
-        path = ROOT / (module.replace(".", "/") + ".py")
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    for path, tree in _compiled_sources():
+        for node in ast.walk(tree):
             if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Subscript):
                 found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert found == []
